@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { LegacySessionManager } from '../mcp/legacy-sessions.js';
+import { registerMcpEndpoint } from '../mcp/endpoint.js';
+import type { McpRegistry } from '../mcp/registry.js';
+import { createMcpServer, type McpServerDeps } from '../mcp/server.js';
+import { SessionStore } from '../mcp/session-store.js';
+import { moduleResources, moduleRoutes, moduleTools } from '../modules/index.js';
+import { systemRoutes } from '../modules/system/system.routes.js';
+import { OPERATOR } from '../platform/auth/actor.js';
+import { DisabledAuthenticator, StaticTokenAuthenticator, type Authenticator } from '../platform/auth/authenticator.js';
+import { systemClock, type Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { Database } from '../platform/db/database.js';
+import { migrate } from '../platform/db/migrate.js';
+import { openDatabase } from '../platform/db/open.js';
+import { ChangeFeed } from '../platform/events/change-feed.js';
+import { buildHttpApp, MCP_BODY_LIMIT, type HttpAppDeps } from '../platform/http/app.js';
+import { createLogger, type Logger } from '../platform/logger.js';
+import type { RequestContext } from './context.js';
+import { createServices, type Services } from './services.js';
+import { VERSION } from './version.js';
+
+export interface ServiceAppOptions {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+  /** An already-open database (tests give each suite its own schema). */
+  db?: Database;
+  /** Extra MCP registrations (the conformance fixtures). */
+  mcpExtensions?: McpRegistry['extensions'];
+  authenticator?: Authenticator;
+}
+
+export interface ServiceApp {
+  http: FastifyInstance;
+  db: Database;
+  services: Services;
+  config: Config;
+  registry: McpRegistry;
+  /** A context for work the process does on its own behalf (seeding, jobs). */
+  systemContext(): RequestContext;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+function defaultAuthenticator(config: Config): Authenticator {
+  if (config.authMode === 'static') return new StaticTokenAuthenticator(config.staticToken!);
+  if (config.authMode === 'disabled') return new DisabledAuthenticator();
+  throw new Error('SERVICE_AUTH_MODE=oauth is not available in this build yet');
+}
+
+/** Builds the whole service (REST + MCP) on an open, migrated store. */
+export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.logger ?? createLogger({ level: config.logLevel });
+  const db = options.db ?? (await openDatabase(config));
+  await migrate(db);
+  const feed = new ChangeFeed(db, log);
+  await feed.start();
+
+  const services = createServices({ db, feed, config, clock, log });
+  const registry: McpRegistry = {
+    tools: moduleTools(services),
+    resources: moduleResources(services),
+    extensions: options.mcpExtensions ?? [],
+  };
+  const mcpDeps: McpServerDeps = { registry, clock, log, version: VERSION, envelopeInlineBytes: config.envelopeInlineBytes };
+  const factory = (): McpServer => createMcpServer(mcpDeps);
+  const modern: McpHttpHandler = createMcpHandler(factory, {
+    legacy: 'reject',
+    bus: feed,
+    maxRequestBodySize: MCP_BODY_LIMIT,
+    onerror: (err) => log.debug({ err: { message: err.message } }, 'mcp request rejected'),
+  });
+  const legacy = new LegacySessionManager({
+    store: new SessionStore(db),
+    feed,
+    createServer: factory,
+    clock,
+    log,
+    maxRequestBodySize: MCP_BODY_LIMIT,
+  });
+  legacy.start();
+
+  const authenticator = options.authenticator ?? defaultAuthenticator(config);
+  const httpDeps: HttpAppDeps = {
+    config,
+    logger: log,
+    clock,
+    authenticator,
+    version: VERSION,
+    challenge: (request, error) => {
+      const base = `${request.protocol}://${request.headers.host ?? `${config.host}:${config.port}`}`;
+      const path = request.url.startsWith('/mcp') ? '/mcp' : '';
+      return `Bearer realm="context-hub", error="${error.code === 'missing_token' ? 'invalid_request' : 'invalid_token'}", resource_metadata="${base}/.well-known/oauth-protected-resource${path}"`;
+    },
+  };
+  const startedAt = clock.now();
+  const http = buildHttpApp(httpDeps, [...systemRoutes({ db, version: VERSION, startedAt }), ...moduleRoutes(services)]);
+  registerMcpEndpoint(http, {
+    http: httpDeps,
+    legacy,
+    modern,
+    createSseServer: (caller) => createMcpServer(mcpDeps, caller),
+  });
+
+  const systemContext = (): RequestContext => ({ actor: OPERATOR, requestId: 'system', clock, log });
+  let closed = false;
+  return {
+    http,
+    db,
+    services,
+    config,
+    registry,
+    systemContext,
+    async listen() {
+      await http.listen({ port: config.port, host: config.host });
+      const address = http.server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${host === '127.0.0.1' ? '127.0.0.1' : host}:${address.port}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await legacy.close();
+      await modern.close();
+      await http.close();
+      await feed.stop();
+      if (!options.db) await db.close();
+    },
+  };
+}

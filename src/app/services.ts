@@ -1,0 +1,28 @@
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { Database } from '../platform/db/database.js';
+import type { ChangeFeed } from '../platform/events/change-feed.js';
+import type { Logger } from '../platform/logger.js';
+import { DemoSeed } from '../modules/demo/demo.seed.js';
+import { ProjectsService } from '../modules/projects/projects.service.js';
+
+export interface ServiceDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+}
+
+/** Every module's service, built once per process. Adapters and jobs call only these. */
+export interface Services {
+  deps: ServiceDeps;
+  projects: ProjectsService;
+  demo: DemoSeed;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const projects = new ProjectsService(deps.db, deps.feed);
+  const demo = new DemoSeed(deps.db, projects);
+  return { deps, projects, demo };
+}

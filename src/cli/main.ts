@@ -1,0 +1,123 @@
+import { createServiceApp } from '../app/service-app.js';
+import { VERSION } from '../app/version.js';
+import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform/config.js';
+import { ConfigError } from '../platform/errors.js';
+import { migrate } from '../platform/db/migrate.js';
+import { openDatabase } from '../platform/db/open.js';
+import { createLogger } from '../platform/logger.js';
+
+const HELP = `context-hub ${VERSION} — governed context for AI agents, over MCP and REST
+
+Usage: context-hub <command>
+
+Commands:
+  serve       Serve REST (/api) and MCP (/mcp) on HOST:PORT. Also runs queued jobs unless
+              SERVE_WORKERS=false, and drives schedules when SCHEDULER_ENABLED=true.
+              On an empty embedded store it creates the demo project proj_demo.
+  worker      Run jobs and schedules only (needs DATABASE_URL: several replicas share one PostgreSQL).
+  migrate     Apply pending database migrations and exit.
+  seed-demo   Create and fill the demo project proj_demo (idempotent) and exit.
+  --help      Show this help.  --version  Print the version.
+
+Storage: embedded PGlite under DATA_DIR (default ./data) unless DATABASE_URL=postgres://… is set.
+Configuration is read from the environment; see README.md for every variable.`;
+
+export async function runCli(argv: string[]): Promise<number> {
+  const command = argv[0] ?? '--help';
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(loadConfig());
+      case 'worker':
+        return await worker(loadConfig());
+      case 'migrate':
+        return await migrateCommand(loadConfig());
+      case 'seed-demo':
+        return await seedDemo(loadConfig());
+      case '--version':
+      case '-v':
+        process.stdout.write(`${VERSION}\n`);
+        return 0;
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(`${HELP}\n`);
+        return 0;
+      default:
+        process.stderr.write(`context-hub: unknown command "${command}"\n\n${HELP}\n`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`context-hub: ${error.message}\n`);
+      return 78;
+    }
+    throw error;
+  }
+}
+
+async function serve(config: Config): Promise<number> {
+  assertSecretsKeyForServing(config);
+  const log = createLogger({ level: config.logLevel });
+  const app = await createServiceApp({ config, logger: log });
+  if (!config.databaseUrl && (await app.services.demo.isEmpty())) {
+    const seeded = await app.services.demo.run(app.systemContext());
+    log.info(seeded, 'first start on an empty embedded store: demo project created');
+  }
+  const url = await app.listen();
+  log.info({ url, mcp: `${url}/mcp`, store: app.db.kind, auth: config.authMode }, 'context-hub serving');
+  await waitForShutdown(async () => {
+    log.info('shutting down');
+    await app.close();
+  });
+  return 0;
+}
+
+async function worker(config: Config): Promise<number> {
+  if (!config.databaseUrl) {
+    throw new ConfigError('DATABASE_URL', undefined, 'required by `context-hub worker`: the embedded store belongs to the serve process; workers share a PostgreSQL');
+  }
+  assertSecretsKeyForServing(config);
+  const log = createLogger({ level: config.logLevel });
+  const { startWorker } = await import('../platform/jobs/worker.js');
+  const stop = await startWorker(config, log);
+  await waitForShutdown(stop);
+  return 0;
+}
+
+async function migrateCommand(config: Config): Promise<number> {
+  const db = await openDatabase(config);
+  try {
+    const report = await migrate(db);
+    process.stdout.write(
+      report.applied.length ? `applied ${report.applied.length} migration(s): ${report.applied.join(', ')}\n` : `up to date (${report.alreadyApplied} applied)\n`,
+    );
+  } finally {
+    await db.close();
+  }
+  return 0;
+}
+
+async function seedDemo(config: Config): Promise<number> {
+  const app = await createServiceApp({ config, logger: createLogger({ level: 'warn' }) });
+  try {
+    const result = await app.services.demo.run(app.systemContext());
+    process.stdout.write(`demo project ${result.project} ready (${result.seeded.join(', ') || 'project only'})\n`);
+  } finally {
+    await app.close();
+  }
+  return 0;
+}
+
+function waitForShutdown(stop: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) return;
+      stopping = true;
+      void stop().finally(resolve);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { authorizeRequest, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type HttpAppDeps } from '../platform/http/app.js';
+import { createOriginValidator } from '../platform/http/host-validation.js';
+import type { LegacySessionManager } from './legacy-sessions.js';
+import { authInfoFor, type CallerInfo } from './server.js';
+import { SseServerTransport } from './sse-transport.js';
+import { writeWebResponse } from './web-response.js';
+
+export interface McpEndpointDeps {
+  http: HttpAppDeps;
+  legacy: LegacySessionManager;
+  modern: McpHttpHandler;
+  /** A server for one 2024-11-05 SSE connection, bound to its caller. */
+  createSseServer: (caller: CallerInfo) => McpServer;
+}
+
+const MCP_RULE = { permission: 'context.read' } as const;
+
+function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * /mcp for every protocol era, plus the 2024-11-05 SSE pair. Origin and authentication run first
+ * (the same gate as REST); then `isLegacyRequest` routes 2025-era traffic to the session manager
+ * and 2026-07-28 traffic to the SDK's stateless handler.
+ */
+export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): void {
+  const originAllowed = createOriginValidator(deps.http.config);
+  const sseSessions = new Map<string, { transport: SseServerTransport; subject: string }>();
+
+  async function gate(request: FastifyRequest): Promise<CallerInfo> {
+    const origin = request.headers.origin;
+    if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
+      throw new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).');
+    }
+    await authorizeRequest(request, deps.http, MCP_RULE);
+    return { actor: request.actor!, requestId: String(request.id) };
+  }
+
+  const handleMcp = async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = await gate(request);
+    if (request.body === MALFORMED_JSON) return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
+    const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
+    const body = request.body;
+    const webRequest = await toWebRequest(request.raw, body);
+    const legacy = await isLegacyRequest(webRequest, body);
+    const response = legacy
+      ? await deps.legacy.handle(webRequest, body, caller, authInfo)
+      : await deps.modern.fetch(webRequest, { authInfo, parsedBody: body });
+    reply.hijack();
+    await writeWebResponse(reply.raw, response, { 'x-request-id': String(request.id) });
+  };
+
+  const mcpConfig = { rule: MCP_RULE, ownsMalformedJson: true };
+  app.route({ method: ['POST', 'GET', 'DELETE'], url: '/mcp', bodyLimit: MCP_BODY_LIMIT, config: mcpConfig, handler: handleMcp });
+
+  app.get('/sse', { config: { rule: MCP_RULE } }, async (request, reply) => {
+    const caller = await gate(request);
+    reply.hijack();
+    const transport = new SseServerTransport(reply.raw, '/messages');
+    const server = deps.createSseServer(caller);
+    sseSessions.set(transport.sessionId, { transport, subject: caller.actor.subject });
+    transport.onclose = () => {
+      sseSessions.delete(transport.sessionId);
+      void server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+  });
+
+  app.post('/messages', { bodyLimit: MCP_BODY_LIMIT, config: { rule: MCP_RULE, ownsMalformedJson: true } }, async (request, reply) => {
+    const caller = await gate(request);
+    const sessionId = (request.query as { sessionId?: string }).sessionId;
+    const session = sessionId ? sseSessions.get(sessionId) : undefined;
+    if (!session || session.subject !== caller.actor.subject) {
+      return sendProblem(reply, new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'));
+    }
+    if (request.body === MALFORMED_JSON || typeof request.body !== 'object' || request.body === null) {
+      return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
+    }
+    session.transport.receive(request.body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
+    return reply.code(202).send('Accepted');
+  });
+
+  app.addHook('onClose', async () => {
+    for (const { transport } of sseSessions.values()) await transport.close();
+  });
+}
+
+function bearerOf(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7) : '';
+}

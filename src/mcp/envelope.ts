@@ -1,0 +1,68 @@
+import { z, type ZodRawShape } from 'zod';
+import type { EnvelopedAnswer } from './tool.js';
+
+export const APP_PAYLOAD_META_KEY = 'service.app_payload';
+export const MAX_SUMMARY_LINES = 30;
+export const MAX_SUMMARY_LINE_CHARS = 200;
+
+export const WithheldDescriptor = z
+  .object({ withheld: z.literal('moved_to_app_channel'), bytes: z.number().int() })
+  .describe('This key was larger than ENVELOPE_INLINE_BYTES; the full value is in _meta["service.app_payload"].');
+
+export const EnvelopeMeta = z.object({
+  tool: z.string(),
+  project_id: z.string().nullable(),
+  provenance: z.record(z.string(), z.unknown()),
+});
+
+/** The outputSchema of an enveloped tool: every data key may be replaced by the withheld descriptor. */
+export function envelopeOutputSchema(dataShape: ZodRawShape) {
+  const withholdable = Object.fromEntries(
+    Object.entries(dataShape).map(([key, schema]) => [key, z.union([schema as z.ZodType, WithheldDescriptor])]),
+  );
+  return z.object({ meta: EnvelopeMeta, data: z.object(withholdable) });
+}
+
+/** Cuts a string to at most `max` code points without splitting a surrogate pair. */
+export function truncateCodePoints(text: string, max: number, ellipsis = '…'): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return points.slice(0, Math.max(0, max - Array.from(ellipsis).length)).join('') + ellipsis;
+}
+
+export function summaryText(lines: string[]): string {
+  const clipped = lines.map((line) => truncateCodePoints(line.replace(/[\r\n]+/g, ' '), MAX_SUMMARY_LINE_CHARS));
+  if (clipped.length > MAX_SUMMARY_LINES) {
+    const kept = clipped.slice(0, MAX_SUMMARY_LINES - 1);
+    kept.push(`… ${clipped.length - kept.length} more lines in the structured result.`);
+    return kept.join('\n');
+  }
+  return clipped.join('\n');
+}
+
+export interface EnvelopeResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: { meta: z.infer<typeof EnvelopeMeta>; data: Record<string, unknown> };
+  _meta: Record<string, unknown>;
+}
+
+/**
+ * Builds the dual-channel result of DESIGN §6: the prompt sees a short summary and the inline
+ * data; a `data.<key>` over the byte budget is replaced by the withheld descriptor; the app
+ * channel carries everything, withholding nothing.
+ */
+export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes: number): EnvelopeResult {
+  const meta = { tool, project_id: answer.projectId, provenance: answer.provenance };
+  const inline: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(answer.data)) {
+    const json = JSON.stringify(value) ?? 'null';
+    const bytes = Buffer.byteLength(json, 'utf8');
+    inline[key] = bytes > inlineBytes ? { withheld: 'moved_to_app_channel', bytes } : value;
+  }
+  return {
+    content: [{ type: 'text', text: summaryText(answer.summary) }],
+    structuredContent: { meta, data: inline },
+    _meta: { [APP_PAYLOAD_META_KEY]: { meta, data: answer.data } },
+  };
+}

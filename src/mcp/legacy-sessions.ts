@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer, type ServerEvent } from '@modelcontextprotocol/server';
+import type { Clock } from '../platform/clock.js';
+import type { ChangeFeed } from '../platform/events/change-feed.js';
+import type { Logger } from '../platform/logger.js';
+import type { CallerInfo } from './server.js';
+import type { SessionStore } from './session-store.js';
+
+interface LiveSession {
+  id: string;
+  subject: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  subscriptions: Set<string>;
+}
+
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function isInitialize(body: unknown): body is { method: 'initialize'; params: Record<string, unknown> } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
+}
+
+/**
+ * 2025-era sessions on the SDK's sessionful Streamable HTTP transport. Session facts and GET-stream
+ * events live in the database: a replica that does not hold a session in memory (another replica
+ * started it, or this process restarted) rehydrates it by replaying the stored `initialize`
+ * handshake into a fresh transport that carries the same session id, then serves the request.
+ */
+export class LegacySessionManager {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly rehydrating = new Map<string, Promise<LiveSession | undefined>>();
+  private unsubscribeFeed: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: {
+      store: SessionStore;
+      feed: ChangeFeed;
+      createServer: () => McpServer;
+      clock: Clock;
+      log: Logger;
+      maxRequestBodySize: number;
+    },
+  ) {}
+
+  start(): void {
+    this.unsubscribeFeed = this.deps.feed.subscribe((event) => this.onChange(event));
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  async handle(request: Request, parsedBody: unknown, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (!sessionId) {
+      if (request.method === 'POST' && isInitialize(parsedBody)) return this.initialize(request, parsedBody, caller, authInfo);
+      if (request.method === 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const session = this.live.get(sessionId) ?? (await this.rehydrate(sessionId));
+    // Another subject's session id is answered exactly like an unknown one.
+    if (!session || session.subject !== caller.actor.subject) return jsonRpcError(404, -32001, 'Session not found');
+    const response = await session.transport.handleRequest(request, { parsedBody, authInfo });
+    if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
+    else if (request.method === 'POST') void this.deps.store.touch(sessionId, this.deps.clock.now()).catch(() => undefined);
+    return response;
+  }
+
+  private async initialize(request: Request, body: { params: Record<string, unknown> }, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
+    const id = randomUUID();
+    const session = await this.open(id, caller.actor.subject);
+    const requested = typeof body.params?.protocolVersion === 'string' ? body.params.protocolVersion : LEGACY_PROTOCOL_VERSIONS[0]!;
+    const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    if (session.transport.sessionId === id) {
+      await this.deps.store.save(
+        {
+          id,
+          protocol_version: LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!,
+          initialize_params: body.params ?? {},
+          subject: caller.actor.subject,
+        },
+        this.deps.clock.now(),
+      );
+    } else {
+      await this.forget(id, false);
+    }
+    return response;
+  }
+
+  private async open(id: string, subject: string): Promise<LiveSession> {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      eventStore: this.deps.store.eventStore(id),
+      maxRequestBodySize: this.deps.maxRequestBodySize,
+    });
+    const server = this.deps.createServer();
+    const session: LiveSession = { id, subject, transport, server, subscriptions: new Set() };
+    server.server.setRequestHandler('resources/subscribe', async (req) => {
+      session.subscriptions.add(req.params.uri);
+      await this.deps.store.subscribe(id, req.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (req) => {
+      session.subscriptions.delete(req.params.uri);
+      await this.deps.store.unsubscribe(id, req.params.uri);
+      return {};
+    });
+    transport.onclose = () => {
+      if (this.live.get(id) === session) this.live.delete(id);
+    };
+    await server.connect(transport);
+    this.live.set(id, session);
+    return session;
+  }
+
+  private rehydrate(id: string): Promise<LiveSession | undefined> {
+    let pending = this.rehydrating.get(id);
+    if (!pending) {
+      pending = this.doRehydrate(id).finally(() => this.rehydrating.delete(id));
+      this.rehydrating.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async doRehydrate(id: string): Promise<LiveSession | undefined> {
+    const stored = await this.deps.store.find(id);
+    if (!stored) return undefined;
+    const session = await this.open(id, stored.subject ?? '');
+    for (const uri of await this.deps.store.subscriptions(id)) session.subscriptions.add(uri);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await session.transport.handleRequest(
+      new Request('http://internal/mcp', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: `rehydrate-${id}`, method: 'initialize', params: { ...stored.initialize_params, protocolVersion: stored.protocol_version } }),
+      }),
+    );
+    await init.text();
+    const initialized = await session.transport.handleRequest(
+      new Request('http://internal/mcp', {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': stored.protocol_version },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      }),
+    );
+    await initialized.text();
+    if (!init.ok || !initialized.ok) {
+      this.deps.log.warn({ session: id, status: init.status }, 'session rehydration failed');
+      await this.forget(id, false);
+      return undefined;
+    }
+    this.deps.log.debug({ session: id }, 'session rehydrated');
+    return session;
+  }
+
+  private async forget(id: string, deleteStored: boolean): Promise<void> {
+    const session = this.live.get(id);
+    this.live.delete(id);
+    if (session) await session.server.close().catch(() => undefined);
+    if (deleteStored) await this.deps.store.delete(id);
+  }
+
+  private onChange(event: ServerEvent): void {
+    for (const session of this.live.values()) {
+      const send = (): Promise<void> | undefined => {
+        switch (event.kind) {
+          case 'resource_updated':
+            return session.subscriptions.has(event.uri) ? session.server.server.sendResourceUpdated({ uri: event.uri }) : undefined;
+          case 'tools_list_changed':
+            return session.server.server.sendToolListChanged();
+          case 'resources_list_changed':
+            return session.server.server.sendResourceListChanged();
+          case 'prompts_list_changed':
+            return session.server.server.sendPromptListChanged();
+        }
+      };
+      void send()?.catch((err: unknown) => this.deps.log.debug({ err, session: session.id }, 'session notification failed'));
+    }
+  }
+
+  /** Closes live transports; stored sessions stay for resumption after a restart. */
+  async close(): Promise<void> {
+    this.unsubscribeFeed?.();
+    for (const session of [...this.live.values()]) await session.server.close().catch(() => undefined);
+    this.live.clear();
+  }
+}

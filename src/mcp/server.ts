@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult } from '@modelcontextprotocol/server';
+import type { Actor } from '../platform/auth/actor.js';
+import { actorHas } from '../platform/auth/actor.js';
+import type { Clock } from '../platform/clock.js';
+import { AppError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
+import type { McpRegistry } from './registry.js';
+import type { AnyToolSpec, ToolContext } from './tool.js';
+import { errorResult } from './tool-errors.js';
+
+export const SERVER_NAME = 'context-hub';
+
+export const SERVER_INSTRUCTIONS = [
+  'Context Hub gives you governed context about this organization\'s analytics: procedures (Skills), topic documents (Knowledge), a business taxonomy, and data tools.',
+  'Reading order: 1) search_context with your question; 2) get_procedure for a Skill hit (follow its numbered steps); 3) get_knowledge with topic_id for a Knowledge hit; get_business_key for a taxonomy key.',
+  'get_skills, get_context_hub and get_knowledge without topic_id return raw unbounded lists: use them only when you already know you need everything.',
+  'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from.',
+  'Errors come back as results with isError and a code (e.g. project_forbidden, role_forbidden, validation_failed) plus what to do next.',
+].join('\n');
+
+/** Per-request facts an adapter hands to the MCP layer through AuthInfo.extra. */
+export interface CallerInfo {
+  actor: Actor;
+  requestId: string;
+}
+
+export function authInfoFor(caller: CallerInfo, token = ''): AuthInfo {
+  return { token, clientId: caller.actor.subject, scopes: caller.actor.scopes ? [...caller.actor.scopes] : [], extra: { caller } };
+}
+
+function callerOf(ctx: ServerContext, fallback: CallerInfo | undefined): CallerInfo {
+  const caller = ctx.http?.authInfo?.extra?.caller as CallerInfo | undefined;
+  if (caller) return caller;
+  if (fallback) return fallback;
+  throw new Error('MCP request reached a tool without an authenticated caller');
+}
+
+export interface McpServerDeps {
+  registry: McpRegistry;
+  clock: Clock;
+  log: Logger;
+  version: string;
+  envelopeInlineBytes: number;
+}
+
+/**
+ * A server instance over the shared registry. Instances are cheap wrappers: the registry (tool
+ * specs, schemas, services) is built once; the SDK needs one instance per connection.
+ * `boundCaller` serves transports where AuthInfo is not threaded per message (the SSE transport).
+ */
+export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: deps.version, title: 'Context Hub' },
+    {
+      instructions: SERVER_INSTRUCTIONS,
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+    },
+  );
+  for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);
+  for (const resource of deps.registry.resources) {
+    server.registerResource(
+      resource.name,
+      new ResourceTemplate(resource.uriTemplate, {
+        list: async (ctx) => {
+          const caller = callerOf(ctx, boundCaller);
+          const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
+          const items = actorHas(caller.actor, resource.permission) ? await resource.list(rc) : [];
+          return { resources: items.map((i) => ({ ...i, mimeType: resource.mimeType })) };
+        },
+      }),
+      { title: resource.title, description: resource.description, mimeType: resource.mimeType },
+      async (uri, variables, ctx) => {
+        const caller = callerOf(ctx, boundCaller);
+        const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
+        const vars = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
+        const { text } = await resource.read(rc, uri.href, vars);
+        return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
+      },
+    );
+  }
+  for (const extend of deps.registry.extensions) extend(server);
+  return server;
+}
+
+function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      ...(tool.dataShape ? { outputSchema: envelopeOutputSchema(tool.dataShape) } : {}),
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+      const caller = callerOf(ctx, boundCaller);
+      const log = deps.log.child({ request_id: caller.requestId, tool: tool.name });
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      const toolCtx: ToolContext = {
+        actor: caller.actor,
+        requestId: caller.requestId,
+        clock: deps.clock,
+        log,
+        signal: ctx.mcpReq.signal,
+        progress: async (progress, total, message) => {
+          if (progressToken === undefined) return;
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+          });
+        },
+      };
+      try {
+        if (!actorHas(caller.actor, tool.permission)) {
+          return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
+        }
+        const answer = await tool.run(toolCtx, args as never);
+        if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };
+        return buildEnvelope(tool.name, answer, deps.envelopeInlineBytes);
+      } catch (error) {
+        if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
+        const incident = randomUUID();
+        log.error({ err: error, incident }, 'tool failed');
+        return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
+      }
+    },
+  );
+}

@@ -1,0 +1,19 @@
+import type { Services } from '../app/services.js';
+import type { ResourceSpec } from '../mcp/registry.js';
+import type { AnyToolSpec } from '../mcp/tool.js';
+import type { AnyRouteSpec } from '../platform/http/route.js';
+import { projectResources, projectRoutes, projectTools } from './projects/index.js';
+
+/** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
+export function moduleRoutes(services: Services): AnyRouteSpec[] {
+  return [...projectRoutes(services.projects)];
+}
+
+/** Every module's MCP tools, registered once into the shared registry. */
+export function moduleTools(services: Services): AnyToolSpec[] {
+  return [...projectTools(services.projects)];
+}
+
+export function moduleResources(services: Services): ResourceSpec[] {
+  return [...projectResources(services.projects)];
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { isValidTimeZone } from '../../platform/config.js';
+import { PageQuery } from '../../platform/pagination.js';
+
+export const PROJECT_ID_PATTERN = /^proj_[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export const ProjectId = z
+  .string()
+  .regex(PROJECT_ID_PATTERN, 'must match ^proj_[a-z0-9][a-z0-9_-]{0,62}$ (e.g. proj_marketing)')
+  .describe('Project id, e.g. proj_marketing.');
+
+/** Tools accept `default`, which resolves to the caller's only project (DESIGN §5). */
+export const ProjectRef = z
+  .union([z.literal('default'), ProjectId])
+  .default('default')
+  .describe('Project id; "default" resolves to the only project you can see.');
+
+export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD or EUR');
+
+export const TimeZone = z.string().refine(isValidTimeZone, 'must be an IANA time zone such as UTC or Europe/Berlin');
+
+export const CreateProjectInput = z
+  .object({
+    id: ProjectId,
+    name: z.string().trim().min(1).max(200),
+    reporting_currency: CurrencyCode.optional().describe("Defaults to the organization's reporting currency."),
+    timezone: TimeZone.optional().describe("Defaults to the organization's timezone; it defines a KPI day."),
+  })
+  .strict();
+export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
+
+export const ListProjectsQuery = PageQuery;
+
+export const ProjectOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  reporting_currency: z.string(),
+  timezone: z.string(),
+});
+export type ProjectOutput = z.infer<typeof ProjectOutput>;
+
+export const ProjectListOutput = z.object({ projects: z.array(ProjectOutput), next_cursor: z.string().nullable() });
+
+export const ListProjectsToolInput = z.object({}).strict();
+
+export const UpdateProjectInput = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    reporting_currency: CurrencyCode.optional(),
+    timezone: TimeZone.optional(),
+  })
+  .strict();
+export type UpdateProjectInput = z.infer<typeof UpdateProjectInput>;
+
+export const ProjectPathParams = z.object({ id: ProjectId });
+
+export const projectResourceUri = (id: string) => `project://${id}`;

@@ -1,0 +1,112 @@
+import type { RequestContext } from '../../app/context.js';
+import { actorCanOnProject, projectRole, visibleProjects } from '../../platform/auth/actor.js';
+import type { Permission } from '../../platform/auth/permissions.js';
+import type { Database } from '../../platform/db/database.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import { z } from 'zod';
+import * as repo from './projects.repo.js';
+import { projectResourceUri, type CreateProjectInput, type UpdateProjectInput } from './projects.schemas.js';
+
+export interface ResolvedProject {
+  project: repo.ProjectRow;
+  /** How the id was chosen; tools put it in the envelope's provenance. */
+  resolvedFrom: 'explicit' | 'default';
+}
+
+/** Hooks other modules attach to project creation (demo content, org limits) without a cycle. */
+export type ProjectCreationGuard = (ctx: RequestContext, db: Database) => Promise<void>;
+
+export class ProjectsService {
+  private readonly creationGuards: ProjectCreationGuard[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly changes: { resourceUpdated(uri: string): Promise<void> },
+  ) {}
+
+  addCreationGuard(guard: ProjectCreationGuard): void {
+    this.creationGuards.push(guard);
+  }
+
+  async create(ctx: RequestContext, input: CreateProjectInput): Promise<repo.ProjectRow> {
+    for (const guard of this.creationGuards) await guard(ctx, this.db);
+    const defaults = await repo.readOrgDefaults(this.db);
+    const row = await repo.insertProject(this.db, {
+      id: input.id,
+      name: input.name,
+      reporting_currency: input.reporting_currency ?? defaults.reporting_currency,
+      timezone: input.timezone ?? defaults.timezone,
+      created_by: ctx.actor.subject,
+      now: ctx.clock.now(),
+    });
+    if (!row) throw new ConflictError('project_exists', `Project ${input.id} already exists.`);
+    return row;
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<repo.ProjectRow> {
+    return (await this.resolve(ctx, id, 'context.read')).project;
+  }
+
+  async update(ctx: RequestContext, id: string, patch: UpdateProjectInput): Promise<repo.ProjectRow> {
+    this.assertGrant(ctx, id, 'admin');
+    const row = await repo.updateProject(this.db, id, patch, ctx.clock.now());
+    if (!row) throw new NotFoundError('project_not_found', `Project ${id} does not exist.`);
+    await this.changes.resourceUpdated(projectResourceUri(id));
+    return row;
+  }
+
+  async list(ctx: RequestContext, page: PageQuery): Promise<{ items: repo.ProjectRow[]; next_cursor: string | null }> {
+    const visible = visibleProjects(ctx.actor);
+    const after = decodeCursor(page.cursor, z.string());
+    const rows = await repo.listProjects(this.db, { after, limit: page.limit + 1, ids: visible === 'all' ? undefined : visible });
+    return pageOf(rows, page.limit, (row) => row.id);
+  }
+
+  /**
+   * Resolves a project reference for a call that needs `permission` on it. Without a grant the
+   * answer is project_forbidden whether or not the project exists, so ids cannot be probed.
+   */
+  async resolve(ctx: RequestContext, ref: string | undefined, permission: Permission): Promise<ResolvedProject> {
+    if (ref === undefined || ref === 'default') return this.resolveDefault(ctx, permission);
+    this.assertGrant(ctx, ref, permission);
+    const project = await repo.findProject(this.db, ref);
+    if (!project) {
+      throw new NotFoundError('project_not_found', `Project ${ref} does not exist.`, {
+        hint: 'Call list_projects (or GET /api/projects) for the ids you can use.',
+      });
+    }
+    return { project, resolvedFrom: 'explicit' };
+  }
+
+  assertGrant(ctx: RequestContext, projectId: string, permission: Permission): void {
+    if (actorCanOnProject(ctx.actor, projectId, permission)) return;
+    if (projectRole(ctx.actor, projectId) === undefined) {
+      throw new ForbiddenError('project_forbidden', `You have no grant for project ${projectId}.`, {
+        hint: 'Use a project id from list_projects, or ask an admin for a grant.',
+      });
+    }
+    throw new ForbiddenError('role_forbidden', `Your role on project ${projectId} does not allow ${permission}.`, {
+      hint: 'Ask an admin for a role that allows it.',
+    });
+  }
+
+  private async resolveDefault(ctx: RequestContext, permission: Permission): Promise<ResolvedProject> {
+    const visible = visibleProjects(ctx.actor);
+    const rows = await repo.listProjects(this.db, { limit: 51, ids: visible === 'all' ? undefined : visible });
+    if (rows.length === 1) {
+      const project = rows[0]!;
+      this.assertGrant(ctx, project.id, permission);
+      return { project, resolvedFrom: 'default' };
+    }
+    const ids = rows.slice(0, 50).map((r) => r.id);
+    throw new ValidationError(
+      [{ path: 'project_id', message: ids.length === 0 ? 'no project is visible to you' : `choose one of: ${ids.join(', ')}` }],
+      ids.length === 0
+        ? 'project_id "default" cannot resolve: you can see no project.'
+        : `project_id "default" is ambiguous: you can see ${rows.length > 50 ? 'more than 50' : ids.length} projects. Pass one of: ${ids.join(', ')}.`,
+      'project_required',
+      ids.length === 0 ? 'Create a project (POST /api/projects) or ask for a grant.' : `Call again with project_id set, e.g. "${ids[0]}".`,
+    );
+  }
+}

@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { ConfigError } from './errors.js';
+
+export type AuthMode = 'disabled' | 'static' | 'oauth';
+export type HostValidationMode = 'auto' | 'strict' | 'off';
+
+/** Every environment variable of DESIGN §4, parsed once at start. Names are part of the contract. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  authMode: AuthMode;
+  staticToken: string | undefined;
+  oauthIssuer: string | undefined;
+  oauthAudience: string | undefined;
+  oauthJwksUrl: string | undefined;
+  oauthPublicKey: string | undefined;
+  hostHeaderValidation: HostValidationMode;
+  allowedHosts: string[];
+  allowedOrigins: string[] | undefined;
+  schedulerEnabled: boolean;
+  schedulerNightlyHour: number;
+  schedulerTimezone: string;
+  serveWorkers: boolean;
+  secretsKey: string | undefined;
+  fxRatesUrl: string;
+  connectorServiceUrl: string | undefined;
+  envelopeInlineBytes: number;
+  mcpConformanceFixtures: boolean;
+  orgOwnerSubject: string | undefined;
+  logLevel: string;
+}
+
+export const DEFAULT_FX_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
+
+type Env = Record<string, string | undefined>;
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(name, raw, `one of ${allowed.join(', ')}`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, raw, 'true or false');
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const parsed = new URL(raw);
+    if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+    return raw;
+  } catch {
+    throw new ConfigError(name, raw.replace(/\/\/[^@/]*@/, '//***@'), `a URL with scheme ${protocols.join(' or ')}`);
+  }
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const authMode = oneOf(env, 'SERVICE_AUTH_MODE', ['disabled', 'static', 'oauth'] as const, 'disabled');
+  const staticToken = env.SERVICE_STATIC_TOKEN || undefined;
+  if (authMode === 'static' && (!staticToken || staticToken.length < 32)) {
+    throw new ConfigError('SERVICE_STATIC_TOKEN', staticToken, 'required with SERVICE_AUTH_MODE=static, at least 32 characters');
+  }
+  const oauthIssuer = env.OAUTH_ISSUER || undefined;
+  const oauthAudience = env.OAUTH_AUDIENCE || undefined;
+  const oauthJwksUrl = url(env, 'OAUTH_JWKS_URL', ['http:', 'https:']);
+  const oauthPublicKey = env.OAUTH_PUBLIC_KEY || undefined;
+  if (authMode === 'oauth') {
+    if (!oauthIssuer) throw new ConfigError('OAUTH_ISSUER', undefined, 'required with SERVICE_AUTH_MODE=oauth');
+    if (!oauthAudience) throw new ConfigError('OAUTH_AUDIENCE', undefined, 'required with SERVICE_AUTH_MODE=oauth');
+    if (!oauthJwksUrl && !oauthPublicKey) {
+      throw new ConfigError('OAUTH_JWKS_URL', undefined, 'OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY is required with SERVICE_AUTH_MODE=oauth');
+    }
+  }
+  const hostHeaderValidation = oneOf(env, 'HOST_HEADER_VALIDATION', ['auto', 'strict', 'off'] as const, 'auto');
+  const allowedHosts = list(env.ALLOWED_HOST).map((h) => h.toLowerCase());
+  if (hostHeaderValidation === 'strict' && allowedHosts.length === 0) {
+    throw new ConfigError('ALLOWED_HOST', env.ALLOWED_HOST, 'a comma-separated host[:port] list, required with HOST_HEADER_VALIDATION=strict');
+  }
+  const schedulerTimezone = env.SCHEDULER_TIMEZONE || 'UTC';
+  if (!isValidTimeZone(schedulerTimezone)) {
+    throw new ConfigError('SCHEDULER_TIMEZONE', schedulerTimezone, 'an IANA time zone such as UTC or Europe/Berlin');
+  }
+  const secretsKey = env.SECRETS_KEY || undefined;
+  if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
+    throw new ConfigError('SECRETS_KEY', secretsKey, '32 bytes, base64-encoded (openssl rand -base64 32)');
+  }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const allowedOrigins = env.ALLOWED_ORIGINS === undefined || env.ALLOWED_ORIGINS === '' ? undefined : list(env.ALLOWED_ORIGINS);
+  return {
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    authMode,
+    staticToken,
+    oauthIssuer,
+    oauthAudience,
+    oauthJwksUrl,
+    oauthPublicKey,
+    hostHeaderValidation,
+    allowedHosts,
+    allowedOrigins,
+    schedulerEnabled: bool(env, 'SCHEDULER_ENABLED', false),
+    schedulerNightlyHour: integer(env, 'SCHEDULER_NIGHTLY_HOUR', 3, 0, 23),
+    schedulerTimezone,
+    serveWorkers: bool(env, 'SERVE_WORKERS', true),
+    secretsKey,
+    fxRatesUrl: url(env, 'FX_RATES_URL', ['http:', 'https:', 'file:']) ?? DEFAULT_FX_RATES_URL,
+    connectorServiceUrl: env.CONNECTOR_SERVICE_URL || undefined,
+    envelopeInlineBytes: integer(env, 'ENVELOPE_INLINE_BYTES', 4096, 64, 64 * 1024 * 1024),
+    mcpConformanceFixtures: bool(env, 'MCP_CONFORMANCE_FIXTURES', false),
+    orgOwnerSubject: env.ORG_OWNER_SUBJECT || undefined,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+  };
+}
+
+/**
+ * Serving processes on PostgreSQL need a shared key: several replicas share one database, so a key
+ * generated on one machine would not decrypt on another. `migrate` does not need it.
+ */
+export function assertSecretsKeyForServing(config: Config): void {
+  if (config.databaseUrl && !config.secretsKey) {
+    throw new ConfigError('SECRETS_KEY', undefined, 'required with DATABASE_URL: 32 bytes, base64-encoded (openssl rand -base64 32)');
+  }
+}

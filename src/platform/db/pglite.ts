@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Database, NotificationHandler, SqlExecutor } from './database.js';
+import { OID, parseDate, parseInt8, parseNumeric } from './database.js';
+
+const parsers = {
+  [OID.int8]: parseInt8,
+  [OID.numeric]: parseNumeric,
+  [OID.date]: parseDate,
+};
+
+export interface PgliteOptions {
+  /** Directory of the data files; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+  /** A tarball of a prepared data directory, used when `dataDir` is new, to skip initdb. */
+  templateTarball?: string;
+}
+
+/** The embedded store: one PGlite instance owned by this process. */
+export class PgliteDatabase implements Database {
+  readonly kind = 'pglite' as const;
+  private constructor(readonly pglite: PGlite) {}
+
+  static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
+    let loadDataDir: Blob | undefined;
+    if (options.dataDir) {
+      const isNew = !fs.existsSync(`${options.dataDir}/PG_VERSION`);
+      fs.mkdirSync(options.dataDir, { recursive: true });
+      if (isNew && options.templateTarball && fs.existsSync(options.templateTarball)) {
+        loadDataDir = new Blob([fs.readFileSync(options.templateTarball)]);
+      }
+    }
+    const pglite = await PGlite.create({
+      dataDir: options.dataDir,
+      extensions: { pg_trgm },
+      parsers,
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+    return new PgliteDatabase(pglite);
+  }
+
+  async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pglite.query<T>(text, params as unknown[]);
+    return result.rows;
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.pglite.exec(script);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (tx) => {
+      const executor: SqlExecutor = {
+        query: async <R>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params as unknown[])).rows,
+      };
+      return fn(executor);
+    });
+  }
+
+  async withAdvisoryLock<T>(key: number, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    // One process owns the embedded store and PGlite serializes transactions, so the transaction is the lock.
+    return this.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [key]);
+      return fn(tx);
+    });
+  }
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    return this.pglite.listen(channel, handler);
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pglite.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  async ping(): Promise<void> {
+    await this.pglite.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+
+  /** A tarball of the data directory, for preparing the first-start template. */
+  async dump(): Promise<Blob> {
+    return (await this.pglite.dumpDataDir('gzip')) as Blob;
+  }
+}
+
+export { types as pgliteTypes };

@@ -1,0 +1,116 @@
+import pg from 'pg';
+import type { Database, NotificationHandler, SqlExecutor } from './database.js';
+import { OID, parseDate, parseInt8, parseNumeric, quoteIdent } from './database.js';
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === OID.int8) return parseInt8;
+    if (oid === OID.numeric) return parseNumeric;
+    if (oid === OID.date) return parseDate;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface PostgresOptions {
+  url: string;
+  /** Tables live in this schema (tests give every suite its own); extensions stay in public. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+/** PostgreSQL through a pool; LISTEN runs on one dedicated connection. */
+export class PostgresDatabase implements Database {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+  readonly schema: string | undefined;
+  private listenClient: pg.Client | undefined;
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private readonly url: string;
+
+  constructor(options: PostgresOptions) {
+    this.url = options.url;
+    this.schema = options.schema;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      types: typeParsers,
+      ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)},public` } : {}),
+    });
+    // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pool.query(text, params as unknown[]);
+    return result.rows as T[];
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.pool.query(script);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const executor: SqlExecutor = {
+        query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[],
+      };
+      const result = await fn(executor);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async withAdvisoryLock<T>(key: number, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [key]);
+      return fn(tx);
+    });
+  }
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    const client = await this.ensureListenClient();
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    }
+    set.add(handler);
+    return async () => {
+      set!.delete(handler);
+    };
+  }
+
+  private async ensureListenClient(): Promise<pg.Client> {
+    if (this.listenClient) return this.listenClient;
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    this.listenClient = client;
+    return client;
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.listenClient?.end().catch(() => undefined);
+    this.listenClient = undefined;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The one error hierarchy of the service. Every failure a client may see is an AppError with a
+ * stable `code`; adapters (REST problem+json, MCP isError results) present it, and nothing matches
+ * on message text. Anything that is not an AppError is an internal error and is never shown.
+ */
+export interface FieldViolation {
+  path: string;
+  message: string;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  abstract readonly title: string;
+  readonly code: string;
+  /** Machine-readable extras that are safe to show (never secrets, SQL or stack traces). */
+  readonly details: Record<string, unknown>;
+  /** What an agent should do next; MCP results carry it after the message. */
+  readonly hint: string | undefined;
+
+  constructor(code: string, message: string, options: { details?: Record<string, unknown>; hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details ?? {};
+    this.hint = options.hint;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly status = 400;
+  readonly title = 'Invalid request';
+  readonly errors: FieldViolation[];
+  constructor(errors: FieldViolation[], message?: string, code = 'validation_failed', hint?: string) {
+    super(code, message ?? summarizeViolations(errors), { hint });
+    this.errors = errors;
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  readonly status = 401;
+  readonly title = 'Authentication required';
+}
+
+export class ForbiddenError extends AppError {
+  readonly status = 403;
+  readonly title = 'Forbidden';
+}
+
+export class NotFoundError extends AppError {
+  readonly status = 404;
+  readonly title = 'Not found';
+}
+
+export class ConflictError extends AppError {
+  readonly status = 409;
+  readonly title = 'Conflict';
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+  readonly title = 'Payload too large';
+}
+
+export class NotAcceptableError extends AppError {
+  readonly status = 406;
+  readonly title = 'Not acceptable';
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  readonly title = 'Unsupported media type';
+}
+
+export class RateLimitedError extends AppError {
+  readonly status = 429;
+  readonly title = 'Too many requests';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, message = 'Rate limit exceeded') {
+    super('rate_limited', message, { details: { retry_after_seconds: retryAfterSeconds } });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  readonly status = 503;
+  readonly title = 'Service unavailable';
+}
+
+/** Configuration that cannot run: the process prints the message (one line) and exits. */
+export class ConfigError extends Error {
+  readonly code = 'config_invalid';
+  constructor(variable: string, value: string | undefined, allowed: string) {
+    const shown = value === undefined ? 'unset' : JSON.stringify(redactValue(variable, value));
+    super(`${variable}=${shown} is not allowed: ${allowed}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function redactValue(variable: string, value: string): string {
+  return /TOKEN|KEY|SECRET|PASSWORD/i.test(variable) ? `<${value.length} characters>` : value;
+}
+
+function summarizeViolations(errors: FieldViolation[]): string {
+  if (errors.length === 0) return 'The request is invalid.';
+  const first = errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${first.path ? `${first.path}: ` : ''}${first.message}${more}`;
+}

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { RequestContext } from '../../app/context.js';
+import type { Actor } from '../auth/actor.js';
+import { actorHas } from '../auth/actor.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { parseInput } from '../validation.js';
+import { createHostValidator } from './host-validation.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { internalProblem, problemFromError } from './problem.js';
+import type { AnyRouteSpec, RouteRule } from './route.js';
+
+export const REST_BODY_LIMIT = 2 * 1024 * 1024;
+export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+/** Marks a JSON body that did not parse on routes that answer it themselves (JSON-RPC -32700). */
+export const MALFORMED_JSON = Symbol('malformed-json');
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rule?: RouteRule;
+    /** The route answers malformed JSON itself instead of a problem+json 400. */
+    ownsMalformedJson?: boolean;
+  }
+  interface FastifyRequest {
+    actor?: Actor;
+  }
+}
+
+/** Paths exempt from Host validation so platform probes work (DESIGN §7). */
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+export interface HttpAppDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  authenticator: Authenticator;
+  version: string;
+  /** Called after authentication on every non-public request (rate limiting, issue 4). */
+  onAuthenticated?: (actor: Actor, request: FastifyRequest) => Promise<void>;
+  /** WWW-Authenticate value for 401 answers. */
+  challenge(request: FastifyRequest, error: UnauthorizedError): string;
+}
+
+export function requestContext(request: FastifyRequest, deps: Pick<HttpAppDeps, 'clock'>): RequestContext {
+  if (!request.actor) throw new Error('request context built before authentication');
+  return { actor: request.actor, requestId: String(request.id), clock: deps.clock, log: request.log };
+}
+
+function newRequestId(): string {
+  return `req_${randomBytes(9).toString('base64url')}`;
+}
+
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply
+    .code(error.status)
+    .header('content-type', 'application/problem+json')
+    .send(problemFromError(error, String(reply.request.id)));
+}
+
+/** Authenticates and checks the route rule's permission; the one gate for REST and MCP. */
+export async function authorizeRequest(request: FastifyRequest, deps: HttpAppDeps, rule: RouteRule): Promise<void> {
+  if ('public' in rule) return;
+  const actor = await deps.authenticator.authenticate(request.headers.authorization);
+  request.actor = actor;
+  await deps.onAuthenticated?.(actor, request);
+  if (!actorHas(actor, rule.permission)) {
+    throw new ForbiddenError('role_forbidden', `Your role does not allow this (it needs ${rule.permission}).`);
+  }
+}
+
+export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: REST_BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newRequestId();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+
+  const hostAllowed = createHostValidator(deps.config);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.rule) {
+      throw new Error(`route ${String(route.method)} ${route.url} has no authorization rule (config.rule)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const path = request.url.split('?')[0]!;
+    if (!PROBE_PATHS.has(path) && !hostAllowed(request.headers.host)) {
+      return sendProblem(reply, new ForbiddenError('host_forbidden', 'The Host header is not allowed for this server.'));
+    }
+  });
+
+  // JSON bodies: an empty body is "no body" (action endpoints), a malformed one a clear 400.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      if (request.routeOptions.config?.ownsMalformedJson) return done(null, MALFORMED_JSON);
+      done(new ValidationError([{ path: 'body', message: 'is not valid JSON' }], 'The request body is not valid JSON.', 'malformed_json'), undefined);
+    }
+  });
+  app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)));
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error instanceof UnauthorizedError) reply.header('www-authenticate', deps.challenge(request, error));
+      if ('retryAfterSeconds' in error) reply.header('retry-after', String(error.retryAfterSeconds));
+      return sendProblem(reply, error);
+    }
+    const fastifyError = error as { statusCode?: number; code?: string };
+    const status = fastifyError.statusCode;
+    if (status === 413) return sendProblem(reply, new PayloadTooLarge(request.url.startsWith('/mcp') ? MCP_BODY_LIMIT : REST_BODY_LIMIT));
+    if (status === 415) {
+      return reply
+        .code(415)
+        .header('content-type', 'application/problem+json')
+        .send({ ...internalProblem(String(request.id)), status: 415, title: 'Unsupported media type', code: 'unsupported_media_type', type: 'https://context-hub.dev/problems/unsupported_media_type', detail: 'Send application/json.' });
+    }
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendProblem(reply, new ValidationError([], 'The request could not be read.', 'bad_request'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).header('content-type', 'application/problem+json').send(internalProblem(String(request.id)));
+  });
+
+  app.setNotFoundHandler({}, (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    sendProblem(reply, new NotFoundRoute(request.method, path));
+  });
+
+  for (const route of routes) registerRoute(app, deps, route);
+
+  const openApiRoutes = routes;
+  app.get('/api/openapi.json', { config: { rule: { permission: 'context.read' } } }, async (request) => {
+    await authorizeRequest(request, deps, { permission: 'context.read' });
+    return buildOpenApiDocument(openApiRoutes, { version: deps.version });
+  });
+
+  return app;
+}
+
+class PayloadTooLarge extends AppError {
+  readonly status = 413;
+  readonly title = 'Payload too large';
+  constructor(limit: number) {
+    super('payload_too_large', `The request body exceeds ${limit} bytes.`);
+  }
+}
+
+class NotFoundRoute extends AppError {
+  readonly status = 404;
+  readonly title = 'Not found';
+  constructor(method: string, path: string) {
+    super('route_not_found', `No route ${method} ${path}.`);
+  }
+}
+
+function registerRoute(app: FastifyInstance, deps: HttpAppDeps, route: AnyRouteSpec): void {
+  app.route({
+    method: route.method,
+    url: route.url,
+    bodyLimit: route.bodyLimit,
+    config: { rule: route.rule },
+    handler: async (request, reply) => {
+      await authorizeRequest(request, deps, route.rule);
+      let rawBody: unknown = request.body;
+      if (route.rawBody) {
+        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!route.rawBody.includes(type) || typeof rawBody !== 'string') {
+          throw new ValidationError([{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }], undefined, 'unsupported_media_type');
+        }
+      }
+      const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
+      const query = route.query ? parseInput(route.query, request.query ?? {}, 'query') : request.query;
+      const params = route.params ? parseInput(route.params, request.params ?? {}, 'path') : request.params;
+      const ctx = 'public' in route.rule ? undefined : requestContext(request, deps);
+      const result = await route.handler({ body, query, params, ctx: ctx as RequestContext, request, reply });
+      if (reply.sent) return reply;
+      reply.code(route.successStatus ?? 200);
+      return result;
+    },
+  });
+}

@@ -1,0 +1,77 @@
+import { z, type ZodType } from 'zod';
+import type { AnyRouteSpec } from './route.js';
+
+function jsonSchema(schema: ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+const PROBLEM_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    request_id: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+/** OpenAPI 3.1 from the same zod schemas that validate the requests. */
+export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const parameters: unknown[] = [];
+    for (const [location, schema] of [
+      ['path', route.params],
+      ['query', route.query],
+    ] as const) {
+      if (!schema) continue;
+      const js = jsonSchema(schema, 'input');
+      const props = (js.properties ?? {}) as Record<string, unknown>;
+      const required = new Set((js.required as string[] | undefined) ?? []);
+      for (const [name, prop] of Object.entries(props)) {
+        parameters.push({ name, in: location, required: location === 'path' || required.has(name), schema: prop });
+      }
+    }
+    const operation: Record<string, unknown> = {
+      summary: route.summary,
+      tags: route.tags,
+      operationId: `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      parameters,
+      security: 'public' in route.rule ? [] : [{ bearerAuth: [] }],
+      'x-permission': 'public' in route.rule ? 'public' : route.rule.permission,
+      responses: {
+        [String(route.successStatus ?? 200)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output') : {} } },
+        },
+        default: { description: 'Problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      },
+    };
+    if (route.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
+    } else if (route.rawBody) {
+      operation.requestBody = { required: true, content: Object.fromEntries(route.rawBody.map((t) => [t, { schema: { type: 'string' } }])) };
+    }
+    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Context Hub API', version: info.version, description: 'Administration API of Context Hub. Errors are RFC 9457 problem+json.' },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: { Problem: PROBLEM_SCHEMA },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import type { RequestContext } from '../../app/context.js';
+import type { Permission } from '../auth/permissions.js';
+
+/**
+ * Who may call a route. `public` routes skip authentication (health, well-known); every other
+ * route names the permission its role must carry. A route without a rule cannot be registered.
+ */
+export type RouteRule = { public: true } | { permission: Permission };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  ctx: RequestContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  tags: string[];
+  rule: RouteRule;
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  params?: ZodType<P>;
+  /** Response schema for the OpenAPI document (the service's presenter shape). */
+  response?: ZodType;
+  /** Status of a successful answer; 200 unless stated. */
+  successStatus?: number;
+  /** Raw request bodies of these media types are passed as strings (e.g. text/markdown). */
+  rawBody?: string[];
+  bodyLimit?: number;
+  handler(input: RouteInput<B, Q, P>): Promise<unknown>;
+}
+
+/** Identity helper that keeps B/Q/P inferred from the schemas. */
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec<B, Q, P> {
+  return spec;
+}
+
+// The registry stores routes of differing input types side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteSpec = RouteSpec<any, any, any>;
