@@ -23,14 +23,15 @@ export class PgliteDatabase implements Database {
   private constructor(readonly pglite: PGlite) {}
 
   static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
-    let loadDataDir: Blob | undefined;
+    let isNew = true;
     if (options.dataDir) {
-      const isNew = !fs.existsSync(`${options.dataDir}/PG_VERSION`);
+      isNew = !fs.existsSync(`${options.dataDir}/PG_VERSION`);
       fs.mkdirSync(options.dataDir, { recursive: true });
-      if (isNew && options.templateTarball && fs.existsSync(options.templateTarball)) {
-        loadDataDir = new Blob([fs.readFileSync(options.templateTarball)]);
-      }
     }
+    const loadDataDir =
+      isNew && options.templateTarball && fs.existsSync(options.templateTarball)
+        ? new Blob([fs.readFileSync(options.templateTarball)])
+        : undefined;
     const pglite = await PGlite.create({
       dataDir: options.dataDir,
       extensions: { pg_trgm },

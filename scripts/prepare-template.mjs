@@ -1,0 +1,18 @@
+// Prepares the embedded-store template at install/build time: PGlite's initdb plus every
+// migration, dumped as a tarball. A first start loads it instead of running initdb (~3.5 s here).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { PgliteDatabase } = await import(path.join(root, 'dist/platform/db/pglite.js'));
+const { migrate } = await import(path.join(root, 'dist/platform/db/migrate.js'));
+const target = path.join(root, '.template', 'pglite-data.tar.gz');
+
+const db = await PgliteDatabase.open();
+await migrate(db);
+const blob = await db.dump();
+fs.mkdirSync(path.dirname(target), { recursive: true });
+fs.writeFileSync(target, Buffer.from(await blob.arrayBuffer()));
+await db.close();
+console.log(`prepared ${path.relative(root, target)} (${fs.statSync(target).size} bytes)`);

@@ -1,0 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+/** Names the stores this run covers, and makes sure the PGlite template exists (it speeds every suite). */
+export default async function setup(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+  process.stdout.write(`\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`);
+  if (!fs.existsSync(path.join(root, '.template', 'pglite-data.tar.gz')) || !fs.existsSync(path.join(root, 'dist', 'cli.js'))) {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  }
+}

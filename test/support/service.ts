@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServiceApp, type ServiceApp, type ServiceAppOptions } from '../../src/app/service-app.js';
+import type { Clock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { openTestDatabase, type StoreKind, type TestDatabase } from './stores.js';
+
+export interface RunningService {
+  url: string;
+  app: ServiceApp;
+  store: TestDatabase;
+  close(): Promise<void>;
+}
+
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** The real service on an ephemeral loopback port, on a store of its own. */
+export async function startService(
+  kind: StoreKind,
+  options: { env?: Record<string, string>; clock?: Clock; mcpExtensions?: ServiceAppOptions['mcpExtensions'] } = {},
+): Promise<RunningService> {
+  const store = await openTestDatabase(kind);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent', ...options.env });
+  const app = await createServiceApp({
+    config,
+    db: store.db,
+    clock: options.clock,
+    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    mcpExtensions: options.mcpExtensions,
+  });
+  const url = await app.listen();
+  return {
+    url,
+    app,
+    store,
+    close: async () => {
+      await app.close();
+      await store.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch against the service with JSON defaults. */
+export async function api(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers = new Headers(init.headers);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(url, { ...init, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
