@@ -61,6 +61,7 @@ export class LegacySessionManager {
     const sessionId = request.headers.get('mcp-session-id');
     if (!sessionId) {
       if (request.method === 'POST' && isInitialize(parsedBody)) return this.initialize(request, parsedBody, caller, authInfo);
+      if (Array.isArray(parsedBody)) return jsonRpcError(400, -32600, 'Invalid Request: a JSON-RPC batch cannot open a session; send initialize on its own');
       if (request.method === 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../support/service.js';
+import { openRawSession, postLarge, rawMcp } from '../support/raw-mcp.js';
+import { connectLegacy } from '../support/mcp-clients.js';
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+
+describe('MCP bad input gets the answer the spec names, and the process keeps serving', () => {
+  let service: RunningService;
+  let session: Record<string, string>;
+  beforeAll(async () => {
+    service = await startService('pglite');
+    session = await openRawSession(service.url);
+  });
+  afterAll(async () => service?.close());
+
+  it('malformed JSON → 400 with JSON-RPC -32700', async () => {
+    const res = await rawMcp(service.url, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(res.status).toBe(400);
+    expect(res.messages[0].error.code).toBe(-32700);
+  });
+
+  it('a JSON-RPC batch cannot open a session → 400 -32600', async () => {
+    const res = await rawMcp(service.url, [INIT, { ...INIT, id: 2 }]);
+    expect(res.status).toBe(400);
+    expect(res.messages[0].error.code).toBe(-32600);
+  });
+
+  it('an unknown method → -32601', async () => {
+    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 7, method: 'nope/nothing' }, session);
+    expect(res.messages[0]).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
+  it('an unknown tool → a protocol error naming the tool', async () => {
+    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }, session);
+    expect(res.messages[0].error.code).toBe(-32602);
+    expect(res.messages[0].error.message).toContain('no_such_tool');
+  });
+
+  it('arguments of the wrong type → an isError result that names the problem', async () => {
+    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_projects', arguments: { surprise: 42 } } }, session);
+    const result = res.messages[0].result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/surprise/);
+  });
+
+  it('a body over 4 MiB → 413', async () => {
+    const res = await postLarge(service.url, '/mcp', 4 * 1024 * 1024 + 10, session);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).code).toBe('payload_too_large');
+  });
+
+  it('a wrong Accept header → 406', async () => {
+    const res = await rawMcp(service.url, INIT, { accept: 'text/html' });
+    expect(res.status).toBe(406);
+  });
+
+  it('an unsupported MCP-Protocol-Version header on a session → 400', async () => {
+    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 10, method: 'tools/list' }, { ...session, 'mcp-protocol-version': '1999-01-01' });
+    expect(res.status).toBe(400);
+  });
+
+  it('an unsupported revision in a 2026-07-28 envelope → 400 naming the supported ones', async () => {
+    const res = await rawMcp(
+      service.url,
+      {
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } } },
+      },
+      { 'mcp-protocol-version': '2099-01-01' },
+    );
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/2026-07-28|protocol/i);
+  });
+
+  it('a foreign Origin → 403; a localhost Origin passes', async () => {
+    expect((await rawMcp(service.url, INIT, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await rawMcp(service.url, INIT, { origin: 'http://localhost:6274' })).status).toBe(200);
+  });
+
+  it('an unknown session → 404, and a deleted session is gone', async () => {
+    expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 12, method: 'tools/list' }, { ...session, 'mcp-session-id': 'no-such-session' })).status).toBe(404);
+    const other = await openRawSession(service.url);
+    const del = await fetch(`${service.url}/mcp`, { method: 'DELETE', headers: other });
+    expect(del.status).toBe(200);
+    expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 13, method: 'tools/list' }, other)).status).toBe(404);
+  });
+
+  it('after all of that, the process still serves a full client', async () => {
+    const { client } = await connectLegacy(service.url);
+    const result = await client.callTool({ name: 'list_projects', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+  });
+});
