@@ -18,6 +18,7 @@ import { openDatabase } from '../platform/db/open.js';
 import { ChangeFeed } from '../platform/events/change-feed.js';
 import { buildHttpApp, MCP_BODY_LIMIT, type HttpAppDeps } from '../platform/http/app.js';
 import { createLogger, type Logger } from '../platform/logger.js';
+import { JobQueues } from '../platform/jobs/queues.js';
 import type { RequestContext } from './context.js';
 import { createServices, type Services } from './services.js';
 import { VERSION } from './version.js';
@@ -31,12 +32,18 @@ export interface ServiceAppOptions {
   /** Extra MCP registrations (the conformance fixtures). */
   mcpExtensions?: McpRegistry['extensions'];
   authenticator?: Authenticator;
+  /** Whether this process works the job queues; defaults to SERVE_WORKERS (the worker role forces true). */
+  workJobs?: boolean;
+  /** Seconds between job polls (tests shorten it). */
+  jobPollingSeconds?: number;
 }
 
 export interface ServiceApp {
   http: FastifyInstance;
   db: Database;
   services: Services;
+  /** The jobs platform (pg-boss): queues every module defined, worked here when SERVE_WORKERS/worker. */
+  jobs: JobQueues;
   config: Config;
   registry: McpRegistry;
   /** A context for work the process does on its own behalf (seeding, jobs). */
@@ -61,7 +68,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const feed = new ChangeFeed(db, log);
   await feed.start();
 
-  const services = createServices({ db, feed, config, clock, log });
+  const jobs = new JobQueues({ db, log, work: options.workJobs ?? config.serveWorkers, pollingIntervalSeconds: options.jobPollingSeconds });
+  const services = createServices({ db, feed, config, clock, log, jobs });
+  // After every module defined its queues; on-demand runs need it before the first request.
+  await jobs.start();
   const registry: McpRegistry = {
     tools: moduleTools(services),
     resources: moduleResources(services),
@@ -113,6 +123,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     http,
     db,
     services,
+    jobs,
     config,
     registry,
     systemContext,
@@ -128,6 +139,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       await legacy.close();
       await modern.close();
       await http.close();
+      await jobs.stop();
       await feed.stop();
       if (!options.db) await db.close();
     },

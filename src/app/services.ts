@@ -3,6 +3,7 @@ import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
 import type { ChangeFeed } from '../platform/events/change-feed.js';
 import type { Logger } from '../platform/logger.js';
+import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
 
@@ -12,6 +13,7 @@ export interface ServiceDeps {
   config: Config;
   clock: Clock;
   log: Logger;
+  jobs: JobQueues;
 }
 
 /** Every module's service, built once per process. Adapters and jobs call only these. */

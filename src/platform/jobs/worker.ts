@@ -7,7 +7,7 @@ import { createServiceApp } from '../../app/service-app.js';
  * applies migrations and processes the job queues the modules define.
  */
 export async function startWorker(config: Config, log: Logger): Promise<() => Promise<void>> {
-  const app = await createServiceApp({ config, logger: log });
-  log.info({ store: app.db.kind }, 'context-hub worker started');
+  const app = await createServiceApp({ config, logger: log, workJobs: true });
+  log.info({ store: app.db.kind, process: app.jobs.processId }, 'context-hub worker started');
   return () => app.close();
 }
