@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer, type ServerEvent } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type McpServer,
+  type ServerEvent,
+} from '@modelcontextprotocol/server';
 import type { Clock } from '../platform/clock.js';
 import type { ChangeFeed } from '../platform/events/change-feed.js';
 import type { Logger } from '../platform/logger.js';
 import type { CallerInfo } from './server.js';
-import type { SessionStore } from './session-store.js';
+import { STANDALONE_STREAM_ID, type SessionStore } from './session-store.js';
 
 interface LiveSession {
   id: string;
   subject: string;
+  protocolVersion: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   subscriptions: Set<string>;
@@ -68,22 +75,51 @@ export class LegacySessionManager {
     const session = this.live.get(sessionId) ?? (await this.rehydrate(sessionId));
     // Another subject's session id is answered exactly like an unknown one.
     if (!session || session.subject !== caller.actor.subject) return jsonRpcError(404, -32001, 'Session not found');
-    const response = await session.transport.handleRequest(request, { parsedBody, authInfo });
+    // A session has one GET stream; a new GET (often a reconnect whose old socket the server has not
+    // yet seen close) supersedes the old one instead of being refused with 409.
+    if (request.method === 'GET') session.transport.closeStandaloneSSEStream();
+    let response = await session.transport.handleRequest(request, { parsedBody, authInfo });
+    if (request.method === 'GET') response = await this.withPrimingEvent(session, request, response);
     if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
     else if (request.method === 'POST') void this.deps.store.touch(sessionId, this.deps.clock.now()).catch(() => undefined);
     return response;
   }
 
+  /**
+   * The SDK primes POST streams but not the standalone GET stream. Without an event id a client
+   * that disconnects before any notification arrives has nothing to resume from, and what was sent
+   * meanwhile is lost to it. So a fresh GET stream starts with a stored, empty priming event
+   * (clients of 2025-11-25 and later accept empty data).
+   */
+  private async withPrimingEvent(session: LiveSession, request: Request, response: Response): Promise<Response> {
+    if (response.status !== 200 || !response.body || request.headers.get('last-event-id')) return response;
+    if (session.protocolVersion < '2025-11-25') return response;
+    const eventId = await this.deps.store.eventStore(session.id).storeEvent(STANDALONE_STREAM_ID, {} as JSONRPCMessage);
+    const priming = new TextEncoder().encode(`id: ${eventId}\ndata: \n\n`);
+    const source = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(priming),
+      pull: async (controller) => {
+        const { done, value } = await source.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
   private async initialize(request: Request, body: { params: Record<string, unknown> }, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
     const id = randomUUID();
-    const session = await this.open(id, caller.actor.subject);
     const requested = typeof body.params?.protocolVersion === 'string' ? body.params.protocolVersion : LEGACY_PROTOCOL_VERSIONS[0]!;
+    const negotiated = LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
+    const session = await this.open(id, caller.actor.subject, negotiated);
     const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
     if (session.transport.sessionId === id) {
       await this.deps.store.save(
         {
           id,
-          protocol_version: LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!,
+          protocol_version: negotiated,
           initialize_params: body.params ?? {},
           subject: caller.actor.subject,
         },
@@ -95,14 +131,14 @@ export class LegacySessionManager {
     return response;
   }
 
-  private async open(id: string, subject: string): Promise<LiveSession> {
+  private async open(id: string, subject: string, protocolVersion: string): Promise<LiveSession> {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: this.deps.store.eventStore(id),
       maxRequestBodySize: this.deps.maxRequestBodySize,
     });
     const server = this.deps.createServer();
-    const session: LiveSession = { id, subject, transport, server, subscriptions: new Set() };
+    const session: LiveSession = { id, subject, protocolVersion, transport, server, subscriptions: new Set() };
     server.server.setRequestHandler('resources/subscribe', async (req) => {
       session.subscriptions.add(req.params.uri);
       await this.deps.store.subscribe(id, req.params.uri);
@@ -133,7 +169,7 @@ export class LegacySessionManager {
   private async doRehydrate(id: string): Promise<LiveSession | undefined> {
     const stored = await this.deps.store.find(id);
     if (!stored) return undefined;
-    const session = await this.open(id, stored.subject ?? '');
+    const session = await this.open(id, stored.subject ?? '', stored.protocol_version);
     for (const uri of await this.deps.store.subscriptions(id)) session.subscriptions.add(uri);
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const init = await session.transport.handleRequest(

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService, api } from '../support/service.js';
+import { STORES } from '../support/stores.js';
+import { connectLegacy, connectModern } from '../support/mcp-clients.js';
+import { openRawSession, rawMcp } from '../support/raw-mcp.js';
+import { EventStreamReader, isMethod } from '../support/event-stream.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { progressFixture } from '../support/progress-fixture.js';
+
+describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s]', (store) => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService(store, { mcpExtensions: [progressFixture] });
+    await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_streams', name: 'Streams' } });
+  });
+  afterAll(async () => service?.close());
+
+  it('delivers progress on the call\'s own response stream (2025 era)', async () => {
+    const { client } = await connectLegacy(service.url);
+    const seen: number[] = [];
+    const result = await client.callTool({ name: 'test_progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    expect(seen).toEqual([1, 2, 3]);
+    expect((result.content as { text: string }[])[0]!.text).toBe('done after 3 steps');
+    await client.close();
+  });
+
+  it('delivers progress on the call\'s own response stream (2026-07-28)', async () => {
+    const client = await connectModern(service.url);
+    const seen: number[] = [];
+    await client.callTool({ name: 'test_progress', arguments: { steps: 4 } }, { onprogress: (p) => seen.push(p.progress) });
+    expect(seen).toEqual([1, 2, 3, 4]);
+    await client.close();
+  });
+
+  it('sends notifications/resources/updated on the session GET stream to a subscribed client', async () => {
+    const { client } = await connectLegacy(service.url);
+    const updated = new Promise<string>((resolve) => {
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri));
+    });
+    await client.subscribeResource({ uri: 'project://proj_streams' });
+    // The client opens its GET stream after initialize; wait until the server holds it by round-tripping a ping.
+    await client.ping();
+    const patch = await api(`${service.url}/api/projects/proj_streams`, { method: 'PATCH', json: { name: 'Streams renamed' } });
+    expect(patch.status).toBe(200);
+    expect(await updated).toBe('project://proj_streams');
+    await client.close();
+  });
+
+  it('resumes the GET stream with Last-Event-ID, replaying what was sent while disconnected', async () => {
+    const session = await openRawSession(service.url, '2025-11-25');
+    await rawMcp(service.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_streams' } }, session);
+    const first = await EventStreamReader.open(`${service.url}/mcp`, session);
+    expect(first.response.status).toBe(200);
+    const priming = await first.next((e) => e.id !== undefined);
+    first.close();
+
+    await api(`${service.url}/api/projects/proj_streams`, { method: 'PATCH', json: { timezone: 'Europe/Berlin' } });
+    await api(`${service.url}/api/projects/proj_streams`, { method: 'PATCH', json: { timezone: 'Europe/Paris' } });
+
+    const resumed = await EventStreamReader.open(`${service.url}/mcp`, { ...session, 'last-event-id': priming.id! });
+    expect(resumed.response.status).toBe(200);
+    await resumed.next(isMethod('notifications/resources/updated'));
+    await expect.poll(() => resumed.messages('notifications/resources/updated').length).toBeGreaterThanOrEqual(2);
+    resumed.close();
+  });
+});
