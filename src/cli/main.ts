@@ -59,7 +59,9 @@ export async function runCli(argv: string[]): Promise<number> {
 async function serve(config: Config): Promise<number> {
   assertSecretsKeyForServing(config);
   const log = createLogger({ level: config.logLevel });
-  const app = await createServiceApp({ config, logger: log });
+  // Conformance fixtures are test support: loaded only when asked for, never otherwise.
+  const mcpExtensions = config.mcpConformanceFixtures ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures] : [];
+  const app = await createServiceApp({ config, logger: log, mcpExtensions });
   if (!config.databaseUrl && (await app.services.demo.isEmpty())) {
     const seeded = await app.services.demo.run(app.systemContext());
     log.info(seeded, 'first start on an empty embedded store: demo project created');
