@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the CLI from source (tsx), as `context-hub <args>` would run from dist. */
+export function runCli(args: string[], env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+/** Polls /readyz until it answers 200 (bounded by attempts, not by a clock assertion). */
+export async function waitReady(baseUrl: string, proc: CliProcess, attempts = 600): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited early:\n${proc.output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`not ready after ${attempts} polls:\n${proc.output()}`);
+}
+
+export async function stop(proc: CliProcess): Promise<void> {
+  if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+  await proc.exited;
+}
