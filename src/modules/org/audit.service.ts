@@ -1,0 +1,50 @@
+import type { RequestContext } from '../../app/context.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
+import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import { z } from 'zod';
+import { assertOrgRole } from './org.policy.js';
+import * as repo from './org.repo.js';
+
+export interface AuditEntry {
+  /** Dotted verb, e.g. `project.create`, `member.update`, `skill.add`. */
+  action: string;
+  /** What was changed, e.g. a project id, `member:<subject>`, `skill:<project>/<name>`. */
+  target: string;
+  /** The project the change belongs to, when it belongs to one (filters the log by project). */
+  projectId?: string;
+  /** Safe, small facts about the change (never secrets or whole bodies). */
+  details?: Record<string, unknown>;
+}
+
+/** What other modules depend on: one call per write, inside the write's transaction when given. */
+export interface AuditRecorder {
+  record(ctx: RequestContext, entry: AuditEntry, tx?: SqlExecutor): Promise<void>;
+}
+
+/** The audit log of every write: who, when, what, and the request id (issue 4). */
+export class AuditService implements AuditRecorder {
+  constructor(private readonly db: Database) {}
+
+  async record(ctx: RequestContext, entry: AuditEntry, tx?: SqlExecutor): Promise<void> {
+    await repo.insertAudit(tx ?? this.db, {
+      at: ctx.clock.now(),
+      actor_subject: ctx.actor.subject,
+      actor_kind: ctx.actor.kind,
+      request_id: ctx.requestId,
+      action: entry.action,
+      target: entry.target,
+      project_id: entry.projectId ?? null,
+      details: entry.details ?? {},
+    });
+  }
+
+  async list(
+    ctx: RequestContext,
+    query: PageQuery & { action?: string; actor?: string; project_id?: string },
+  ): Promise<{ items: repo.AuditRow[]; next_cursor: string | null }> {
+    assertOrgRole(ctx, 'admin');
+    const before = decodeCursor(query.cursor, z.number().int().positive());
+    const rows = await repo.listAudit(this.db, { before, limit: query.limit + 1, action: query.action, actor: query.actor, project_id: query.project_id });
+    return pageOf(rows, query.limit, (row) => Number(row.id));
+  }
+}
