@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
+import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -20,11 +21,15 @@ export interface ServiceDeps {
 export interface Services {
   deps: ServiceDeps;
   projects: ProjectsService;
+  /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
+  org: OrgServices;
   demo: DemoSeed;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const projects = new ProjectsService(deps.db, deps.feed);
+  const org = createOrgServices({ db: deps.db, clock: deps.clock });
+  const projects = new ProjectsService(deps.db, deps.feed, org.audit);
+  guardProjectCreation(projects, org);
   const demo = new DemoSeed(deps.db, projects);
-  return { deps, projects, demo };
+  return { deps, projects, org, demo };
 }

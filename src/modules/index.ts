@@ -3,10 +3,11 @@ import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
+import { orgRoutes } from './org/index.js';
 
 /** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
-  return [...projectRoutes(services.projects)];
+  return [...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode)];
 }
 
 /** Every module's MCP tools, registered once into the shared registry. */

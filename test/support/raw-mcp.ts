@@ -75,3 +75,17 @@ export function postLarge(baseUrl: string, path: string, bytes: number, headers:
     req.end(payload);
   });
 }
+
+/** A request through node:http, which (unlike fetch) lets a test set the Host header. */
+export function httpRequest(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(path, baseUrl), { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

@@ -19,7 +19,13 @@ export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 /** The real service on an ephemeral loopback port, on a store of its own. */
 export async function startService(
   kind: StoreKind,
-  options: { env?: Record<string, string>; clock?: Clock; mcpExtensions?: ServiceAppOptions['mcpExtensions'] } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    mcpExtensions?: ServiceAppOptions['mcpExtensions'];
+    /** Capture logs (tests that prove nothing secret is logged). */
+    logDestination?: import('node:stream').Writable;
+  } = {},
 ): Promise<RunningService> {
   const store = await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
@@ -28,7 +34,9 @@ export async function startService(
     config,
     db: store.db,
     clock: options.clock,
-    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logDestination
+      ? createLogger({ level: 'info', destination: options.logDestination })
+      : createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     mcpExtensions: options.mcpExtensions,
   });
   const url = await app.listen();

@@ -1,0 +1,138 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startService, type RunningService } from '../support/service.js';
+import { STORES } from '../support/stores.js';
+import { httpRequest, postLarge } from '../support/raw-mcp.js';
+
+describe.each(STORES)('REST skeleton [%s]', (store) => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService(store);
+  });
+  afterAll(async () => service?.close());
+
+  it('answers /healthz and /readyz with JSON', async () => {
+    const health = await api(`${service.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe('ok');
+    const ready = await api(`${service.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', store });
+  });
+
+  it('creates projects with organization defaults and lists them with a cursor', async () => {
+    const created = await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_alpha', name: 'Alpha' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: 'proj_alpha', name: 'Alpha', reporting_currency: 'USD', timezone: 'UTC' });
+    for (const id of ['proj_beta', 'proj_gamma']) {
+      expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id, name: id, reporting_currency: 'EUR', timezone: 'Europe/Berlin' } })).status).toBe(201);
+    }
+    const page1 = await api(`${service.url}/api/projects?limit=2`);
+    expect(page1.body.projects.map((p: { id: string }) => p.id)).toEqual(['proj_alpha', 'proj_beta']);
+    expect(page1.body.next_cursor).toEqual(expect.any(String));
+    const page2 = await api(`${service.url}/api/projects?limit=2&cursor=${page1.body.next_cursor}`);
+    expect(page2.body.projects.map((p: { id: string }) => p.id)).toContain('proj_gamma');
+    expect(page2.body.next_cursor).toBeNull();
+  });
+
+  it('answers a duplicate id with 409 problem+json', async () => {
+    const dup = await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_alpha', name: 'Again' } });
+    expect(dup.status).toBe(409);
+    expect(dup.headers.get('content-type')).toContain('application/problem+json');
+    expect(dup.body).toMatchObject({ status: 409, code: 'project_exists', title: expect.any(String), type: expect.any(String), detail: expect.any(String) });
+  });
+
+  it('validates every field and reports one errors[] entry per violation', async () => {
+    const bad = await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'Project One', name: '', reporting_currency: 'dollars', timezone: 'Mars/Olympus', extra: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+    const paths = bad.body.errors.map((e: { path: string }) => e.path).sort();
+    expect(paths).toEqual(expect.arrayContaining(['body.id', 'body.name', 'body.reporting_currency', 'body.timezone']));
+    expect(bad.body.errors.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('answers malformed JSON, unknown routes and bad cursors with problem+json, never a stack trace', async () => {
+    const malformed = await api(`${service.url}/api/projects`, { method: 'POST', body: '{"id": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('malformed_json');
+    const missing = await api(`${service.url}/api/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('route_not_found');
+    const cursor = await api(`${service.url}/api/projects?cursor=%%%`);
+    expect(cursor.status).toBe(400);
+    for (const answer of [malformed, missing, cursor]) expect(JSON.stringify(answer.body)).not.toMatch(/\bat .*\.(ts|js):\d+|SELECT|INSERT/);
+  });
+
+  it('refuses REST bodies over 2 MiB with 413', async () => {
+    const res = await postLarge(service.url, '/api/projects', 2 * 1024 * 1024 + 1);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).code).toBe('payload_too_large');
+  });
+
+  it('puts a request id on every response, echoing a sane incoming one', async () => {
+    const generated = await api(`${service.url}/api/projects`);
+    expect(generated.headers.get('x-request-id')).toMatch(/^req_/);
+    const echoed = await api(`${service.url}/api/projects`, { headers: { 'x-request-id': 'trace-12345678' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-12345678');
+    const problem = await api(`${service.url}/api/projects/proj_nope`);
+    expect(problem.status).toBe(404);
+    expect(problem.body.request_id).toBe(problem.headers.get('x-request-id'));
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the validating schemas', async () => {
+    const doc = await api(`${service.url}/api/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    const post = doc.body.paths['/api/projects'].post;
+    const schema = post.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(['id', 'name']));
+    expect(schema.properties.id.pattern).toBe('^proj_[a-z0-9][a-z0-9_-]{0,62}$');
+    expect(doc.body.paths['/api/projects/{id}'].patch).toBeDefined();
+  });
+
+  it('refuses a foreign Host on a loopback bind, but not on probes', async () => {
+    const refused = await httpRequest(service.url, '/api/projects', { headers: { host: 'attacker.example' } });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).code).toBe('host_forbidden');
+    const mcp = await httpRequest(service.url, '/mcp', { method: 'POST', headers: { host: 'attacker.example:80', 'content-type': 'application/json' }, body: '{}' });
+    expect(mcp.status).toBe(403);
+    expect((await httpRequest(service.url, '/healthz', { headers: { host: 'attacker.example' } })).status).toBe(200);
+    expect((await httpRequest(service.url, '/api/projects', { headers: { host: 'localhost:1234' } })).status).toBe(200);
+  });
+});
+
+describe('static token mode', () => {
+  const token = 'a-static-token-that-is-long-enough-1234';
+  let service: RunningService;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    service = await startService('pglite', {
+      env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: token, LOG_LEVEL: 'info' },
+      logDestination: new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
+  });
+  afterAll(async () => service?.close());
+
+  it('requires the bearer token on /api and /mcp, with WWW-Authenticate on 401', async () => {
+    const none = await api(`${service.url}/api/projects`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect((await api(`${service.url}/api/projects`, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong-token' } })).status).toBe(401);
+    expect((await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const mcp = await api(`${service.url}/mcp`, { method: 'POST', json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(mcp.status).toBe(401);
+    expect((await api(`${service.url}/healthz`)).status).toBe(200);
+  });
+
+  it('never writes the token into its logs', async () => {
+    await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
+    await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${token}x` } });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(token);
+  });
+});
