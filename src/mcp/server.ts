@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult, type ServerOptions } from '@modelcontextprotocol/server';
 import type { Actor } from '../platform/auth/actor.js';
 import { actorHas } from '../platform/auth/actor.js';
 import type { Clock } from '../platform/clock.js';
@@ -37,6 +37,12 @@ function callerOf(ctx: ServerContext, fallback: CallerInfo | undefined): CallerI
   throw new Error('MCP request reached a tool without an authenticated caller');
 }
 
+/** A registry extension; it may carry server options its registrations depend on (e.g. a requestState verifier). */
+export interface McpExtension {
+  (server: McpServer): void;
+  serverOptions?: Pick<ServerOptions, 'requestState'>;
+}
+
 export interface McpServerDeps {
   registry: McpRegistry;
   clock: Clock;
@@ -56,6 +62,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
     {
       instructions: SERVER_INSTRUCTIONS,
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+      ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
     },
   );
   for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);

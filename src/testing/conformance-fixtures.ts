@@ -1,6 +1,7 @@
 import { completable, fromJsonSchema, ResourceTemplate, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { registerMrtrFixtures } from './conformance-mrtr.js';
+import type { McpExtension } from '../mcp/server.js';
+import { mrtrServerOptions, registerMrtrFixtures } from './conformance-mrtr.js';
 
 /**
  * The fixture tools, resources and prompts that the official conformance suite
@@ -43,13 +44,16 @@ const delay = (ms: number, signal?: AbortSignal) =>
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 /** Adds every fixture to one server instance (applied through McpRegistry.extensions). */
-export function registerConformanceFixtures(server: McpServer): void {
-  registerContentTools(server);
-  registerInteractiveTools(server);
-  registerResources(server);
-  registerPrompts(server);
-  registerMrtrFixtures(server);
-}
+export const registerConformanceFixtures: McpExtension = Object.assign(
+  (server: McpServer): void => {
+    registerContentTools(server);
+    registerInteractiveTools(server);
+    registerResources(server);
+    registerPrompts(server);
+    registerMrtrFixtures(server);
+  },
+  { serverOptions: mrtrServerOptions },
+);
 
 function registerContentTools(server: McpServer): void {
   server.registerTool('test_simple_text', { description: 'Returns a simple text block (conformance fixture).' }, async () =>

@@ -5,8 +5,6 @@ import {
   inputRequired,
   inputResponse,
   MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -25,14 +23,16 @@ const text = (value: string) => ({ content: [{ type: 'text' as const, text: valu
 
 const nameSchema = z.object({ name: z.string() });
 
-async function verifiedState(ctx: ServerContext): Promise<{ round: number; name?: string } | undefined> {
-  const raw = ctx.mcpReq.requestState<string>();
-  if (raw === undefined) return undefined;
-  try {
-    return await codec.verify(String(raw), ctx);
-  } catch {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState failed its integrity check; start the call again without it');
-  }
+/**
+ * Server options the fixtures need: the SDK runs this hook before the handler and answers a
+ * requestState that fails it with -32602 (a tool handler cannot: McpServer turns whatever a tool
+ * throws into an isError result).
+ */
+export const mrtrServerOptions = { requestState: { verify: (state: string, ctx: ServerContext) => codec.verify(state, ctx) } };
+
+/** The payload the hook verified, or undefined on a first round. */
+function verifiedState(ctx: ServerContext): { round: number; name?: string } | undefined {
+  return ctx.mcpReq.requestState<{ round: number; name?: string }>();
 }
 
 function clientCapabilities(ctx: ServerContext): Record<string, unknown> | undefined {
@@ -83,7 +83,7 @@ export function registerMrtrFixtures(server: McpServer): void {
   });
   for (const name of ['test_input_required_result_request_state', 'test_input_required_result_tampered_state']) {
     server.registerTool(name, { description: 'Round-trips an integrity-protected requestState (conformance fixture).' }, async (ctx: ServerContext) => {
-      const state = await verifiedState(ctx);
+      const state = verifiedState(ctx);
       const answer = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
       if (!state || !answer) return inputRequired({ inputRequests: { confirm }, requestState: await codec.mint({ round: 1 }) });
       return text(`state-ok: confirmed=${String(answer.ok)}`);
@@ -91,7 +91,7 @@ export function registerMrtrFixtures(server: McpServer): void {
   }
 
   server.registerTool('test_input_required_result_multiple_inputs', { description: 'Asks for elicitation, sampling and roots at once (conformance fixture).' }, async (ctx: ServerContext) => {
-    const state = await verifiedState(ctx);
+    const state = verifiedState(ctx);
     const responses = ctx.mcpReq.inputResponses;
     const complete =
       state && inputResponse(responses, 'user_name').kind === 'elicit' && inputResponse(responses, 'greeting').kind === 'sampling' && inputResponse(responses, 'client_roots').kind === 'roots';
@@ -109,7 +109,7 @@ export function registerMrtrFixtures(server: McpServer): void {
   });
 
   server.registerTool('test_input_required_result_multi_round', { description: 'Two elicitation rounds with evolving requestState (conformance fixture).' }, async (ctx: ServerContext) => {
-    const state = await verifiedState(ctx);
+    const state = verifiedState(ctx);
     const step1 = acceptedContent(ctx.mcpReq.inputResponses, 'step1', nameSchema);
     const step2 = acceptedContent(ctx.mcpReq.inputResponses, 'step2', z.object({ color: z.string() }));
     if (state?.round === 2 && step2) return text(`Hello ${state.name ?? 'there'}, your favorite color is ${step2.color}`);
@@ -155,6 +155,11 @@ export function registerMrtrFixtures(server: McpServer): void {
   });
 
   // Diagnostic tools of the stateless-server scenario (SEP-2575).
+  server.registerTool('test_streaming_elicitation', { description: 'Needs input: answers with an input_required result, never a server-to-client request (conformance fixture).' }, async (ctx: ServerContext) => {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+    if (!answer) return inputRequired({ inputRequests: { confirm } });
+    return text('Confirmed');
+  });
   server.registerTool('test_missing_capability', { description: 'Needs the client sampling capability (conformance fixture).' }, async (ctx: ServerContext) => {
     if (!('sampling' in (clientCapabilities(ctx) ?? {}))) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });
     return text('The client declared sampling');
