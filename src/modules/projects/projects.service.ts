@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
+import type { AuditRecorder } from '../org/audit.service.js';
 import * as repo from './projects.repo.js';
 import { projectResourceUri, type CreateProjectInput, type UpdateProjectInput } from './projects.schemas.js';
 
@@ -23,6 +24,8 @@ export class ProjectsService {
   constructor(
     private readonly db: Database,
     private readonly changes: { resourceUpdated(uri: string): Promise<void> },
+    /** The org audit log (issue 4); optional so the service stands alone in tools and scripts. */
+    private readonly audit?: AuditRecorder,
   ) {}
 
   addCreationGuard(guard: ProjectCreationGuard): void {
@@ -32,16 +35,19 @@ export class ProjectsService {
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<repo.ProjectRow> {
     for (const guard of this.creationGuards) await guard(ctx, this.db);
     const defaults = await repo.readOrgDefaults(this.db);
-    const row = await repo.insertProject(this.db, {
-      id: input.id,
-      name: input.name,
-      reporting_currency: input.reporting_currency ?? defaults.reporting_currency,
-      timezone: input.timezone ?? defaults.timezone,
-      created_by: ctx.actor.subject,
-      now: ctx.clock.now(),
+    return this.db.transaction(async (tx) => {
+      const row = await repo.insertProject(tx, {
+        id: input.id,
+        name: input.name,
+        reporting_currency: input.reporting_currency ?? defaults.reporting_currency,
+        timezone: input.timezone ?? defaults.timezone,
+        created_by: ctx.actor.subject,
+        now: ctx.clock.now(),
+      });
+      if (!row) throw new ConflictError('project_exists', `Project ${input.id} already exists.`);
+      await this.audit?.record(ctx, { action: 'project.create', target: row.id, projectId: row.id, details: { name: row.name } }, tx);
+      return row;
     });
-    if (!row) throw new ConflictError('project_exists', `Project ${input.id} already exists.`);
-    return row;
   }
 
   async get(ctx: RequestContext, id: string): Promise<repo.ProjectRow> {
@@ -50,8 +56,12 @@ export class ProjectsService {
 
   async update(ctx: RequestContext, id: string, patch: UpdateProjectInput): Promise<repo.ProjectRow> {
     this.assertGrant(ctx, id, 'admin');
-    const row = await repo.updateProject(this.db, id, patch, ctx.clock.now());
-    if (!row) throw new NotFoundError('project_not_found', `Project ${id} does not exist.`);
+    const row = await this.db.transaction(async (tx) => {
+      const updated = await repo.updateProject(tx, id, patch, ctx.clock.now());
+      if (!updated) throw new NotFoundError('project_not_found', `Project ${id} does not exist.`);
+      await this.audit?.record(ctx, { action: 'project.update', target: id, projectId: id, details: { changed: patch } }, tx);
+      return updated;
+    });
     await this.changes.resourceUpdated(projectResourceUri(id));
     return row;
   }

@@ -4,6 +4,8 @@ import type { RequestContext } from '../../app/context.js';
 import type { Actor } from '../auth/actor.js';
 import { actorHas } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { InsufficientScopeError } from '../auth/errors.js';
+import { scopeFor } from '../auth/permissions.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
@@ -41,8 +43,8 @@ export interface HttpAppDeps {
   version: string;
   /** Called after authentication on every non-public request (rate limiting, issue 4). */
   onAuthenticated?: (actor: Actor, request: FastifyRequest) => Promise<void>;
-  /** WWW-Authenticate value for 401 answers. */
-  challenge(request: FastifyRequest, error: UnauthorizedError): string;
+  /** WWW-Authenticate value for 401 answers and 403 insufficient_scope answers. */
+  challenge(request: FastifyRequest, error: UnauthorizedError | InsufficientScopeError): string;
 }
 
 export function requestContext(request: FastifyRequest, deps: Pick<HttpAppDeps, 'clock'>): RequestContext {
@@ -68,8 +70,23 @@ export async function authorizeRequest(request: FastifyRequest, deps: HttpAppDep
   request.actor = actor;
   await deps.onAuthenticated?.(actor, request);
   if (!actorHas(actor, rule.permission)) {
+    if (actor.scopes && !actor.scopes.has(scopeFor(rule.permission))) throw new InsufficientScopeError(scopeFor(rule.permission));
     throw new ForbiddenError('role_forbidden', `Your role does not allow this (it needs ${rule.permission}).`);
   }
+}
+
+/** A route as registered, with its rule: the authorization matrix enumerates these from the running app. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  rule: RouteRule;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route the app registered (HEAD twins included), in registration order. */
+export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  return [...(routeTables.get(app) ?? [])];
 }
 
 export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): FastifyInstance {
@@ -86,10 +103,13 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
 
   const hostAllowed = createHostValidator(deps.config);
 
+  const table: RegisteredRoute[] = [];
+  routeTables.set(app, table);
   app.addHook('onRoute', (route) => {
     if (!route.config?.rule) {
       throw new Error(`route ${String(route.method)} ${route.url} has no authorization rule (config.rule)`);
     }
+    for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url ?? route.path, rule: route.config.rule });
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -116,7 +136,7 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
-      if (error instanceof UnauthorizedError) reply.header('www-authenticate', deps.challenge(request, error));
+      if (error instanceof UnauthorizedError || error instanceof InsufficientScopeError) reply.header('www-authenticate', deps.challenge(request, error));
       if ('retryAfterSeconds' in error) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendProblem(reply, error);
     }
