@@ -122,7 +122,13 @@ async function main() {
       else if (fs.existsSync(suite.baseline)) argv.push('--expected-failures', suite.baseline);
       const { code, out } = await run(runnerNode, argv, { cwd: resultsRoot });
       const totals = [...out.matchAll(/(\d+)\s+passed,\s+(\d+)\s+failed/gi)].map((m) => m[0]);
-      summary.push(`${suite.title}: exit ${code}${totals.length ? ` (${totals[totals.length - 1]})` : ''}`);
+      // Strip ANSI colours before counting the runner's per-scenario lines.
+      const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+      const passed = (plain.match(/^✓ [^:\n]+:/gm) ?? []).length;
+      const failedScenarios = (plain.match(/^✗ [^:\n]+:/gm) ?? []).length;
+      summary.push(
+        `${suite.title}: exit ${code}; scenarios ${passed} passed, ${failedScenarios} failed${totals.length ? `; checks ${totals[totals.length - 1]}` : ''}`,
+      );
       if (code !== 0) failed = true;
     }
   } finally {
