@@ -1,10 +1,10 @@
-import { createServiceApp } from '../app/service-app.js';
 import { VERSION } from '../app/version.js';
 import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform/config.js';
 import { ConfigError } from '../platform/errors.js';
-import { migrate } from '../platform/db/migrate.js';
-import { openDatabase } from '../platform/db/open.js';
 import { createLogger } from '../platform/logger.js';
+
+// The service graph is imported on demand so --help and configuration errors answer at once.
+const loadServiceApp = () => import('../app/service-app.js');
 
 const HELP = `context-hub ${VERSION} — governed context for AI agents, over MCP and REST
 
@@ -61,6 +61,7 @@ async function serve(config: Config): Promise<number> {
   const log = createLogger({ level: config.logLevel });
   // Conformance fixtures are test support: loaded only when asked for, never otherwise.
   const mcpExtensions = config.mcpConformanceFixtures ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures] : [];
+  const { createServiceApp } = await loadServiceApp();
   const app = await createServiceApp({ config, logger: log, mcpExtensions });
   if (!config.databaseUrl && (await app.services.demo.isEmpty())) {
     const seeded = await app.services.demo.run(app.systemContext());
@@ -88,6 +89,8 @@ async function worker(config: Config): Promise<number> {
 }
 
 async function migrateCommand(config: Config): Promise<number> {
+  const { openDatabase } = await import('../platform/db/open.js');
+  const { migrate } = await import('../platform/db/migrate.js');
   const db = await openDatabase(config);
   try {
     const report = await migrate(db);
@@ -101,6 +104,7 @@ async function migrateCommand(config: Config): Promise<number> {
 }
 
 async function seedDemo(config: Config): Promise<number> {
+  const { createServiceApp } = await loadServiceApp();
   const app = await createServiceApp({ config, logger: createLogger({ level: 'warn' }) });
   try {
     const result = await app.services.demo.run(app.systemContext());
