@@ -6,6 +6,8 @@ import type { Logger } from '../platform/logger.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
+import { MoneyService } from '../modules/money/money.service.js';
+import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
 
 export interface ServiceDeps {
@@ -24,6 +26,8 @@ export interface Services {
   /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
   org: OrgServices;
   demo: DemoSeed;
+  money: MoneyService;
+  contextEvents: ContextEventsService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -31,5 +35,8 @@ export function createServices(deps: ServiceDeps): Services {
   const projects = new ProjectsService(deps.db, deps.feed, org.audit);
   guardProjectCreation(projects, org);
   const demo = new DemoSeed(deps.db, projects);
-  return { deps, projects, org, demo };
+  const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
+  const contextEvents = new ContextEventsService(deps.db, projects);
+  demo.add('context-events', contextEventsDemoSeeder(deps.db));
+  return { deps, projects, org, demo, money, contextEvents };
 }
