@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult, type ServerOptions } from '@modelcontextprotocol/server';
+import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult, type ListToolsResult, type ServerOptions } from '@modelcontextprotocol/server';
 import type { Actor } from '../platform/auth/actor.js';
 import { actorHas } from '../platform/auth/actor.js';
 import type { Clock } from '../platform/clock.js';
@@ -66,6 +66,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
     },
   );
   for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);
+  applyCallerToolPolicy(server, deps, boundCaller);
   for (const resource of deps.registry.resources) {
     server.registerResource(
       resource.name,
@@ -89,6 +90,34 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
   }
   for (const extend of deps.registry.extensions) extend(server);
   return server;
+}
+
+type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
+
+/**
+ * Issue 4: tools a caller cannot use are absent from its tools/list, and calling one anyway is
+ * answered role_forbidden before argument validation (the answer does not depend on the args).
+ * The SDK's own handlers are wrapped, not reimplemented, so schemas and results stay the SDK's.
+ */
+function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCaller?: CallerInfo): void {
+  const permissions = new Map(deps.registry.tools.map((tool) => [tool.name, tool.permission]));
+  // The SDK exposes registered handlers only through this protected accessor.
+  const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
+  const list = protocol._getRequestHandler('tools/list');
+  const call = protocol._getRequestHandler('tools/call');
+  if (!list || !call) throw new Error('MCP SDK did not install tools/list and tools/call handlers');
+  server.server.setRequestHandler('tools/list', async (request, ctx) => {
+    const actor = callerOf(ctx, boundCaller).actor;
+    const result = (await list(request, ctx)) as ListToolsResult;
+    return { ...result, tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)) };
+  });
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const permission = permissions.get(request.params.name);
+    if (permission !== undefined && !actorHas(callerOf(ctx, boundCaller).actor, permission)) {
+      return errorResult('role_forbidden', `Your role does not allow ${request.params.name} (it needs ${permission}).`, 'Ask an admin for a role that allows it, or use a tool from tools/list.');
+    }
+    return (await call(request, ctx)) as CallToolResult;
+  });
 }
 
 function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
