@@ -6,6 +6,11 @@ import type { Logger } from '../platform/logger.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
+import { SkillsService } from '../modules/skills/skills.service.js';
+import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
+import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
+import { SearchService } from '../modules/search/search.service.js';
+import { contextHubDemoSeeder } from '../modules/context-hub/demo.seed.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
@@ -26,6 +31,10 @@ export interface Services {
   /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
   org: OrgServices;
   demo: DemoSeed;
+  skills: SkillsService;
+  knowledge: KnowledgeService;
+  taxonomy: TaxonomyService;
+  search: SearchService;
   money: MoneyService;
   contextEvents: ContextEventsService;
 }
@@ -38,5 +47,10 @@ export function createServices(deps: ServiceDeps): Services {
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
   demo.add('context-events', contextEventsDemoSeeder(deps.db));
-  return { deps, projects, org, demo, money, contextEvents };
+  const skills = new SkillsService(deps.db, projects);
+  const knowledge = new KnowledgeService(deps.db, projects);
+  const taxonomy = new TaxonomyService(deps.db, projects);
+  const search = new SearchService(deps.db, projects);
+  demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
+  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents };
 }

@@ -58,7 +58,7 @@ export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes
   for (const [key, value] of Object.entries(answer.data)) {
     const json = JSON.stringify(value) ?? 'null';
     const bytes = Buffer.byteLength(json, 'utf8');
-    inline[key] = bytes > inlineBytes ? { withheld: 'moved_to_app_channel', bytes } : value;
+    inline[key] = bytes > inlineBytes && !answer.neverWithhold?.includes(key) ? { withheld: 'moved_to_app_channel', bytes } : value;
   }
   return {
     content: [{ type: 'text', text: summaryText(answer.summary) }],

@@ -16,6 +16,8 @@ export interface EnvelopedAnswer {
   projectId: string | null;
   provenance: Record<string, unknown>;
   data: Record<string, unknown>;
+  /** Data keys that stay inline whatever their size (search hits: DESIGN §6 says never withheld). */
+  neverWithhold?: string[];
 }
 
 /** A raw answer: one JSON text block, no envelope and no outputSchema. */

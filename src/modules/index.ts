@@ -3,18 +3,19 @@ import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
+import { contextHubRoutes, contextHubToolList } from './context-hub/index.js';
 import { moneyRoutes, moneyTools } from './money/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
 import { orgRoutes } from './org/index.js';
 
 /** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
-  return [...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents)];
+  return [...contextHubRoutes(services), ...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents)];
 }
 
 /** Every module's MCP tools, registered once into the shared registry. */
 export function moduleTools(services: Services): AnyToolSpec[] {
-  return [...projectTools(services.projects), ...moneyTools(services.money), ...contextEventTools(services.contextEvents)];
+  return [...projectTools(services.projects), ...contextHubToolList(services), ...moneyTools(services.money), ...contextEventTools(services.contextEvents)];
 }
 
 export function moduleResources(services: Services): ResourceSpec[] {

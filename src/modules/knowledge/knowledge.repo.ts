@@ -1,0 +1,100 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+
+export interface KnowledgeHeadRow {
+  id: string;
+  project_id: string;
+  topic_id: string;
+  version_number: number;
+  title: string;
+  owner: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface KnowledgeVersionRow {
+  knowledge_id: string;
+  version_number: number;
+  topic_id: string;
+  title: string;
+  body_md: string;
+  owner: string | null;
+  created_at: Date;
+  created_by: string;
+}
+
+const HEAD = 'id, project_id, topic_id, version_number, title, owner, created_at, updated_at, deleted_at';
+const VERSION = 'knowledge_id, version_number, topic_id, title, body_md, owner, created_at, created_by';
+
+/** Creates the head row or bumps its version under the row lock ON CONFLICT takes (no gaps). */
+export async function bumpHead(
+  tx: SqlExecutor,
+  row: { id: string; project_id: string; topic_id: string; title: string; body_md: string; owner: string | null; now: Date },
+): Promise<{ id: string; version_number: number }> {
+  const rows = await tx.query<{ id: string; version_number: number }>(
+    `INSERT INTO knowledge (id, project_id, topic_id, version_number, title, body_md, owner, created_at, updated_at)
+     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)
+     ON CONFLICT (project_id, topic_id) DO UPDATE SET version_number = knowledge.version_number + 1, title = EXCLUDED.title,
+       body_md = EXCLUDED.body_md, owner = EXCLUDED.owner, updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING id, version_number`,
+    [row.id, row.project_id, row.topic_id, row.title, row.body_md, row.owner, row.now],
+  );
+  return rows[0]!;
+}
+
+export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): Promise<void> {
+  await tx.query(`INSERT INTO knowledge_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    row.knowledge_id,
+    row.version_number,
+    row.topic_id,
+    row.title,
+    row.body_md,
+    row.owner,
+    row.created_at,
+    row.created_by,
+  ]);
+}
+
+export async function findHead(db: SqlExecutor, projectId: string, topicId: string): Promise<KnowledgeHeadRow | undefined> {
+  return (await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND topic_id = $2`, [projectId, topicId]))[0];
+}
+
+export async function findLiveByIdOrTopic(db: SqlExecutor, projectId: string, ref: string): Promise<KnowledgeHeadRow | undefined> {
+  return (
+    await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND (id = $2 OR topic_id = $2) AND deleted_at IS NULL`, [
+      projectId,
+      ref,
+    ])
+  )[0];
+}
+
+export async function findVersion(db: SqlExecutor, id: string, version: number): Promise<KnowledgeVersionRow | undefined> {
+  return (await db.query<KnowledgeVersionRow>(`SELECT ${VERSION} FROM knowledge_versions WHERE knowledge_id = $1 AND version_number = $2`, [id, version]))[0];
+}
+
+export async function listVersions(db: SqlExecutor, id: string) {
+  return db.query<{ version_number: number; title: string; owner: string | null; created_at: Date; created_by: string }>(
+    'SELECT version_number, title, owner, created_at, created_by FROM knowledge_versions WHERE knowledge_id = $1 ORDER BY version_number',
+    [id],
+  );
+}
+
+export async function listLive(db: SqlExecutor, projectId: string, options: { after?: string; limit: number }): Promise<KnowledgeHeadRow[]> {
+  return db.query<KnowledgeHeadRow>(
+    `SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR topic_id > $2)
+     ORDER BY topic_id LIMIT $3`,
+    [projectId, options.after ?? null, options.limit],
+  );
+}
+
+/** Every live sheet at its current version, body included (the raw list). */
+export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
+  return db.query(
+    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL ORDER BY topic_id`,
+    [projectId],
+  );
+}
+
+export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
+  await db.query('UPDATE knowledge SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}

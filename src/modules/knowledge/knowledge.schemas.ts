@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { PageQuery } from '../../platform/pagination.js';
+import { ProjectRef } from '../projects/projects.schemas.js';
+import { BodyMd } from '../skills/skills.schemas.js';
+
+export const TOPIC_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export const TopicId = z
+  .string()
+  .max(96, 'must be at most 96 characters')
+  .regex(TOPIC_ID_PATTERN, 'must be a slug: lowercase letters, digits and single hyphens, e.g. roas-definition')
+  .describe('Knowledge topic id (slug), e.g. roas-definition.');
+
+const Title = z.string().trim().min(1).max(300);
+const Owner = z.string().trim().min(1).max(200);
+
+export const AddKnowledgeInput = z
+  .object({
+    project_id: ProjectRef,
+    title: Title,
+    body_md: BodyMd.describe('The sheet, in Markdown.'),
+    owner: Owner.optional().describe('Who keeps this sheet current (team or person).'),
+    topic_id: TopicId.optional().describe('Derived from the title when not given; an existing topic_id gets a new version.'),
+  })
+  .strict();
+export type AddKnowledgeInput = z.infer<typeof AddKnowledgeInput>;
+
+export const UpdateKnowledgeInput = z
+  .object({ title: Title.optional(), body_md: BodyMd.optional(), owner: Owner.nullable().optional() })
+  .strict();
+export type UpdateKnowledgeInput = z.infer<typeof UpdateKnowledgeInput>;
+
+export const KnowledgePathParams = z.object({ topic_id: TopicId });
+export const KnowledgeReadQuery = z.object({ project_id: ProjectRef, version: z.coerce.number().int().min(1).optional() });
+export const KnowledgeListQuery = PageQuery.extend({ project_id: ProjectRef });
+
+export const KnowledgeOutput = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  topic_id: z.string(),
+  title: z.string(),
+  body_md: z.string(),
+  owner: z.string().nullable(),
+  version_number: z.number(),
+  current_version: z.number(),
+  created_at: z.string(),
+  created_by: z.string(),
+  deleted: z.boolean(),
+});
+export type KnowledgeOutput = z.infer<typeof KnowledgeOutput>;
+
+export const KnowledgeSummaryOutput = z.object({
+  id: z.string(),
+  topic_id: z.string(),
+  title: z.string(),
+  owner: z.string().nullable(),
+  version_number: z.number(),
+  updated_at: z.string(),
+});
+export const KnowledgeListOutput = z.object({ knowledge: z.array(KnowledgeSummaryOutput), next_cursor: z.string().nullable() });
+export const KnowledgeVersionsOutput = z.object({
+  topic_id: z.string(),
+  deleted: z.boolean(),
+  versions: z.array(z.object({ version_number: z.number(), title: z.string(), owner: z.string().nullable(), created_at: z.string(), created_by: z.string() })),
+});
+
+export const GetKnowledgeInput = z
+  .object({
+    topic_id: TopicId.optional().describe('Omit it to get the raw list of every Knowledge sheet (unbounded).'),
+    project_id: ProjectRef,
+    version: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export const AddKnowledgeAck = z.object({ id: z.string(), topic_id: z.string(), title: z.string(), version_number: z.number() });
+
+/** A topic id from a title: ASCII-folded, lowercase, hyphen-separated, at most 96 characters. */
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 96)
+    .replace(/-+$/, '');
+}

@@ -1,0 +1,75 @@
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { provenanceOf } from '../context-hub/provenance.js';
+import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';
+import type { KnowledgeService } from './knowledge.service.js';
+
+/** Body lines the text channel shows: enough for a text-only agent to read a typical sheet. */
+const BODY_LINES = 26;
+
+function knowledgeSummary(sheet: KnowledgeOutput): string[] {
+  const lines = sheet.body_md.split(/\r?\n/).filter((l, i, all) => l.trim() !== '' || (i > 0 && all[i - 1]!.trim() !== ''));
+  const shown = lines.slice(0, BODY_LINES);
+  const header = `Knowledge ${sheet.topic_id} v${sheet.version_number}${sheet.version_number !== sheet.current_version ? ` (current is v${sheet.current_version})` : ''}: ${sheet.title}${sheet.owner ? ` (owner: ${sheet.owner})` : ''}`;
+  const footer = lines.length > shown.length ? [`… ${lines.length - shown.length} more lines: the full body is in data.body_md.`] : [];
+  return [header, ...shown, ...footer];
+}
+
+export function knowledgeTools(knowledge: KnowledgeService) {
+  return [
+    defineTool({
+      name: 'get_knowledge',
+      title: 'Get a Knowledge sheet',
+      description:
+        'With topic_id: opens one Knowledge sheet (definitions, caveats, how a metric is computed), enveloped, the body in data.body_md. Without topic_id: the raw, unbounded JSON list of every sheet in the project. Find topic_ids with search_context first.',
+      input: GetKnowledgeInput,
+      permission: 'context.read',
+      annotations: READ_ONLY,
+      run: async (ctx, input) => {
+        if (input.topic_id === undefined) {
+          const { resolved, knowledge: all } = await knowledge.all(ctx, input.project_id);
+          return { kind: 'raw', value: { project_id: resolved.project.id, knowledge: all } };
+        }
+        const { resolved, knowledge: sheet } = await knowledge.get(ctx, input.project_id, input.topic_id, input.version);
+        return {
+          kind: 'enveloped',
+          summary: knowledgeSummary(sheet),
+          projectId: resolved.project.id,
+          provenance: provenanceOf(resolved, { object: `knowledge:${sheet.topic_id}`, version: sheet.version_number }),
+          data: {
+            id: sheet.id,
+            topic_id: sheet.topic_id,
+            title: sheet.title,
+            owner: sheet.owner,
+            version_number: sheet.version_number,
+            current_version: sheet.current_version,
+            body_md: sheet.body_md,
+            updated_at: sheet.created_at,
+          },
+        };
+      },
+    }),
+    defineTool({
+      name: 'add_knowledge',
+      title: 'Add or revise a Knowledge sheet',
+      description:
+        'Saves a Knowledge sheet (Markdown). topic_id is derived from the title when not given; an existing topic_id gets a new version, nothing is overwritten.',
+      input: AddKnowledgeInput,
+      permission: 'context.write',
+      annotations: ADDITIVE_WRITE,
+      dataShape: AddKnowledgeAck.shape,
+      run: async (ctx, input) => {
+        const { resolved, knowledge: sheet } = await knowledge.add(ctx, input);
+        return {
+          kind: 'enveloped',
+          summary: [
+            `Saved knowledge ${sheet.topic_id} ("${sheet.title}") as version ${sheet.version_number}.`,
+            `Open it with get_knowledge {"topic_id": "${sheet.topic_id}"}.`,
+          ],
+          projectId: resolved.project.id,
+          provenance: provenanceOf(resolved),
+          data: { id: sheet.id, topic_id: sheet.topic_id, title: sheet.title, version_number: sheet.version_number },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,130 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+import type { SkillStep } from './skills.parse.js';
+
+export interface SkillHeadRow {
+  id: string;
+  project_id: string;
+  name: string;
+  version: number;
+  description: string;
+  mdm_references: string[];
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface SkillVersionRow {
+  skill_id: string;
+  version: number;
+  name: string;
+  description: string;
+  body_md: string;
+  steps: SkillStep[];
+  mdm_references: string[];
+  acceptance: string[];
+  metadata: Record<string, unknown>;
+  frontmatter_extra: Record<string, unknown>;
+  frontmatter_raw: string | null;
+  created_at: Date;
+  created_by: string;
+}
+
+const HEAD = 'id, project_id, name, version, description, mdm_references, created_at, updated_at, deleted_at';
+const VERSION =
+  'skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, created_at, created_by';
+
+/**
+ * Creates the head row or bumps its version. ON CONFLICT … DO UPDATE locks the existing row, so
+ * concurrent writers of one name queue behind each other and each gets the next number: no gaps,
+ * no duplicates. A deleted skill written again comes back with the next version.
+ */
+export async function bumpHead(
+  tx: SqlExecutor,
+  row: { id: string; project_id: string; name: string; description: string; body_md: string; mdm_references: string[]; now: Date },
+): Promise<{ id: string; version: number }> {
+  const rows = await tx.query<{ id: string; version: number }>(
+    `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
+     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)
+     ON CONFLICT (project_id, name) DO UPDATE SET version = skills.version + 1, description = EXCLUDED.description,
+       body_md = EXCLUDED.body_md, mdm_references = EXCLUDED.mdm_references, updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING id, version`,
+    [row.id, row.project_id, row.name, row.description, row.body_md, row.mdm_references, row.now],
+  );
+  return rows[0]!;
+}
+
+export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO skill_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13)`,
+    [
+      row.skill_id,
+      row.version,
+      row.name,
+      row.description,
+      row.body_md,
+      JSON.stringify(row.steps),
+      row.mdm_references,
+      JSON.stringify(row.acceptance),
+      JSON.stringify(row.metadata),
+      JSON.stringify(row.frontmatter_extra),
+      row.frontmatter_raw,
+      row.created_at,
+      row.created_by,
+    ],
+  );
+}
+
+export async function findHead(db: SqlExecutor, projectId: string, name: string): Promise<SkillHeadRow | undefined> {
+  return (await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name]))[0];
+}
+
+/** A skill by id or by name (links accept either); live ones only. */
+export async function findLiveByIdOrName(db: SqlExecutor, projectId: string, ref: string): Promise<SkillHeadRow | undefined> {
+  return (
+    await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND (id = $2 OR name = $2) AND deleted_at IS NULL`, [projectId, ref])
+  )[0];
+}
+
+export async function findVersion(db: SqlExecutor, skillId: string, version: number): Promise<SkillVersionRow | undefined> {
+  return (await db.query<SkillVersionRow>(`SELECT ${VERSION} FROM skill_versions WHERE skill_id = $1 AND version = $2`, [skillId, version]))[0];
+}
+
+export async function listVersions(
+  db: SqlExecutor,
+  skillId: string,
+): Promise<{ version: number; description: string; step_count: number; created_at: Date; created_by: string }[]> {
+  return db.query(
+    `SELECT version, description, jsonb_array_length(steps) AS step_count, created_at, created_by
+     FROM skill_versions WHERE skill_id = $1 ORDER BY version`,
+    [skillId],
+  );
+}
+
+export async function listLive(db: SqlExecutor, projectId: string, options: { after?: string; limit: number }): Promise<SkillHeadRow[]> {
+  return db.query<SkillHeadRow>(
+    `SELECT ${HEAD} FROM skills WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR name > $2)
+     ORDER BY name LIMIT $3`,
+    [projectId, options.after ?? null, options.limit],
+  );
+}
+
+/** Every live skill at its current version (get_skills, get_context_hub). */
+export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(SkillVersionRow & { id: string })[]> {
+  return db.query(
+    `SELECT s.id, ${VERSION.split(', ').map((c) => `v.${c}`).join(', ')}
+     FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
+     WHERE s.project_id = $1 AND s.deleted_at IS NULL ORDER BY s.name`,
+    [projectId],
+  );
+}
+
+export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
+  await db.query('UPDATE skills SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}
+
+/** The subset of `keys` that exist in the project's taxonomy. */
+export async function existingKeys(db: SqlExecutor, projectId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.query<{ key: string }>('SELECT key FROM business_keys WHERE project_id = $1 AND key = ANY($2::text[])', [projectId, keys]);
+  return new Set(rows.map((r) => r.key));
+}

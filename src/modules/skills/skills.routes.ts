@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { defineRoute } from '../../platform/http/route.js';
+import { ProjectRef } from '../projects/projects.schemas.js';
+import {
+  AddSkillInput,
+  SkillListOutput,
+  SkillListQuery,
+  SkillOutput,
+  SkillPathParams,
+  SkillReadQuery,
+  SkillVersionsOutput,
+  UpdateSkillInput,
+} from './skills.schemas.js';
+import type { SkillsService } from './skills.service.js';
+
+const ProjectQuery = z.object({ project_id: ProjectRef });
+/** SKILL.md imports may carry a 1 MiB body plus front matter. */
+const IMPORT_BODY_LIMIT = 2 * 1024 * 1024;
+
+export function skillRoutes(skills: SkillsService) {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills',
+      summary: 'List the live skills of a project (by name)',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      query: SkillListQuery,
+      response: SkillListOutput,
+      handler: async ({ ctx, query }) => skills.list(ctx, query.project_id, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills',
+      summary: 'Add a skill, or a new version of an existing name (201 for version 1, else 200)',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      body: AddSkillInput,
+      response: SkillOutput,
+      handler: async ({ ctx, body, reply }) => {
+        const { skill } = await skills.add(ctx, body);
+        return reply.code(skill.version === 1 ? 201 : 200).send(skill);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/import',
+      summary: 'Import a SKILL.md file (text/markdown body) as the next version of the skill it names',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      query: ProjectQuery,
+      rawBody: ['text/markdown', 'text/plain'],
+      bodyLimit: IMPORT_BODY_LIMIT,
+      response: SkillOutput,
+      handler: async ({ ctx, query, body, reply }) => {
+        const { skill } = await skills.importFile(ctx, query.project_id, String(body as unknown));
+        return reply.code(skill.version === 1 ? 201 : 200).send(skill);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name',
+      summary: 'Read a skill (current version, or ?version=N)',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: SkillReadQuery,
+      response: SkillOutput,
+      handler: async ({ ctx, params, query }) => (await skills.get(ctx, query.project_id, params.name, query.version)).skill,
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/api/skills/:name',
+      summary: 'Change a skill: writes its next version',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      body: UpdateSkillInput,
+      response: SkillOutput,
+      handler: async ({ ctx, params, query, body }) => skills.update(ctx, query.project_id, params.name, body),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/api/skills/:name',
+      summary: 'Delete a skill: gone from search and lists; its versions stay readable to admins',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      successStatus: 204,
+      handler: async ({ ctx, params, query, reply }) => {
+        await skills.remove(ctx, query.project_id, params.name);
+        return reply.code(204).send();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/versions',
+      summary: "A skill's version history",
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      response: SkillVersionsOutput,
+      handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/SKILL.md',
+      summary: 'Export a skill as a SKILL.md file (Agent Skills format)',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: SkillReadQuery,
+      handler: async ({ ctx, params, query, reply }) => {
+        const text = await skills.exportFile(ctx, query.project_id, params.name, query.version);
+        return reply.code(200).header('content-type', 'text/markdown; charset=utf-8').send(text);
+      },
+    }),
+  ];
+}

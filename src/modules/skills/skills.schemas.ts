@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { PageQuery } from '../../platform/pagination.js';
+import { ProjectRef } from '../projects/projects.schemas.js';
+import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
+
+export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Bodies up to 1 MiB (UTF-8) are accepted; the REST body limit (2 MiB) leaves room for JSON escaping. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const SkillName = z
+  .string()
+  .max(64, 'must be at most 64 characters')
+  .regex(SKILL_NAME_PATTERN, 'must be lowercase letters, digits and single hyphens, e.g. investigate-roas-drop')
+  .describe('Skill name (Agent Skills style), e.g. investigate-roas-drop.');
+
+export const BodyMd = z
+  .string()
+  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_BODY_BYTES, 'must be at most 1 MiB (1,048,576 bytes of UTF-8)');
+
+const SkillDescription = z.string().trim().min(1).max(1024);
+const Acceptance = z.array(z.string().trim().min(1).max(2000)).max(200);
+const References = z.array(BusinessKey).max(200);
+const Metadata = z.record(z.string(), z.unknown());
+
+export const AddSkillInput = z
+  .object({
+    project_id: ProjectRef,
+    name: SkillName,
+    description: SkillDescription.describe('What the procedure is for and when to use it (≤ 1024 characters).'),
+    body_md: BodyMd.describe('Markdown: a "Steps" ordered list, an "Acceptance" list, [[business.key]] references.'),
+    mdm_references: References.optional().describe('Business keys in addition to the [[key]] references in the body.'),
+    acceptance: Acceptance.optional().describe('Acceptance criteria; replaces the items under an Acceptance heading.'),
+    metadata: Metadata.optional().describe('Free-form SKILL.md metadata, kept as given.'),
+  })
+  .strict();
+export type AddSkillInput = z.infer<typeof AddSkillInput>;
+
+export const UpdateSkillInput = z
+  .object({
+    description: SkillDescription.optional(),
+    body_md: BodyMd.optional(),
+    mdm_references: References.optional(),
+    acceptance: Acceptance.optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict();
+export type UpdateSkillInput = z.infer<typeof UpdateSkillInput>;
+
+export const SkillPathParams = z.object({ name: SkillName });
+export const SkillReadQuery = z.object({
+  project_id: ProjectRef,
+  version: z.coerce.number().int().min(1).optional().describe('A past version; default the current one.'),
+});
+export const SkillListQuery = PageQuery.extend({ project_id: ProjectRef });
+
+export const StepOutput = z.object({ index: z.number(), title: z.string(), instruction: z.string() });
+
+export const SkillOutput = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  version: z.number(),
+  current_version: z.number(),
+  description: z.string(),
+  body_md: z.string(),
+  steps: z.array(StepOutput),
+  mdm_references: z.array(z.string()),
+  unresolved_references: z.array(z.string()),
+  acceptance: z.array(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  created_by: z.string(),
+  deleted: z.boolean(),
+});
+export type SkillOutput = z.infer<typeof SkillOutput>;
+
+export const SkillSummaryOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number(),
+  description: z.string(),
+  mdm_references: z.array(z.string()),
+  updated_at: z.string(),
+});
+export const SkillListOutput = z.object({ skills: z.array(SkillSummaryOutput), next_cursor: z.string().nullable() });
+
+export const SkillVersionOutput = z.object({ version: z.number(), description: z.string(), step_count: z.number(), created_at: z.string(), created_by: z.string() });
+export const SkillVersionsOutput = z.object({ name: z.string(), deleted: z.boolean(), versions: z.array(SkillVersionOutput) });
+
+export const GetProcedureInput = z
+  .object({
+    name: SkillName,
+    project_id: ProjectRef,
+    version: z.number().int().min(1).optional().describe('A past version; default the current one.'),
+  })
+  .strict();
+
+export const GetSkillsInput = z.object({ project_id: ProjectRef }).strict();
+
+export const AddSkillAck = z.object({ id: z.string(), name: z.string(), version_number: z.number() });

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { provenanceOf } from '../context-hub/provenance.js';
+import { procedureSummary } from './skills.presenter.js';
+import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
+import type { SkillsService } from './skills.service.js';
+
+export function skillTools(skills: SkillsService) {
+  return [
+    defineTool({
+      name: 'get_procedure',
+      title: 'Get a procedure (Skill)',
+      description:
+        'Opens a Skill: its numbered steps (titles in the text, full instructions in data.steps), body_md, business-key references and acceptance criteria. Call it with the name from a search_context hit, then follow the steps in order.',
+      input: GetProcedureInput,
+      permission: 'context.read',
+      annotations: READ_ONLY,
+      dataShape: {
+        name: z.string(),
+        version: z.number(),
+        current_version: z.number(),
+        description: z.string(),
+        steps: z.array(StepOutput),
+        acceptance: z.array(z.string()),
+        mdm_references: z.array(z.string()),
+        unresolved_references: z.array(z.string()),
+        body_md: z.string(),
+        metadata: z.record(z.string(), z.unknown()),
+      },
+      run: async (ctx, input) => {
+        const { resolved, skill } = await skills.get(ctx, input.project_id, input.name, input.version);
+        return {
+          kind: 'enveloped',
+          summary: procedureSummary(skill),
+          projectId: resolved.project.id,
+          provenance: provenanceOf(resolved, { object: `skill:${skill.name}`, version: skill.version }),
+          data: {
+            name: skill.name,
+            version: skill.version,
+            current_version: skill.current_version,
+            description: skill.description,
+            steps: skill.steps,
+            acceptance: skill.acceptance,
+            mdm_references: skill.mdm_references,
+            unresolved_references: skill.unresolved_references,
+            body_md: skill.body_md,
+            metadata: skill.metadata,
+          },
+        };
+      },
+    }),
+    defineTool({
+      name: 'add_skill',
+      title: 'Add or revise a Skill',
+      description:
+        'Saves a procedure. body_md is Markdown: put the steps as an ordered list under a "Steps" heading, the checks under an "Acceptance" heading, and reference business keys as [[kpi.roas]]. An existing name gets a new version; nothing is overwritten.',
+      input: AddSkillInput,
+      permission: 'context.write',
+      annotations: ADDITIVE_WRITE,
+      dataShape: AddSkillAck.shape,
+      run: async (ctx, input) => {
+        const { resolved, skill } = await skills.add(ctx, input);
+        const unresolved = skill.unresolved_references.length > 0 ? ` Unresolved business keys (kept): ${skill.unresolved_references.join(', ')}.` : '';
+        return {
+          kind: 'enveloped',
+          summary: [
+            `Saved skill ${skill.name} as version ${skill.version} with ${skill.steps.length} steps and ${skill.acceptance.length} acceptance items.${unresolved}`,
+            `Open it with get_procedure {"name": "${skill.name}"}.`,
+          ],
+          projectId: resolved.project.id,
+          provenance: provenanceOf(resolved),
+          data: { id: skill.id, name: skill.name, version_number: skill.version },
+        };
+      },
+    }),
+    defineTool({
+      name: 'get_skills',
+      title: 'All Skills (raw)',
+      description:
+        'Returns every live Skill of the project in full as one raw JSON block (unbounded, no envelope). Prefer search_context then get_procedure; use this only when you need all of them.',
+      input: GetSkillsInput,
+      permission: 'context.read',
+      annotations: READ_ONLY,
+      run: async (ctx, input) => {
+        const { resolved, skills: all } = await skills.all(ctx, input.project_id);
+        return { kind: 'raw', value: { project_id: resolved.project.id, skills: all } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { RequestContext } from '../../app/context.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import { findLiveByIdOrTopic } from '../knowledge/knowledge.repo.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { findLiveByIdOrName } from '../skills/skills.repo.js';
+import * as repo from './taxonomy.repo.js';
+import type { BusinessKeyOutput, CreateKeyInput, CreateLinkInput, LinkOutput, TreeNode, UpdateKeyInput } from './taxonomy.schemas.js';
+
+export function presentKey(row: repo.KeyRow): BusinessKeyOutput {
+  return {
+    key: row.key,
+    label: row.label,
+    description: row.description,
+    parent: row.parent_key,
+    synonyms: row.synonyms,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function presentLink(row: repo.LinkRow): LinkOutput {
+  return {
+    id: row.id,
+    relation_type: row.relation_type,
+    source_type: row.source_type,
+    source_id: row.source_id,
+    source_key: row.source_key,
+    business_key: row.business_key,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export interface LinkedObject {
+  kind: 'skill' | 'knowledge';
+  id: string;
+  key: string;
+  title: string;
+  relation_type: string;
+  link_id: string | null;
+}
+
+export class TaxonomyService {
+  constructor(
+    private readonly db: Database,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async createKey(ctx: RequestContext, input: CreateKeyInput): Promise<BusinessKeyOutput> {
+    const { project } = await this.projects.resolve(ctx, input.project_id, 'context.write');
+    const parent = input.parent ?? null;
+    if (parent !== null) await this.requireParent(project.id, parent);
+    const row = await repo.insertKey(
+      this.db,
+      project.id,
+      { key: input.key, label: input.label, description: input.description ?? null, parent_key: parent, synonyms: input.synonyms ?? [] },
+      ctx.clock.now(),
+    );
+    if (!row) throw new ConflictError('business_key_exists', `Business key ${input.key} already exists in project ${project.id}.`, { hint: 'Use PUT to change it.' });
+    return presentKey(row);
+  }
+
+  async updateKey(ctx: RequestContext, projectRef: string, key: string, patch: UpdateKeyInput): Promise<BusinessKeyOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+    return this.db.transaction(async (tx) => {
+      const current = await repo.findKey(tx, project.id, key);
+      if (!current) throw keyNotFound(key, project.id);
+      const parent = patch.parent === undefined ? current.parent_key : patch.parent;
+      if (parent !== null && parent !== current.parent_key) {
+        await this.requireParent(project.id, parent, tx);
+        const chain = await repo.ancestors(tx, project.id, parent);
+        if (chain.includes(key)) {
+          const cycle = [key, ...chain.slice(0, chain.indexOf(key) + 1)].join(' → ');
+          throw new ValidationError([{ path: 'body.parent', message: `would make a cycle: ${cycle}` }], undefined, 'business_key_cycle');
+        }
+      }
+      const row = await repo.updateKey(
+        tx,
+        project.id,
+        {
+          key,
+          label: patch.label ?? current.label,
+          description: patch.description === undefined ? current.description : patch.description,
+          parent_key: parent,
+          synonyms: patch.synonyms ?? current.synonyms,
+        },
+        ctx.clock.now(),
+      );
+      return presentKey(row);
+    });
+  }
+
+  async deleteKey(ctx: RequestContext, projectRef: string, key: string): Promise<void> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+    if (!(await repo.findKey(this.db, project.id, key))) throw keyNotFound(key, project.id);
+    const kids = await repo.children(this.db, project.id, key);
+    if (kids.length > 0) {
+      throw new ConflictError('business_key_has_children', `Business key ${key} has child keys (${kids.slice(0, 5).map((k) => k.key).join(', ')}).`, {
+        hint: 'Move or delete the child keys first.',
+      });
+    }
+    await repo.deleteKey(this.db, project.id, key);
+  }
+
+  async getKey(ctx: RequestContext, projectRef: string, key: string): Promise<BusinessKeyOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const row = await repo.findKey(this.db, project.id, key);
+    if (!row) throw keyNotFound(key, project.id);
+    return presentKey(row);
+  }
+
+  async listKeys(ctx: RequestContext, projectRef: string, page: PageQuery) {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const rows = await repo.listKeys(this.db, project.id, { after: decodeCursor(page.cursor, z.string()), limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.key);
+    return { keys: items.map(presentKey), next_cursor };
+  }
+
+  async tree(ctx: RequestContext, projectRef: string): Promise<{ project_id: string; roots: TreeNode[]; key_count: number }> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const rows = await repo.listKeys(this.db, project.id, {});
+    const nodes = new Map(rows.map((r) => [r.key, { key: r.key, label: r.label, children: [] as TreeNode[] }]));
+    const roots: TreeNode[] = [];
+    for (const row of rows) {
+      const node = nodes.get(row.key)!;
+      const parent = row.parent_key ? nodes.get(row.parent_key) : undefined;
+      (parent ? parent.children : roots).push(node);
+    }
+    return { project_id: project.id, roots, key_count: rows.length };
+  }
+
+  /** get_business_key: the key, its parent and children, and every live object linked to it. */
+  async describeKey(ctx: RequestContext, projectRef: string, key: string) {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const projectId = resolved.project.id;
+    const row = await repo.findKey(this.db, projectId, key);
+    if (!row) throw keyNotFound(key, projectId);
+    const [parent, kids, links, referencing] = await Promise.all([
+      row.parent_key ? repo.findKey(this.db, projectId, row.parent_key) : Promise.resolve(undefined),
+      repo.children(this.db, projectId, key),
+      repo.listLinks(this.db, projectId, { businessKey: key, limit: 500 }),
+      repo.skillsReferencing(this.db, projectId, key),
+    ]);
+    const linked: LinkedObject[] = links.map((l) => ({
+      kind: l.source_type,
+      id: l.source_id,
+      key: l.source_key,
+      title: l.source_title,
+      relation_type: l.relation_type,
+      link_id: l.id,
+    }));
+    for (const s of referencing) {
+      linked.push({ kind: 'skill', id: s.id, key: s.name, title: s.description, relation_type: 'referenced_by_skill', link_id: null });
+    }
+    return { resolved, key: presentKey(row), parent: parent ? { key: parent.key, label: parent.label } : null, children: kids, linked };
+  }
+
+  async createLink(ctx: RequestContext, input: CreateLinkInput): Promise<LinkOutput> {
+    const { project } = await this.projects.resolve(ctx, input.project_id, 'context.write');
+    const [key, source] = await Promise.all([
+      repo.findKey(this.db, project.id, input.business_key),
+      input.source_type === 'skill' ? findLiveByIdOrName(this.db, project.id, input.source_id) : findLiveByIdOrTopic(this.db, project.id, input.source_id),
+    ]);
+    const errors = [];
+    if (!key) errors.push({ path: 'body.business_key', message: `business key ${input.business_key} does not exist in project ${project.id}` });
+    if (!source) errors.push({ path: 'body.source_id', message: `no live ${input.source_type} ${input.source_id} in project ${project.id}` });
+    if (errors.length > 0) throw new ValidationError(errors, undefined, 'reference_not_found');
+    const id = `bl_${randomBytes(8).toString('hex')}`;
+    const created = await repo.insertLink(this.db, {
+      id,
+      project_id: project.id,
+      relation_type: input.relation_type,
+      source_type: input.source_type,
+      source_id: source!.id,
+      business_key: input.business_key,
+      created_by: ctx.actor.subject,
+      now: ctx.clock.now(),
+    });
+    if (!created) {
+      throw new ConflictError('business_link_exists', `${input.source_type} ${input.source_id} already ${input.relation_type} ${input.business_key}.`);
+    }
+    return presentLink((await repo.listLinks(this.db, project.id, { id }))[0]!);
+  }
+
+  async listLinks(ctx: RequestContext, projectRef: string, page: PageQuery) {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const rows = await repo.listLinks(this.db, project.id, { after: decodeCursor(page.cursor, z.string()), limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.id);
+    return { links: items.map(presentLink), next_cursor };
+  }
+
+  async deleteLink(ctx: RequestContext, projectRef: string, id: string): Promise<void> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+    if (!(await repo.deleteLink(this.db, project.id, id))) {
+      throw new NotFoundError('business_link_not_found', `No business link ${id} in project ${project.id}.`);
+    }
+  }
+
+  /** Every key and live link (the hub dump). */
+  async all(ctx: RequestContext, projectRef: string) {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const [keys, links] = await Promise.all([repo.listKeys(this.db, resolved.project.id, {}), repo.listLinks(this.db, resolved.project.id, {})]);
+    return { keys: keys.map(presentKey), links: links.map(presentLink) };
+  }
+
+  private async requireParent(projectId: string, parent: string, db: SqlExecutor = this.db): Promise<void> {
+    if (!(await repo.findKey(db, projectId, parent))) {
+      throw new ValidationError([{ path: 'body.parent', message: `business key ${parent} does not exist in project ${projectId}` }], undefined, 'reference_not_found');
+    }
+  }
+}
+
+function keyNotFound(key: string, projectId: string): NotFoundError {
+  return new NotFoundError('business_key_not_found', `No business key ${key} in project ${projectId}.`, {
+    hint: 'Call search_context with the term, or GET /api/taxonomy for the tree.',
+  });
+}
