@@ -9,7 +9,8 @@ import { SessionStore } from '../mcp/session-store.js';
 import { moduleResources, moduleRoutes, moduleTools } from '../modules/index.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
 import { OPERATOR } from '../platform/auth/actor.js';
-import { DisabledAuthenticator, StaticTokenAuthenticator, type Authenticator } from '../platform/auth/authenticator.js';
+import type { Authenticator } from '../platform/auth/authenticator.js';
+import { createHttpAuth } from '../modules/org/http-auth.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
@@ -52,12 +53,6 @@ export interface ServiceApp {
   close(): Promise<void>;
 }
 
-function defaultAuthenticator(config: Config): Authenticator {
-  if (config.authMode === 'static') return new StaticTokenAuthenticator(config.staticToken!);
-  if (config.authMode === 'disabled') return new DisabledAuthenticator();
-  throw new Error('SERVICE_AUTH_MODE=oauth is not available in this build yet');
-}
-
 /** Builds the whole service (REST + MCP) on an open, migrated store. */
 export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const { config } = options;
@@ -95,21 +90,28 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   });
   legacy.start();
 
-  const authenticator = options.authenticator ?? defaultAuthenticator(config);
+  const toolPermissions = new Map(registry.tools.map((tool) => [tool.name, tool.permission]));
+  const auth = await createHttpAuth({
+    config,
+    org: services.org,
+    clock,
+    log,
+    systemContext: { actor: OPERATOR, requestId: 'startup', clock, log },
+    toolPermission: (name) => toolPermissions.get(name),
+    override: options.authenticator,
+  });
+  const authenticator = auth.authenticator;
   const httpDeps: HttpAppDeps = {
     config,
     logger: log,
     clock,
     authenticator,
     version: VERSION,
-    challenge: (request, error) => {
-      const base = `${request.protocol}://${request.headers.host ?? `${config.host}:${config.port}`}`;
-      const path = request.url.startsWith('/mcp') ? '/mcp' : '';
-      return `Bearer realm="context-hub", error="${error.code === 'missing_token' ? 'invalid_request' : 'invalid_token'}", resource_metadata="${base}/.well-known/oauth-protected-resource${path}"`;
-    },
+    challenge: auth.challenge,
+    onAuthenticated: auth.onAuthenticated,
   };
   const startedAt = clock.now();
-  const http = buildHttpApp(httpDeps, [...systemRoutes({ db, version: VERSION, startedAt }), ...moduleRoutes(services)]);
+  const http = buildHttpApp(httpDeps, [...systemRoutes({ db, version: VERSION, startedAt }), ...auth.routes, ...moduleRoutes(services)]);
   registerMcpEndpoint(http, {
     http: httpDeps,
     legacy,
