@@ -6,14 +6,18 @@ import type { Logger } from '../platform/logger.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
+import { CredentialsService } from '../modules/credentials/credentials.service.js';
+import { FlowsService } from '../modules/flows/flows.service.js';
+import { datastreamsDemoSeeder } from '../modules/flows/demo.seed.js';
+import { IngestionService } from '../modules/ingestion/ingestion.service.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
 import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
 import { contextHubDemoSeeder } from '../modules/context-hub/demo.seed.js';
+import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
-import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -31,6 +35,12 @@ export interface Services {
   /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
   org: OrgServices;
   demo: DemoSeed;
+  /** Connections with encrypted secrets, and the built-in providers (issue 5). */
+  credentials: CredentialsService;
+  /** Runs: provider → raw landing → models (ad_performance_daily, kpis_daily; the evaluators add theirs). */
+  ingestion: IngestionService;
+  /** Datastreams, report definitions, on-demand runs (/api/flows). */
+  flows: FlowsService;
   skills: SkillsService;
   knowledge: KnowledgeService;
   taxonomy: TaxonomyService;
@@ -52,5 +62,9 @@ export function createServices(deps: ServiceDeps): Services {
   const taxonomy = new TaxonomyService(deps.db, projects);
   const search = new SearchService(deps.db, projects);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
-  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents };
+  const credentials = new CredentialsService(deps.db, projects, deps.config);
+  const ingestion = new IngestionService(deps.db, deps.jobs, credentials, deps.clock, deps.log, deps.feed);
+  const flows = new FlowsService(deps.db, projects, deps.config, ingestion);
+  demo.add('datastreams', datastreamsDemoSeeder(deps.db, { credentials, flows }));
+  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents, credentials, ingestion, flows };
 }

@@ -4,18 +4,20 @@ import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
 import { contextHubRoutes, contextHubToolList } from './context-hub/index.js';
+import { orgRoutes } from './org/index.js';
 import { moneyRoutes, moneyTools } from './money/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
-import { orgRoutes } from './org/index.js';
+import { credentialRoutes } from './credentials/index.js';
+import { flowRoutes, flowTools } from './flows/index.js';
 
 /** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
-  return [...contextHubRoutes(services), ...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents)];
+  return [...contextHubRoutes(services), ...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents), ...credentialRoutes(services.credentials), ...flowRoutes(services.flows)];
 }
 
 /** Every module's MCP tools, registered once into the shared registry. */
 export function moduleTools(services: Services): AnyToolSpec[] {
-  return [...projectTools(services.projects), ...contextHubToolList(services), ...moneyTools(services.money), ...contextEventTools(services.contextEvents)];
+  return [...projectTools(services.projects), ...contextHubToolList(services), ...moneyTools(services.money), ...contextEventTools(services.contextEvents), ...flowTools(services.flows, services.ingestion)];
 }
 
 export function moduleResources(services: Services): ResourceSpec[] {

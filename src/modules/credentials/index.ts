@@ -1,0 +1,2 @@
+export { credentialRoutes } from './credentials.routes.js';
+export { CredentialsService } from './credentials.service.js';

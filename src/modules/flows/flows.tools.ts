@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { IngestionService } from '../ingestion/ingestion.service.js';
+import { presentDatastream, presentRun } from './flows.presenter.js';
+import { DatastreamOutput, ListDatastreamsToolInput, RunDatastreamToolInput, RunOutput } from './flows.schemas.js';
+import type { FlowsService } from './flows.service.js';
+
+export function flowTools(flows: FlowsService, ingestion: IngestionService) {
+  return [
+    defineTool({
+      name: 'list_datastreams',
+      title: 'List datastreams',
+      description:
+        "Lists the project's datastreams (id, name, provider, connection, cadence, next_run_at, whether the schedule is the nightly default). Use an id or name from here with run_datastream.",
+      input: ListDatastreamsToolInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      dataShape: { datastreams: z.array(DatastreamOutput) },
+      run: async (ctx, input) => {
+        const { project, resolvedFrom, datastreams } = await flows.listDatastreams(ctx, input.project_id);
+        const now = ctx.clock.now();
+        const items = datastreams.map((d) => presentDatastream(d, flows.schedule(d, now)));
+        return {
+          kind: 'enveloped',
+          summary: [
+            `${items.length} datastream${items.length === 1 ? '' : 's'} in ${project.id}.`,
+            ...items.slice(0, 25).map((d) => `- ${d.id} "${d.name}" (${d.provider}, ${d.cadence ?? 'nightly default'}; next run ${d.next_run_at ?? 'manual only'})`),
+          ],
+          projectId: project.id,
+          provenance: { source: 'datastreams', project_resolved_from: resolvedFrom },
+          data: { datastreams: items },
+        };
+      },
+    }),
+    defineTool({
+      name: 'run_datastream',
+      title: 'Run a datastream now',
+      description:
+        'Queues a run of a datastream now (the same job a schedule runs): it reads the retrieval window from the provider and rebuilds ad_performance_daily and kpis_daily for those dates. With wait=true (default) it reports progress until the run finishes; if no worker can pick it up, it returns the queued run id and why it waits.',
+      input: RunDatastreamToolInput,
+      permission: 'context.write',
+      annotations: { ...ADDITIVE_WRITE, openWorldHint: true },
+      dataShape: { run: RunOutput },
+      run: async (ctx, input) => {
+        const queued = await flows.runNow(ctx, input.datastream, input.project_id);
+        let run = queued;
+        if (input.wait && !queued.waiting_reason) {
+          await ctx.progress(0, undefined, `run ${queued.id} queued`);
+          let step = 0;
+          run = await ingestion.waitForRun(
+            queued.id,
+            async (r) => {
+              step += 1;
+              const detail = r.status === 'running' ? `${r.rows_read} rows read` : r.status === 'failed' ? `attempt ${r.attempts} failed: ${r.error ?? ''}; retrying` : r.status;
+              await ctx.progress(step, undefined, `run ${r.id}: ${detail}`);
+            },
+            ctx.signal,
+          );
+        }
+        const out = presentRun(run);
+        const lines = [`Run ${out.id} of datastream ${out.datastream_id}: ${out.status} (window ${out.window.from}..${out.window.to}).`];
+        if (out.status === 'succeeded') lines.push(`${out.rows_read} rows read, ${out.rows_written} rows written to the models.`);
+        if (out.waiting_reason) lines.push(`Waiting: ${out.waiting_reason}`);
+        if (out.error) lines.push(`Error: ${out.error}${out.retries_exhausted ? ' (retries exhausted)' : ''}`);
+        if (out.status === 'queued' || out.status === 'running') lines.push('Check it later with GET /api/flows/runs?project_id=… .');
+        return { kind: 'enveloped', summary: lines, projectId: out.project_id, provenance: { source: 'datastream_runs' }, data: { run: out } };
+      },
+    }),
+  ];
+}

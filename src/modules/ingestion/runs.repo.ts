@@ -1,0 +1,43 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+
+/**
+ * Moves a run to `running`. False when another run of the datastream is running (the partial
+ * unique index refuses a second one), so runs of one datastream never overlap.
+ */
+export async function claim(db: SqlExecutor, runId: string, now: Date): Promise<boolean> {
+  try {
+    const rows = await db.query(
+      `UPDATE datastream_runs SET status = 'running', attempts = attempts + 1, started_at = $2, finished_at = NULL,
+         error = NULL, waiting_reason = NULL, rows_read = 0, rows_written = 0, retries_exhausted = false
+       WHERE id = $1 AND status <> 'succeeded' RETURNING id`,
+      [runId, now],
+    );
+    return rows.length === 1;
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return false;
+    throw error;
+  }
+}
+
+/** The raw landing holds one run per datastream: the previous one's rows go first. */
+export async function clearLanding(db: SqlExecutor, datastreamId: string): Promise<void> {
+  await db.query('DELETE FROM raw_ad_records WHERE datastream_id = $1', [datastreamId]);
+}
+
+export async function progress(db: SqlExecutor, runId: string, rowsRead: number): Promise<void> {
+  await db.query('UPDATE datastream_runs SET rows_read = $2 WHERE id = $1', [runId, rowsRead]);
+}
+
+export async function succeed(db: SqlExecutor, runId: string, r: { rowsRead: number; rowsWritten: number; now: Date }): Promise<void> {
+  await db.query(
+    `UPDATE datastream_runs SET status = 'succeeded', rows_read = $2, rows_written = $3, finished_at = $4, error = NULL WHERE id = $1`,
+    [runId, r.rowsRead, r.rowsWritten, r.now],
+  );
+}
+
+export async function fail(db: SqlExecutor, runId: string, r: { error: string; exhausted: boolean; now: Date }): Promise<void> {
+  await db.query(
+    `UPDATE datastream_runs SET status = 'failed', error = $2, retries_exhausted = $3, finished_at = $4, rows_written = 0 WHERE id = $1`,
+    [runId, r.error, r.exhausted, r.now],
+  );
+}

@@ -1,0 +1,53 @@
+import { ProviderError } from '../providers/provider.js';
+import type { ModelSpec } from './model-graph.js';
+
+/**
+ * Canonical campaign-day rows of one datastream, with spend and revenue converted to the
+ * project's reporting currency at the rate of the spend date: fx_rates holds units per 1 EUR
+ * (EUR implicit 1); the last published rate on or before the date applies (weekends, holidays,
+ * and a stale feed). Rates are looked up once per (currency, date) pair, set-based.
+ */
+export const adPerformanceDaily: ModelSpec = {
+  name: 'ad_performance_daily',
+  dependsOn: [],
+  async build(tx, s) {
+    await tx.query(
+      `CREATE TEMP TABLE run_fx ON COMMIT DROP AS
+       WITH pairs AS (SELECT DISTINCT currency::text AS currency, date FROM raw_ad_records WHERE run_id = $1)
+       SELECT p.currency, p.date,
+         CASE WHEN p.currency = 'EUR' THEN 1::numeric ELSE src.rate_per_eur END AS src_rate,
+         CASE WHEN $2::text = 'EUR' THEN 1::numeric ELSE dst.rate_per_eur END AS dst_rate
+       FROM pairs p
+       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = p.currency AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) src ON p.currency <> $2::text
+       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = $2::text AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) dst ON p.currency <> $2::text`,
+      [s.runId, s.reportingCurrency],
+    );
+    const missing = await tx.query<{ currency: string; date: string }>(
+      `SELECT currency, min(date) AS date FROM run_fx WHERE currency <> $1 AND (src_rate IS NULL OR dst_rate IS NULL) GROUP BY currency ORDER BY currency LIMIT 5`,
+      [s.reportingCurrency],
+    );
+    if (missing.length) {
+      const list = missing.map((m) => `${m.currency} on ${m.date}`).join(', ');
+      throw new ProviderError(`no exchange rate to convert to ${s.reportingCurrency} for ${list} (none published on or before that date); load rates and retry`);
+    }
+    await tx.query('DELETE FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 AND date BETWEEN $3 AND $4', [s.projectId, s.datastreamId, s.from, s.to]);
+    // Several source rows of one campaign-day (ad groups, placements) add up to one canonical row.
+    const rows = await tx.query<{ n: number }>(
+      `WITH ins AS (
+         INSERT INTO ad_performance_daily (project_id, datastream_id, date, campaign_id, campaign_name, channel, source_currency, currency,
+           spend_source, revenue_source, spend, revenue, impressions, clicks, conversions)
+         SELECT $1, $2, r.date, r.campaign_id, max(r.campaign_name), max(r.channel), min(r.currency), $3::text,
+           sum(r.spend), sum(r.revenue),
+           round(sum(CASE WHEN r.currency::text = $3::text THEN r.spend ELSE r.spend * x.dst_rate / x.src_rate END), 6),
+           round(sum(CASE WHEN r.currency::text = $3::text THEN r.revenue ELSE r.revenue * x.dst_rate / x.src_rate END), 6),
+           sum(r.impressions), sum(r.clicks), sum(r.conversions)
+         FROM raw_ad_records r JOIN run_fx x ON x.currency = r.currency::text AND x.date = r.date
+         WHERE r.run_id = $4 AND r.date BETWEEN $5 AND $6
+         GROUP BY r.date, r.campaign_id
+         RETURNING 1)
+       SELECT count(*) AS n FROM ins`,
+      [s.projectId, s.datastreamId, s.reportingCurrency, s.runId, s.from, s.to],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+};

@@ -1,0 +1,59 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+
+/** What one model run covers: one project, one datastream's run, the window's dates. */
+export interface ModelScope {
+  projectId: string;
+  datastreamId: string;
+  runId: string;
+  from: string;
+  to: string;
+  reportingCurrency: string;
+}
+
+/**
+ * A SQL model (like a dbt model): it rebuilds its rows for the scope's dates inside the caller's
+ * transaction (delete-and-insert per date), after the models it depends on. Returns rows written.
+ */
+export interface ModelSpec {
+  name: string;
+  dependsOn: readonly string[];
+  build(tx: SqlExecutor, scope: ModelScope): Promise<number>;
+}
+
+/** The registration list: ingestion's models first; the evaluators add `anomalies_daily`. */
+export class ModelGraph {
+  private readonly models = new Map<string, ModelSpec>();
+
+  register(model: ModelSpec): void {
+    if (this.models.has(model.name)) throw new Error(`model ${model.name} registered twice`);
+    this.models.set(model.name, model);
+  }
+
+  names(): string[] {
+    return [...this.models.keys()];
+  }
+
+  /** Dependency order (Kahn); an unknown dependency or a cycle is a programming error. */
+  ordered(): ModelSpec[] {
+    const out: ModelSpec[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (name: string, from?: string) => {
+      const model = this.models.get(name);
+      if (!model) throw new Error(`model ${from} depends on unknown model ${name}`);
+      if (state.get(name) === 'done') return;
+      if (state.get(name) === 'visiting') throw new Error(`model dependency cycle through ${name}`);
+      state.set(name, 'visiting');
+      for (const dep of model.dependsOn) visit(dep, name);
+      state.set(name, 'done');
+      out.push(model);
+    };
+    for (const name of [...this.models.keys()].sort()) visit(name);
+    return out;
+  }
+
+  async buildAll(tx: SqlExecutor, scope: ModelScope): Promise<Record<string, number>> {
+    const written: Record<string, number> = {};
+    for (const model of this.ordered()) written[model.name] = await model.build(tx, scope);
+    return written;
+  }
+}

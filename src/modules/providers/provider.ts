@@ -1,0 +1,108 @@
+import type { ZodType } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+
+/** The canonical ad-performance record every provider maps its rows to (one campaign-day). */
+export interface CanonicalRecord {
+  date: string; // YYYY-MM-DD
+  campaign_id: string;
+  campaign_name: string;
+  channel: string;
+  currency: string; // ISO 4217, the currency spend and revenue are in
+  spend: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  revenue: number;
+}
+
+/** Inclusive date window, YYYY-MM-DD. */
+export interface DateWindow {
+  from: string;
+  to: string;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  ms: number;
+  reason: string | null;
+}
+
+export type ConnectionStatus = 'active' | 'error' | 'expired' | 'revoked';
+
+export interface VerifyOutcome {
+  status: ConnectionStatus;
+  token_check: CheckResult;
+  connectivity: CheckResult;
+}
+
+/** What a provider call gets: the connection's settings and (decrypted, in memory only) secrets. */
+export interface ProviderContext<C = Record<string, unknown>, S = Record<string, unknown>> {
+  config: C;
+  secrets: S;
+  dataDir: string;
+  clock: Clock;
+  signal?: AbortSignal;
+}
+
+/**
+ * One built-in source. `fetch` streams the window's source records (never the whole window in
+ * memory); `toCanonical` maps one of them to the canonical schema. Bad configuration is caught by
+ * the schemas when the connection is created, before anything is stored.
+ */
+export interface Provider<C = Record<string, unknown>, S = Record<string, unknown>, R = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly configSchema: ZodType<C>;
+  readonly secretsSchema: ZodType<S>;
+  verify(ctx: ProviderContext<C, S>): Promise<VerifyOutcome>;
+  fetch(ctx: ProviderContext<C, S>, window: DateWindow): AsyncIterable<R>;
+  toCanonical(record: R, ctx: ProviderContext<C, S>): CanonicalRecord;
+}
+
+// Providers of different config types live side by side in the registry.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProvider = Provider<any, any, any>;
+
+/** Times one check and turns a thrown error into a clear reason (never a stack or secret). */
+export async function timed(check: () => Promise<string | null | void>, explain: (error: unknown) => string): Promise<CheckResult> {
+  const started = performance.now();
+  try {
+    const note = await check();
+    return { ok: true, ms: Math.round(performance.now() - started), reason: note ?? null };
+  } catch (error) {
+    return { ok: false, ms: Math.round(performance.now() - started), reason: explain(error) };
+  }
+}
+
+/** A failure a provider explains itself: the message is safe to show. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    /** `expired` when the source says the grant is no longer valid. */
+    readonly status: ConnectionStatus = 'error',
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export function explainError(error: unknown): string {
+  if (error instanceof ProviderError) return error.message;
+  return explainNetworkError(error);
+}
+
+/** Node/undici network failures → the words an operator needs: timeout, DNS, TLS, refused. */
+export function explainNetworkError(error: unknown): string {
+  const err = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timeout: no answer within the time limit';
+  const code = err?.cause?.code ?? err?.code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `DNS: the host name could not be resolved (${code})`;
+  if (code === 'ECONNREFUSED') return 'connection refused: nothing listens at that address';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) return `TLS: the certificate could not be verified (${code})`;
+  if (code === '28P01' || code === '28000') return 'authentication failed: the database refused the credentials';
+  if (code === '3D000') return 'the database does not exist';
+  if (code === '25006') return 'the query tried to write; only read-only queries are allowed';
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return `the database rejected the query (SQLSTATE ${code})`;
+  return code ? `network error (${code})` : 'the source could not be reached';
+}
