@@ -11,6 +11,8 @@ const target = path.join(root, '.template', 'pglite-data.tar.gz');
 
 const db = await PgliteDatabase.open();
 await migrate(db);
+// The bundled ECB rate history, so a fresh embedded store converts currencies offline at once.
+await (await import(path.join(root, 'dist/modules/money/money.snapshot.js'))).loadBundledRatesForTemplate(db, new Date());
 const blob = await db.dump();
 fs.mkdirSync(path.dirname(target), { recursive: true });
 fs.writeFileSync(target, Buffer.from(await blob.arrayBuffer()));

@@ -65,6 +65,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
 
   const jobs = new JobQueues({ db, log, work: options.workJobs ?? config.serveWorkers, pollingIntervalSeconds: options.jobPollingSeconds });
   const services = createServices({ db, feed, config, clock, log, jobs });
+  // The bundled ECB history on a first start (offline conversions); one lookup on a restart.
+  await services.money.ensureSnapshot(clock.now());
   // After every module defined its queues; on-demand runs need it before the first request.
   await jobs.start();
   const registry: McpRegistry = {

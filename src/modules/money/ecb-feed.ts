@@ -1,0 +1,226 @@
+import { addDays, isCalendarDate } from './calendar.js';
+import { isZip, readZip, ZipFormatError } from './zip.js';
+
+/**
+ * Parsers for the ECB euro reference rate formats: the XML feeds (eurofxref-daily.xml,
+ * eurofxref-hist-90d.xml, eurofxref-hist.xml), the CSV (eurofxref.csv with "13 April 2026" dates,
+ * eurofxref-hist.csv with ISO dates, a trailing comma and N/A cells) and the ZIP archives the CSVs
+ * ship in. A feed is validated completely before anyone writes a row from it: the first problem
+ * found is the reason, and a feed with any problem yields nothing.
+ */
+export class FeedFormatError extends Error {}
+
+export interface FeedDay {
+  date: string;
+  /** currency → rate per EUR, as the decimal text the ECB published (stored exactly as numeric). */
+  rates: Map<string, string>;
+}
+
+export interface ParsedFeed {
+  format: 'xml' | 'csv' | 'csv-zip';
+  /** Oldest first. */
+  days: FeedDay[];
+}
+
+/** The first ECB publication; nothing before it can be a euro reference rate. */
+export const FIRST_ECB_DATE = '1999-01-04';
+
+const CODE = /^[A-Z]{3}$/;
+const RATE = /^\d{1,12}(\.\d{1,12})?$/;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+export interface ParseOptions {
+  /** The latest acceptable date (today plus a day of slack for time zones ahead of UTC). */
+  latestDate: string;
+}
+
+export function parseEcbFeed(bytes: Uint8Array, options: ParseOptions): ParsedFeed {
+  if (bytes.length === 0) throw new FeedFormatError('the feed is empty');
+  if (isZip(bytes)) {
+    let entries;
+    try {
+      entries = readZip(bytes);
+    } catch (error) {
+      throw new FeedFormatError(`the ZIP archive is unreadable: ${error instanceof ZipFormatError ? error.message : 'damaged'}`);
+    }
+    const csv = entries.find((e) => e.name.toLowerCase().endsWith('.csv'));
+    if (!csv) throw new FeedFormatError('the ZIP archive holds no .csv file');
+    return { format: 'csv-zip', days: finish(parseCsv(decode(csv.data)), options) };
+  }
+  const text = decode(bytes);
+  const format = text.trimStart().startsWith('<') ? 'xml' : 'csv';
+  return { format, days: finish(format === 'xml' ? parseXml(text) : parseCsv(text), options) };
+}
+
+function decode(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new FeedFormatError('the feed is not UTF-8 text');
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Checks shared by both formats; sorts oldest first. */
+function finish(days: FeedDay[], options: ParseOptions): FeedDay[] {
+  if (days.length === 0) throw new FeedFormatError('the feed holds no dated rates');
+  const seen = new Set<string>();
+  for (const day of days) {
+    if (seen.has(day.date)) throw new FeedFormatError(`the date ${day.date} appears twice`);
+    seen.add(day.date);
+    if (day.date < FIRST_ECB_DATE) throw new FeedFormatError(`the date ${day.date} is before the first ECB publication (${FIRST_ECB_DATE})`);
+    if (day.date > options.latestDate) throw new FeedFormatError(`the date ${day.date} is in the future`);
+    if (day.rates.size === 0) throw new FeedFormatError(`the date ${day.date} has no rates`);
+  }
+  return [...days].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+function checkRate(date: string, currency: string, rate: string): void {
+  if (!CODE.test(currency)) throw new FeedFormatError(`"${clip(currency)}" on ${date} is not a currency code`);
+  if (currency === 'EUR') throw new FeedFormatError(`EUR is quoted on ${date}; the feed must quote other currencies against EUR`);
+  if (!RATE.test(rate) || Number(rate) <= 0) throw new FeedFormatError(`the ${currency} rate on ${date} ("${clip(rate)}") is not a positive decimal`);
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+// ---------------------------------------------------------------- XML
+
+const TAG = /<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+function attributes(source: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of source.matchAll(ATTR)) out.set(m[1]!, m[2] ?? m[3] ?? '');
+  return out;
+}
+
+/**
+ * A strict tokenizer for the small, fixed ECB document: every tag must be well formed and
+ * balanced (a truncated download fails), and rates sit in Cube elements nested as
+ * Cube > Cube[time] > Cube[currency][rate].
+ */
+function parseXml(text: string): FeedDay[] {
+  const stack: string[] = [];
+  const days: FeedDay[] = [];
+  let current: FeedDay | undefined;
+  let sawEnvelope = false;
+  let i = 0;
+  while (i < text.length) {
+    const lt = text.indexOf('<', i);
+    if (lt === -1) {
+      if (text.slice(i).trim()) throw new FeedFormatError('text after the end of the document');
+      break;
+    }
+    const between = text.slice(i, lt);
+    if (between.trim() && !(stack.length > 0 && !stack[stack.length - 1]!.endsWith('Cube'))) {
+      throw new FeedFormatError(`unexpected text "${clip(between.trim())}" in the rates structure`);
+    }
+    if (text.startsWith('<?', lt)) {
+      const end = text.indexOf('?>', lt);
+      if (end === -1) throw new FeedFormatError('an unterminated XML declaration');
+      i = end + 2;
+      continue;
+    }
+    if (text.startsWith('<!--', lt)) {
+      const end = text.indexOf('-->', lt);
+      if (end === -1) throw new FeedFormatError('an unterminated comment');
+      i = end + 3;
+      continue;
+    }
+    TAG.lastIndex = lt;
+    const m = TAG.exec(text);
+    if (!m) throw new FeedFormatError(`a malformed tag near "${clip(text.slice(lt, lt + 40))}"`);
+    i = TAG.lastIndex;
+    const [, closing, name, attrSource, selfClosing] = m as unknown as [string, string, string, string, string];
+    const local = name.includes(':') ? name.slice(name.indexOf(':') + 1) : name;
+    if (closing) {
+      if (stack.pop() !== name) throw new FeedFormatError(`the closing tag </${name}> does not match its opening tag`);
+      if (local === 'Cube' && current && stack.filter((s) => s.endsWith('Cube')).length === 1) {
+        days.push(current);
+        current = undefined;
+      }
+      continue;
+    }
+    if (stack.length === 0) {
+      if (local !== 'Envelope') throw new FeedFormatError(`the document root is <${name}>, not the ECB's gesmes:Envelope`);
+      sawEnvelope = true;
+    }
+    if (local === 'Cube') {
+      const depth = stack.filter((s) => s.endsWith('Cube')).length;
+      const attrs = attributes(attrSource);
+      if (depth === 1) {
+        const time = attrs.get('time');
+        if (time === undefined || !isCalendarDate(time)) throw new FeedFormatError(`a day Cube has time="${clip(time ?? '')}", not a YYYY-MM-DD date`);
+        current = { date: time, rates: new Map() };
+        if (selfClosing) {
+          days.push(current);
+          current = undefined;
+        }
+      } else if (depth === 2) {
+        if (!current) throw new FeedFormatError('a rate Cube outside a day Cube');
+        const currency = attrs.get('currency') ?? '';
+        const rate = attrs.get('rate') ?? '';
+        checkRate(current.date, currency, rate);
+        if (current.rates.has(currency)) throw new FeedFormatError(`${currency} is quoted twice on ${current.date}`);
+        current.rates.set(currency, rate);
+      } else if (depth > 2) throw new FeedFormatError('Cube elements nested deeper than the ECB format allows');
+    }
+    if (!selfClosing) stack.push(name);
+  }
+  if (!sawEnvelope) throw new FeedFormatError('no gesmes:Envelope document element');
+  if (stack.length > 0) throw new FeedFormatError(`the document ends inside <${stack[stack.length - 1]}> (truncated?)`);
+  return days;
+}
+
+// ---------------------------------------------------------------- CSV
+
+function parseCsvDate(cell: string): string | undefined {
+  if (isCalendarDate(cell)) return cell;
+  const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(cell);
+  if (!m) return undefined;
+  const month = MONTHS.indexOf(m[2]!.toLowerCase());
+  if (month === -1) return undefined;
+  const iso = `${m[3]}-${String(month + 1).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+  return isCalendarDate(iso) ? iso : undefined;
+}
+
+function parseCsv(text: string): FeedDay[] {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (lines.length === 0) throw new FeedFormatError('the CSV is empty');
+  const header = lines[0]!.split(',').map((c) => c.trim());
+  if (header[0] !== 'Date') throw new FeedFormatError('the CSV header does not start with "Date"');
+  // The ECB ends every line with a comma; a trailing empty column is part of the format.
+  const width = header.length;
+  const codes = header[width - 1] === '' ? header.slice(1, -1) : header.slice(1);
+  if (codes.length === 0) throw new FeedFormatError('the CSV header names no currencies');
+  const seenCodes = new Set<string>();
+  for (const code of codes) {
+    if (!CODE.test(code) || code === 'EUR') throw new FeedFormatError(`the CSV header column "${clip(code)}" is not a currency code`);
+    if (seenCodes.has(code)) throw new FeedFormatError(`the CSV header names ${code} twice`);
+    seenCodes.add(code);
+  }
+  const days: FeedDay[] = [];
+  for (let n = 1; n < lines.length; n += 1) {
+    const cells = lines[n]!.split(',').map((c) => c.trim());
+    if (cells.length !== width) throw new FeedFormatError(`CSV line ${n + 1} has ${cells.length} cells, the header ${width}`);
+    const date = parseCsvDate(cells[0]!);
+    if (!date) throw new FeedFormatError(`CSV line ${n + 1} starts with "${clip(cells[0]!)}", not a date`);
+    const rates = new Map<string, string>();
+    codes.forEach((code, k) => {
+      const cell = cells[k + 1]!;
+      if (cell === 'N/A' || cell === '') return;
+      checkRate(date, code, cell);
+      rates.set(code, cell);
+    });
+    days.push({ date, rates });
+  }
+  return days;
+}
+
+/** The slack that `latestDate` allows: a feed published "today" in Frankfurt while UTC is behind. */
+export function latestAcceptableDate(todayUtc: string): string {
+  return addDays(todayUtc, 1);
+}
