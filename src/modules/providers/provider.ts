@@ -97,6 +97,7 @@ export function explainNetworkError(error: unknown): string {
   if (err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timeout: no answer within the time limit';
   const code = err?.cause?.code ?? err?.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `DNS: the host name could not be resolved (${code})`;
+  if (err?.cause?.message === 'bad port') return 'the port is one that HTTP clients refuse to use (fetch "bad port"); use another port';
   if (code === 'ECONNREFUSED') return 'connection refused: nothing listens at that address';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) return `TLS: the certificate could not be verified (${code})`;
