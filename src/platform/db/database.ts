@@ -14,6 +14,8 @@ export type NotificationHandler = (payload: string) => void;
 
 export interface Database extends SqlExecutor {
   readonly kind: StoreKind;
+  /** Set when several deployments share one database (a schema each): NOTIFY channels carry it. */
+  readonly namespace?: string;
   /** Runs `fn` in one transaction; a throw rolls everything back. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations). */

@@ -23,6 +23,7 @@ export class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
   readonly schema: string | undefined;
+  readonly namespace: string | undefined;
   private listenClient: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private readonly url: string;
@@ -30,6 +31,7 @@ export class PostgresDatabase implements Database {
   constructor(options: PostgresOptions) {
     this.url = options.url;
     this.schema = options.schema;
+    this.namespace = options.schema;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.maxConnections ?? 10,

@@ -12,14 +12,17 @@ export const CHANGE_CHANNEL = 'context_hub_changes';
 export class ChangeFeed implements ServerEventBus {
   private readonly listeners = new Set<(event: ServerEvent) => void>();
   private unlisten: (() => Promise<void>) | undefined;
+  private readonly channel: string;
 
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.channel = db.namespace ? `${CHANGE_CHANNEL}_${db.namespace}` : CHANGE_CHANNEL;
+  }
 
   async start(): Promise<void> {
-    this.unlisten = await this.db.listen(CHANGE_CHANNEL, (payload) => {
+    this.unlisten = await this.db.listen(this.channel, (payload) => {
       let event: ServerEvent;
       try {
         event = JSON.parse(payload) as ServerEvent;
@@ -37,11 +40,11 @@ export class ChangeFeed implements ServerEventBus {
 
   /** Publishes to every replica (including this one, through the LISTEN echo). */
   publish(event: ServerEvent): void {
-    void this.db.notify(CHANGE_CHANNEL, JSON.stringify(event)).catch((err: unknown) => this.log.warn({ err }, 'change notify failed'));
+    void this.db.notify(this.channel, JSON.stringify(event)).catch((err: unknown) => this.log.warn({ err }, 'change notify failed'));
   }
 
   async resourceUpdated(uri: string): Promise<void> {
-    await this.db.notify(CHANGE_CHANNEL, JSON.stringify({ kind: 'resource_updated', uri } satisfies ServerEvent));
+    await this.db.notify(this.channel, JSON.stringify({ kind: 'resource_updated', uri } satisfies ServerEvent));
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {
