@@ -1,0 +1,243 @@
+// npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--only=ours]
+//
+// tools/list and tools/call of a cheap read-only tool (list_projects), 50 concurrent keep-alive
+// connections for 10 s each, calls/s and p50/p99, for our service on the 2026-07-28 era
+// (stateless) and the 2025 era (50 sessions), side by side with (a) a minimal server on the same
+// SDK wired as its README shows (bench/support/sdk-minimal-server.ts) and (b) a raw node:http
+// JSON-RPC echo (bench/support/raw-echo-server.ts). Every server and the load generator
+// (bench/support/load.ts, undici) run in processes of their own. The requests replayed are the
+// ones the official clients send: they are captured from a real client session first.
+// --write replaces the "## mcp" section of BENCHMARKS.md with the figures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const DURATION_S = Number(args.duration ?? 10);
+const CONNECTIONS = Number(args.connections ?? 50);
+const WARMUP_MS = 2000;
+const children: ChildProcess[] = [];
+
+function startChild(script: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\d+)/.exec(out) ?? /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
+      if (m) resolve({ port: Number(m[1]), child });
+    });
+    child.once('exit', (code) => reject(new Error(`${script.join(' ')} exited with ${code} before listening`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Our service on a fresh embedded store, logging at warn (request logs would cost throughput). */
+async function startService(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  children.push(child);
+  // Bounded wait: a first start on a fresh data dir runs initdb and seeds the demo project.
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return { port, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the service did not become ready within 60 s');
+}
+
+function runLoadProcess(spec: LoadSpec): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+interface Captured {
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** A fetch that records the JSON-RPC requests an official client sends. */
+function recordingFetch(into: Captured[]): typeof fetch {
+  return async (input, init) => {
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+      into.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
+    }
+    return fetch(input, init);
+  };
+}
+
+function template(c: Captured, patch: { headers?: Record<string, string | undefined>; body?: Record<string, unknown> } = {}): LoadTemplate {
+  const headers = { ...c.headers };
+  for (const [k, v] of Object.entries(patch.headers ?? {})) {
+    if (v === undefined) delete headers[k];
+    else headers[k] = v;
+  }
+  delete headers['content-length'];
+  return { headers, body: JSON.stringify({ ...c.body, ...patch.body, id: '__ID__' }) };
+}
+
+const byMethod = (list: Captured[], method: string): Captured => {
+  const found = list.find((c) => c.body.method === method);
+  if (!found) throw new Error(`the client sent no ${method}`);
+  return found;
+};
+
+async function captureModern(base: string, toolName: string, toolArgs: Record<string, unknown>): Promise<Captured[]> {
+  const captured: Captured[] = [];
+  const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recordingFetch(captured) }));
+  await client.listTools();
+  const result = await client.callTool({ name: toolName, arguments: toolArgs });
+  if (result.isError) throw new Error(`${toolName} failed: ${JSON.stringify(result.content)}`);
+  await client.close();
+  return captured;
+}
+
+async function legacySessions(base: string, count: number, toolName: string): Promise<{ captured: Captured[]; sessionIds: string[]; close(): Promise<void> }> {
+  const captured: Captured[] = [];
+  const clients: LegacyClient[] = [];
+  const sessionIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const client = new LegacyClient({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
+    const transport = new LegacyTransport(new URL(`${base}/mcp`), { fetch: recordingFetch(i === 0 ? captured : []) });
+    await client.connect(transport);
+    if (i === 0) {
+      await client.listTools();
+      await client.callTool({ name: toolName, arguments: {} });
+    }
+    clients.push(client);
+    sessionIds.push(transport.sessionId!);
+  }
+  return { captured, sessionIds, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
+}
+
+interface Row {
+  server: string;
+  era: string;
+  op: string;
+  result: LoadResult;
+}
+
+async function measure(rows: Row[], server: string, era: string, op: string, port: number, templates: LoadTemplate[]): Promise<void> {
+  const result = await runLoadProcess({ origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: WARMUP_MS });
+  rows.push({ server, era, op, result });
+  process.stdout.write(
+    `${server.padEnd(34)} ${era.padEnd(11)} ${op.padEnd(10)} ${result.rps.toFixed(0).padStart(7)} calls/s  p50 ${result.p50ms.toFixed(2)} ms  p99 ${result.p99ms.toFixed(2)} ms  errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}\n`,
+  );
+}
+
+function markdown(rows: Row[], command: string): string {
+  const ref = (server: string, op: string) => rows.find((r) => r.server === server && r.op === op)?.result.rps;
+  const lines = [
+    '## mcp',
+    '',
+    `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
+    '',
+    '| server | era | operation | calls/s | p50 ms | p99 ms | errors | × (a) | × (b) |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const a = ref('(a) SDK minimal, server per request', r.op);
+    const b = ref('(b) raw node:http JSON-RPC echo', 'echo');
+    lines.push(
+      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function writeSection(section: string): void {
+  const file = path.join(root, 'BENCHMARKS.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
+  const start = current.search(/^## mcp\s*$/m);
+  if (start < 0) {
+    fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const rest = current.slice(start + 6);
+  const next = rest.search(/^## /m);
+  const end = next < 0 ? current.length : start + 6 + next;
+  const before = current.slice(0, start);
+  const after = current.slice(end);
+  // Keep any hand-written notes that follow the generated table ("### mcp notes" lives inside our section).
+  const notesAt = current.slice(start, end).search(/^### mcp notes/m);
+  const notes = notesAt < 0 ? '' : `\n${current.slice(start + notesAt, end).trimEnd()}\n`;
+  fs.writeFileSync(file, `${before}${section}${notes}${after ? `\n${after}` : ''}`);
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-'));
+  const rows: Row[] = [];
+  try {
+    const ours = await startService(dataDir);
+    const oursBase = `http://127.0.0.1:${ours.port}`;
+    const modern = await captureModern(oursBase, 'list_projects', {});
+    const legacy = await legacySessions(oursBase, CONNECTIONS, 'list_projects');
+    const perSession = (c: Captured) => legacy.sessionIds.map((id) => template(c, { headers: { 'mcp-session-id': id } }));
+    await measure(rows, 'context-hub', '2026-07-28', 'tools/list', ours.port, [template(byMethod(modern, 'tools/list'))]);
+    await measure(rows, 'context-hub', '2026-07-28', 'tools/call', ours.port, [template(byMethod(modern, 'tools/call'))]);
+    await measure(rows, 'context-hub', '2025-11-25', 'tools/list', ours.port, perSession(byMethod(legacy.captured, 'tools/list')));
+    await measure(rows, 'context-hub', '2025-11-25', 'tools/call', ours.port, perSession(byMethod(legacy.captured, 'tools/call')));
+    await legacy.close();
+    ours.child.kill('SIGTERM');
+
+    if (args.only !== 'ours') {
+      const minimal = await startChild(['bench/support/sdk-minimal-server.ts']);
+      // The README server is stateless: 2025-era requests without a session.
+      const minimalLegacy = await legacySessions(`http://127.0.0.1:${minimal.port}`, 1, 'echo');
+      const noSession = { headers: { 'mcp-session-id': undefined } };
+      const callEcho = byMethod(minimalLegacy.captured, 'tools/call');
+      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)]);
+      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)]);
+      await minimalLegacy.close();
+      minimal.child.kill('SIGTERM');
+
+      const echo = await startChild(['bench/support/raw-echo-server.ts']);
+      await measure(rows, '(b) raw node:http JSON-RPC echo', '—', 'echo', echo.port, [template(byMethod(legacy.captured, 'tools/list'))]);
+      echo.child.kill('SIGTERM');
+    }
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const section = markdown(rows, `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
+  process.stdout.write(`\n${section}`);
+  if (args.write === 'true') writeSection(section);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    process.stderr.write(`bench:mcp: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
