@@ -46,6 +46,18 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
     await client.close();
   });
 
+  it('delivers resource updates on a 2026-07-28 subscriptions/listen stream', async () => {
+    const client = await connectModern(service.url);
+    const updated = new Promise<string>((resolve) => {
+      client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri));
+    });
+    const subscription = await client.listen({ resourceSubscriptions: ['project://proj_streams'] });
+    await api(`${service.url}/api/projects/proj_streams`, { method: 'PATCH', json: { name: 'Streams, modern' } });
+    expect(await updated).toBe('project://proj_streams');
+    await subscription.close();
+    await client.close();
+  });
+
   it('resumes the GET stream with Last-Event-ID, replaying what was sent while disconnected', async () => {
     const session = await openRawSession(service.url, '2025-11-25');
     await rawMcp(service.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_streams' } }, session);
