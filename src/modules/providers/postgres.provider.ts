@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { z } from 'zod';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord } from './mapping.js';
-import { explainError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
+import { explainError, ProviderError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
 
 /**
  * A parameterized query against a warehouse the customer already has. It runs inside a READ ONLY
@@ -74,7 +74,10 @@ export const postgresProvider: Provider<PostgresConfig, PostgresSecrets, Record<
     return { status: token_check.ok && connectivity.ok ? 'active' : 'error', token_check, connectivity };
   },
   async *fetch(ctx, window: DateWindow) {
-    const client = await connect(ctx);
+    // Database errors become reasons an operator can act on (SQLSTATE, never the query text).
+    const client = await connect(ctx).catch((error: unknown) => {
+      throw new ProviderError(explainError(error));
+    });
     try {
       await readOnly(client, ctx);
       await client.query(`DECLARE context_hub_rows NO SCROLL CURSOR FOR ${ctx.config.query.replace(/;\s*$/, '')}`, [window.from, window.to, ...ctx.config.params]);
@@ -84,6 +87,8 @@ export const postgresProvider: Provider<PostgresConfig, PostgresSecrets, Record<
         if (rows.length < ctx.config.batch_size) break;
       }
       await client.query('COMMIT');
+    } catch (error) {
+      throw error instanceof ProviderError ? error : new ProviderError(explainError(error));
     } finally {
       await client.end().catch(() => undefined);
     }
