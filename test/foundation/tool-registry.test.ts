@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../support/service.js';
+import { connectModern } from '../support/mcp-clients.js';
+
+/**
+ * Invariants every tool must keep, checked over whatever the running app registers, so a new tool
+ * that forgets its description, annotations or outputSchema fails here.
+ */
+describe('MCP tool registry invariants', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService('pglite');
+  });
+  afterAll(async () => service?.close());
+
+  it('every tool has a description an agent can act on, an inputSchema and all four annotations', async () => {
+    const client = await connectModern(service.url);
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(service.app.registry.tools.length);
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof tool.annotations?.[hint], `${tool.name}.${hint}`).toBe('boolean');
+      }
+    }
+    await client.close();
+  });
+
+  it('enveloped tools declare an outputSchema whose every data key may be withheld; raw tools declare none', async () => {
+    const client = await connectModern(service.url);
+    const { tools } = await client.listTools();
+    for (const spec of service.app.registry.tools) {
+      const listed = tools.find((t) => t.name === spec.name)!;
+      if (!spec.dataShape) {
+        expect(listed.outputSchema, spec.name).toBeUndefined();
+        continue;
+      }
+      const data = (listed.outputSchema as any).properties.data.properties as Record<string, { anyOf?: { properties?: { withheld?: unknown } }[] }>;
+      for (const key of Object.keys(spec.dataShape)) {
+        expect(data[key]?.anyOf?.some((branch) => branch.properties?.withheld !== undefined), `${spec.name}.data.${key}`).toBe(true);
+      }
+    }
+    await client.close();
+  });
+
+  it('the server instructions give agents the reading order', async () => {
+    const client = await connectModern(service.url);
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions.indexOf('search_context')).toBeGreaterThanOrEqual(0);
+    expect(instructions.indexOf('search_context')).toBeLessThan(instructions.indexOf('get_procedure'));
+    expect(instructions.indexOf('get_procedure')).toBeLessThan(instructions.indexOf('get_knowledge'));
+    await client.close();
+  });
+});
