@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorFromClaims } from '../../src/platform/auth/oauth.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { openRawSession, rawMcp } from '../support/raw-mcp.js';
+import { api, startService, type RunningService } from '../support/service.js';
+import { AUDIENCE, ISSUER, TestIdp } from './support/idp.js';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopback', () => {
+  let idp: TestIdp;
+  let service: RunningService;
+  const clock = new ManualClock('2026-11-22T06:00:00Z');
+
+  beforeAll(async () => {
+    idp = await TestIdp.start();
+    service = await startService('pglite', { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }), clock });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await idp?.close();
+  });
+
+  const get = (token: string, path = '/api/projects') => api(`${service.url}${path}`, { headers: bearer(token) });
+
+  it('fetches the JWKS once and serves later tokens from the cache', async () => {
+    expect(idp.jwksFetches).toBe(0);
+    expect((await get(await idp.token('owner-1', {}, { now: clock.now() }))).status).toBe(200);
+    expect((await get(await idp.token('owner-1', {}, { now: clock.now() }))).status).toBe(200);
+    expect(idp.jwksFetches).toBe(1);
+  });
+
+  it('tolerates at most 60 s of clock skew on exp and nbf', async () => {
+    const at = (seconds: number) => new Date(clock.now().getTime() + seconds * 1000);
+    expect((await get(await idp.token('owner-1', {}, { now: at(-3630), expiresIn: 3600 }))).status).toBe(200);
+    const late = await get(await idp.token('owner-1', {}, { now: at(-3690), expiresIn: 3600 }));
+    expect(late.status).toBe(401);
+    expect(late.body.reason).toBe('expired');
+    expect((await get(await idp.token('owner-1', {}, { now: clock.now(), notBefore: 30 }))).status).toBe(200);
+    const early = await get(await idp.token('owner-1', {}, { now: clock.now(), notBefore: 90 }));
+    expect(early.status).toBe(401);
+    expect(early.body.reason).toBe('not_yet_valid');
+  });
+
+  it('refetches on an unknown kid at most once per cooldown, and picks up a rotated key', async () => {
+    const before = idp.jwksFetches;
+    clock.advance(31_000);
+    const unknown = await get(await idp.token('owner-1', {}, { now: clock.now(), kid: 'k2' }));
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.reason).toBe('unknown_key');
+    expect(idp.jwksFetches).toBe(before + 1);
+    for (let i = 0; i < 5; i++) expect((await get(await idp.token('owner-1', {}, { now: clock.now(), kid: `bogus-${i}` }))).status).toBe(401);
+    expect(idp.jwksFetches).toBe(before + 1);
+    await idp.addKey('k2');
+    clock.advance(31_000);
+    expect((await get(await idp.token('owner-1', {}, { now: clock.now(), kid: 'k2' }))).status).toBe(200);
+    expect(idp.jwksFetches).toBe(before + 2);
+  });
+
+  it('refreshes a cached JWKS after its maximum age', async () => {
+    const before = idp.jwksFetches;
+    clock.advance(11 * 60_000);
+    expect((await get(await idp.token('owner-1', {}, { now: clock.now() }))).status).toBe(200);
+    expect(idp.jwksFetches).toBe(before + 1);
+  });
+
+  it('401s carry WWW-Authenticate with resource_metadata and scope; the MCP endpoint points at its own metadata', async () => {
+    const none = await api(`${service.url}/api/projects`);
+    expect(none.status).toBe(401);
+    const challenge = none.headers.get('www-authenticate')!;
+    expect(challenge).toContain(`resource_metadata="${service.url}/.well-known/oauth-protected-resource"`);
+    expect(challenge).toContain('scope="context.read"');
+    expect(challenge).not.toContain('error=');
+    const mcp = await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${await idp.token('owner-1', {}, { now: clock.now(), expiresIn: -600 })}` });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers.get('www-authenticate')).toContain(`resource_metadata="${service.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(mcp.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(mcp.text).not.toContain('eyJ');
+  });
+
+  it('serves RFC 9728 metadata naming the issuer and the scopes, without authentication', async () => {
+    for (const [path, resource] of [['/.well-known/oauth-protected-resource/mcp', `${service.url}/mcp`], ['/.well-known/oauth-protected-resource', service.url]]) {
+      const res = await api(`${service.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ resource, authorization_servers: [ISSUER], bearer_methods_supported: ['header'] });
+      expect([...res.body.scopes_supported].sort()).toEqual(['admin', 'context.read', 'context.write', 'data.read']);
+    }
+  });
+
+  it('accepts tokens only in the Authorization header', async () => {
+    const token = await idp.token('owner-1', {}, { now: clock.now() });
+    expect((await api(`${service.url}/api/projects?access_token=${token}`)).status).toBe(401);
+    expect((await api(`${service.url}/api/projects`, { method: 'GET', headers: { cookie: `access_token=${token}` } })).status).toBe(401);
+  });
+
+  it('a token scope narrows the role: REST answers 403 insufficient_scope with a step-up challenge', async () => {
+    const dataOnly = await get(await idp.token('owner-1', { scope: 'data.read' }, { now: clock.now() }));
+    expect(dataOnly.status).toBe(403);
+    expect(dataOnly.body.code).toBe('insufficient_scope');
+    expect(dataOnly.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="context.read"/);
+    const readOnly = await idp.token('owner-1', { scope: 'context.read' }, { now: clock.now() });
+    const settings = await api(`${service.url}/api/org/settings`, { method: 'PUT', headers: bearer(readOnly), json: { name: 'x' } });
+    expect(settings.status).toBe(403);
+    expect(settings.body.code).toBe('insufficient_scope');
+  });
+
+  it('on /mcp a narrowed token sees only the tools its scope allows and gets HTTP 403 insufficient_scope for others', async () => {
+    const token = await idp.token('owner-1', { scope: 'context.read' }, { now: clock.now() });
+    const session = await openRawSession(service.url, '2025-06-18', bearer(token));
+    const listed = await rawMcp(service.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+    const names: string[] = listed.messages[0].result.tools.map((t: { name: string }) => t.name);
+    const registry = service.app.registry.tools;
+    expect(names.sort()).toEqual(registry.filter((t) => t.permission === 'context.read').map((t) => t.name).sort());
+    const other = registry.find((t) => t.permission !== 'context.read');
+    expect(other, 'a tool that needs more than context.read is registered').toBeDefined();
+    const call = await rawMcp(service.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: other!.name, arguments: {} } }, session);
+    expect(call.status).toBe(403);
+    expect(JSON.parse(call.text).code).toBe('insufficient_scope');
+    expect(call.headers.get('www-authenticate')).toContain(`error="insufficient_scope", scope="${other!.permission === 'owner' ? 'admin' : other!.permission}"`);
+  });
+});
+
+describe('oauth mode with OAUTH_PUBLIC_KEY', () => {
+  let idp: TestIdp;
+  let service: RunningService;
+  beforeAll(async () => {
+    idp = await TestIdp.start();
+    service = await startService('pglite', { env: { SERVICE_AUTH_MODE: 'oauth', OAUTH_ISSUER: ISSUER, OAUTH_AUDIENCE: AUDIENCE, OAUTH_PUBLIC_KEY: idp.publicPem, ORG_OWNER_SUBJECT: 'owner-1' } });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await idp?.close();
+  });
+
+  it('verifies RS256 with the PEM and refuses key confusion, ES256 and other keys', async () => {
+    const get = async (token: string) => api(`${service.url}/api/projects`, { headers: bearer(token) });
+    expect((await get(await idp.token('owner-1'))).status).toBe(200);
+    const confused = await get(await idp.hs256WithPublicKey('owner-1'));
+    expect([confused.status, confused.body.reason]).toEqual([401, 'algorithm']);
+    const ec = await get(await idp.es256('owner-1'));
+    expect([ec.status, ec.body.reason]).toEqual([401, 'algorithm']);
+    const none = await get(idp.algNone('owner-1'));
+    expect(none.status).toBe(401);
+    const rogue = await get(await idp.token('owner-1', {}, { key: 'rogue' }));
+    expect([rogue.status, rogue.body.reason]).toEqual([401, 'signature']);
+    expect(idp.jwksFetches).toBe(0);
+  });
+});
+
+describe('actorFromClaims: grants from the member record and the projects claim', () => {
+  const payload = (extra: Record<string, unknown>) => ({ sub: 's', iss: ISSUER, ...extra });
+
+  it('a subject without a member record gets its claim projects as viewer, nothing else', () => {
+    const actor = actorFromClaims(payload({ projects: ['proj_a', 'not a project id'] }), undefined);
+    expect(actor.kind).toBe('token');
+    expect(actor.role).toBe('viewer');
+    expect(actor.projects).toEqual(new Map([['proj_a', 'viewer']]));
+  });
+
+  it('the member record gives more than viewer on claimed projects; grants keep their own role', () => {
+    const actor = actorFromClaims(payload({ projects: ['proj_a', 'proj_b'] }), { role: 'editor', grants: new Map([['proj_b', 'admin'], ['proj_c', 'viewer']]) });
+    expect(actor.projects).toEqual(new Map([['proj_a', 'editor'], ['proj_b', 'admin'], ['proj_c', 'viewer']]));
+  });
+
+  it('owners and admins act on every project; a scope claim narrows whatever the role is', () => {
+    const actor = actorFromClaims(payload({ scope: 'context.read unknown.scope' }), { role: 'admin', grants: new Map() });
+    expect(actor.projects).toBe('all');
+    expect([...actor.scopes!]).toEqual(['context.read']);
+  });
+});
