@@ -47,6 +47,8 @@ export interface ServiceApp {
   jobs: JobQueues;
   config: Config;
   registry: McpRegistry;
+  /** The 2025-era MCP sessions (stored, rehydrated, swept when idle). */
+  mcpSessions: LegacySessionManager;
   /** A context for work the process does on its own behalf (seeding, jobs). */
   systemContext(): RequestContext;
   listen(): Promise<string>;
@@ -130,6 +132,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     jobs,
     config,
     registry,
+    mcpSessions: legacy,
     systemContext,
     async listen() {
       await http.listen({ port: config.port, host: config.host });

@@ -23,6 +23,10 @@ interface LiveSession {
 
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
+/** A stored session unused this long is deleted (with its events); its client re-initializes on 404. */
+export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
@@ -44,6 +48,7 @@ export class LegacySessionManager {
   private readonly live = new Map<string, LiveSession>();
   private readonly rehydrating = new Map<string, Promise<LiveSession | undefined>>();
   private unsubscribeFeed: (() => void) | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: {
@@ -58,6 +63,15 @@ export class LegacySessionManager {
 
   start(): void {
     this.unsubscribeFeed = this.deps.feed.subscribe((event) => this.onChange(event));
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+  }
+
+  /** Deletes stored sessions idle for SESSION_IDLE_MS and drops them from memory. */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(this.deps.clock.now().getTime() - SESSION_IDLE_MS);
+    const expired = await this.deps.store.expireIdle(cutoff);
+    for (const id of expired) await this.forget(id, false);
+    return expired.length;
   }
 
   get size(): number {
@@ -225,6 +239,7 @@ export class LegacySessionManager {
   /** Closes live transports; stored sessions stay for resumption after a restart. */
   async close(): Promise<void> {
     this.unsubscribeFeed?.();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     for (const session of [...this.live.values()]) await session.server.close().catch(() => undefined);
     this.live.clear();
   }

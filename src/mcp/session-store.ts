@@ -48,9 +48,9 @@ export class SessionStore {
     await this.db.query('DELETE FROM mcp_session_subscriptions WHERE session_id = $1 AND uri = $2', [id, uri]);
   }
 
-  async expireIdle(olderThan: Date): Promise<number> {
+  async expireIdle(olderThan: Date): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>('DELETE FROM mcp_sessions WHERE last_seen_at < $1 RETURNING id', [olderThan]);
-    return rows.length;
+    return rows.map((r) => r.id);
   }
 
   eventStore(sessionId: string): EventStore {

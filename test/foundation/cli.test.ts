@@ -17,7 +17,8 @@ describe('context-hub CLI', () => {
     [{ SCHEDULER_TIMEZONE: 'Mars/Base' }, 'SCHEDULER_TIMEZONE'],
     [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY'],
   ])('refuses to start on a bad value with one clear line (%o)', async (env, variable) => {
-    const proc = runCli(['serve'], { ...env, PORT: env.PORT ?? '0' } as Record<string, string>);
+    const vars = env as Record<string, string>;
+    const proc = runCli(['serve'], { ...vars, PORT: vars.PORT ?? '0' });
     expect(await proc.exited).toBe(78);
     const lines = proc.output().trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -5,6 +5,7 @@ import { connectLegacy, connectModern } from '../support/mcp-clients.js';
 import { openRawSession, rawMcp } from '../support/raw-mcp.js';
 import { EventStreamReader, isMethod } from '../support/event-stream.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { progressFixture } from '../support/progress-fixture.js';
 
 describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s]', (store) => {
@@ -74,5 +75,23 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
     await resumed.next(isMethod('notifications/resources/updated'));
     await expect.poll(() => resumed.messages('notifications/resources/updated').length).toBeGreaterThanOrEqual(2);
     resumed.close();
+  });
+});
+
+describe('idle 2025-era sessions', () => {
+  it('are deleted after 24 hours without a request, and their clients get 404', async () => {
+    const clock = new ManualClock('2026-05-01T08:00:00Z');
+    const service = await startService('pglite', { clock });
+    try {
+      const idle = await openRawSession(service.url);
+      clock.advance(12 * 3600_000);
+      const active = await openRawSession(service.url);
+      clock.advance(13 * 3600_000);
+      expect(await service.app.mcpSessions.sweep()).toBe(1);
+      expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, idle)).status).toBe(404);
+      expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, active)).status).toBe(200);
+    } finally {
+      await service.close();
+    }
   });
 });
