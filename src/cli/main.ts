@@ -2,6 +2,7 @@ import { VERSION } from '../app/version.js';
 import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform/config.js';
 import { ConfigError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
+import { membersCommand } from '../modules/org/members.cli.js';
 
 // The service graph is imported on demand so --help and configuration errors answer at once.
 const loadServiceApp = () => import('../app/service-app.js');
@@ -16,6 +17,8 @@ Commands:
               On an empty embedded store it creates the demo project proj_demo.
   worker      Run jobs and schedules only (needs DATABASE_URL: several replicas share one PostgreSQL).
   migrate     Apply pending database migrations and exit.
+  members     add [--role viewer|editor|admin|owner] [--email e] <subject> | list — organization members
+              (the first owner: members add --role owner <subject>, or ORG_OWNER_SUBJECT).
   seed-demo   Create and fill the demo project proj_demo (idempotent) and exit.
   --help      Show this help.  --version  Print the version.
 
@@ -32,6 +35,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await worker(loadConfig());
       case 'migrate':
         return await migrateCommand(loadConfig());
+      case 'members':
+        return await membersCommand(argv.slice(1), loadConfig());
       case 'seed-demo':
         return await seedDemo(loadConfig());
       case '--version':
