@@ -11,19 +11,21 @@ export const adPerformanceDaily: ModelSpec = {
   name: 'ad_performance_daily',
   dependsOn: [],
   async build(tx, s) {
+    // Compare as char(3), the column's type: a text comparison would bypass fx_rates' primary key
+    // and scan the whole rate history once per pair.
     await tx.query(
       `CREATE TEMP TABLE run_fx ON COMMIT DROP AS
-       WITH pairs AS (SELECT DISTINCT currency::text AS currency, date FROM raw_ad_records WHERE run_id = $1)
+       WITH pairs AS (SELECT DISTINCT currency, date FROM raw_ad_records WHERE run_id = $1)
        SELECT p.currency, p.date,
          CASE WHEN p.currency = 'EUR' THEN 1::numeric ELSE src.rate_per_eur END AS src_rate,
-         CASE WHEN $2::text = 'EUR' THEN 1::numeric ELSE dst.rate_per_eur END AS dst_rate
+         CASE WHEN $2::char(3) = 'EUR' THEN 1::numeric ELSE dst.rate_per_eur END AS dst_rate
        FROM pairs p
-       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = p.currency AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) src ON p.currency <> $2::text
-       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = $2::text AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) dst ON p.currency <> $2::text`,
+       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = p.currency AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) src ON p.currency <> $2::char(3)
+       LEFT JOIN LATERAL (SELECT rate_per_eur FROM fx_rates f WHERE f.currency = $2::char(3) AND f.rate_date <= p.date ORDER BY f.rate_date DESC LIMIT 1) dst ON p.currency <> $2::char(3)`,
       [s.runId, s.reportingCurrency],
     );
     const missing = await tx.query<{ currency: string; date: string }>(
-      `SELECT currency, min(date) AS date FROM run_fx WHERE currency <> $1 AND (src_rate IS NULL OR dst_rate IS NULL) GROUP BY currency ORDER BY currency LIMIT 5`,
+      `SELECT currency, min(date) AS date FROM run_fx WHERE currency <> $1::char(3) AND (src_rate IS NULL OR dst_rate IS NULL) GROUP BY currency ORDER BY currency LIMIT 5`,
       [s.reportingCurrency],
     );
     if (missing.length) {
@@ -41,7 +43,7 @@ export const adPerformanceDaily: ModelSpec = {
            round(sum(CASE WHEN r.currency::text = $3::text THEN r.spend ELSE r.spend * x.dst_rate / x.src_rate END), 6),
            round(sum(CASE WHEN r.currency::text = $3::text THEN r.revenue ELSE r.revenue * x.dst_rate / x.src_rate END), 6),
            sum(r.impressions), sum(r.clicks), sum(r.conversions)
-         FROM raw_ad_records r JOIN run_fx x ON x.currency = r.currency::text AND x.date = r.date
+         FROM raw_ad_records r JOIN run_fx x ON x.currency = r.currency AND x.date = r.date
          WHERE r.run_id = $4 AND r.date BETWEEN $5 AND $6
          GROUP BY r.date, r.campaign_id
          RETURNING 1)
