@@ -21,19 +21,19 @@ type JsonSchema = {
 
 const STRING_CANDIDATES = ['matrix', 'kpi.matrix', 'proj_matrix', 'matrix-1', 'MATRIX', 'USD', 'a', '2026-01-15', 'x1'];
 
-function sampleString(schema: JsonSchema): string {
+function sampleString(schema: JsonSchema, preferred?: string): string {
   if (schema.format === 'date') return '2026-01-15';
   if (schema.format === 'date-time') return '2026-01-15T00:00:00Z';
   if (schema.format === 'email') return 'matrix@example.com';
   if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/matrix';
   const fits = (s: string) =>
     (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)) && s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity);
-  const found = STRING_CANDIDATES.find(fits);
+  const found = [...(preferred ? [preferred] : []), ...STRING_CANDIDATES].find(fits);
   if (found) return found;
   return 'm'.repeat(Math.max(1, schema.minLength ?? 1));
 }
 
-/** A minimal value for a JSON Schema: required properties only, overrides by property name. */
+/** A minimal value for a JSON Schema: required properties only, overrides by property name (`$string`: preferred text). */
 export function sample(schema: JsonSchema, overrides: Record<string, unknown>, name = ''): unknown {
   if (name in overrides) return overrides[name];
   if (schema.const !== undefined) return schema.const;
@@ -43,7 +43,7 @@ export function sample(schema: JsonSchema, overrides: Record<string, unknown>, n
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'string':
-      return sampleString(schema);
+      return sampleString(schema, typeof overrides.$string === 'string' ? overrides.$string : undefined);
     case 'integer':
     case 'number':
       return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1);
