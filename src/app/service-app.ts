@@ -71,6 +71,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   await services.money.ensureSnapshot(clock.now());
   // After every module defined its queues; on-demand runs need it before the first request.
   await jobs.start();
+  // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
+  if (config.schedulerEnabled) await services.evaluators.scheduler.start();
   const registry: McpRegistry = {
     tools: moduleTools(services),
     resources: moduleResources(services),

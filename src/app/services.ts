@@ -18,6 +18,7 @@ import { contextHubDemoSeeder } from '../modules/context-hub/demo.seed.js';
 import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
+import { createEvaluators, type Evaluators } from '../modules/facts/index.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -47,6 +48,8 @@ export interface Services {
   search: SearchService;
   money: MoneyService;
   contextEvents: ContextEventsService;
+  /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
+  evaluators: Evaluators;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -66,5 +69,6 @@ export function createServices(deps: ServiceDeps): Services {
   const ingestion = new IngestionService(deps.db, deps.jobs, credentials, deps.clock, deps.log, deps.feed);
   const flows = new FlowsService(deps.db, projects, deps.config, ingestion);
   demo.add('datastreams', datastreamsDemoSeeder(deps.db, { credentials, flows }));
-  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents, credentials, ingestion, flows };
+  const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
+  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents, credentials, ingestion, flows, evaluators };
 }

@@ -1,0 +1,156 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+import { METRICS, TOTAL_CHANNEL, type EffectiveSettings } from './anomalies.schemas.js';
+
+/**
+ * The whole evaluation of one project's dates is one statement: unpivot kpis_daily (plus the
+ * project total, ratios recomputed from the summed parts) into points, one window pass per
+ * series with a RANGE frame on the day number (missing days are absent, not zero), then the
+ * z-score and firing rules per metric from arrays of parameters. No per-series round trip.
+ *
+ * The frame length is a per-project setting interpolated as a validated integer (a window frame
+ * offset must be a constant); everything else is a bind parameter.
+ */
+export function frameOf(s: Pick<EffectiveSettings, 'seasonality' | 'window_days' | 'seasonal_weeks'>): { partitionExtra: string; preceding: number; nearest: number } {
+  if (s.seasonality === 'day_of_week') return { partitionExtra: ', dow', preceding: 7 * s.seasonal_weeks, nearest: 7 };
+  return { partitionExtra: '', preceding: s.window_days, nearest: 1 };
+}
+
+/** How many days of history before `from` the evaluation of `from` needs. */
+export function lookbackDays(s: EffectiveSettings): number {
+  return frameOf(s).preceding;
+}
+
+const UNPIVOT = METRICS.map((m) => `('${m}', s.${m})`).join(', ');
+
+export function evaluationSql(s: EffectiveSettings, source = 'kpis_daily'): string {
+  const { partitionExtra, preceding, nearest } = frameOf(s);
+  if (!Number.isInteger(preceding) || !Number.isInteger(nearest)) throw new Error('window frame must be integral');
+  return `
+    WITH params AS (
+      SELECT * FROM unnest($5::text[], $6::float8[], $7::text[], $8::float8[], $9::int[]) AS p(metric, threshold, watch, min_rel, min_train)
+    ),
+    base AS (
+      SELECT date, channel, spend::float8 AS spend, revenue::float8 AS revenue, conversions::float8 AS conversions,
+        clicks::float8 AS clicks, impressions::float8 AS impressions, roas::float8 AS roas, cpa::float8 AS cpa,
+        ctr::float8 AS ctr, cvr::float8 AS cvr
+      FROM ${source} WHERE project_id = $1 AND date BETWEEN $2::date AND $4::date
+    ),
+    src AS (
+      SELECT * FROM base
+      UNION ALL
+      SELECT date, '${TOTAL_CHANNEL}', sum(spend), sum(revenue), sum(conversions), sum(clicks), sum(impressions),
+        sum(revenue) / NULLIF(sum(spend), 0), sum(spend) / NULLIF(sum(conversions), 0),
+        sum(clicks) / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
+      FROM base GROUP BY date
+    ),
+    points AS (
+      SELECT s.date, s.channel, m.metric, m.value, (s.date - DATE '2000-01-03') AS d,
+        extract(isodow FROM s.date)::int AS dow
+      FROM src s CROSS JOIN LATERAL (VALUES ${UNPIVOT}) AS m(metric, value)
+      WHERE m.value IS NOT NULL
+    ),
+    w AS (
+      SELECT date, channel, metric, value, d,
+        avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd, count(*) OVER f AS n
+      FROM points
+      WINDOW f AS (PARTITION BY channel, metric${partitionExtra} ORDER BY d RANGE BETWEEN ${preceding} PRECEDING AND ${nearest} PRECEDING)
+    ),
+    scored AS (
+      SELECT w.*, p.threshold, p.watch, p.min_rel, p.min_train,
+        -- A flat baseline (stddev 0, up to float noise) has no z: the relative change decides.
+        CASE WHEN w.sd > 1e-9 * greatest(1, abs(w.mean)) THEN (w.value - w.mean) / w.sd END AS z,
+        CASE WHEN w.mean <> 0 THEN (w.value - w.mean) / abs(w.mean) END AS rel
+      FROM w JOIN params p USING (metric)
+      WHERE w.date BETWEEN $3::date AND $4::date
+    )
+    INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
+      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
+    SELECT $1, date, metric, channel, value, mean, sd, n,
+      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
+      CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
+      COALESCE(n >= min_train
+        AND (CASE WHEN rel IS NULL THEN value <> mean ELSE abs(rel) >= min_rel END)
+        AND (CASE WHEN z IS NOT NULL
+               THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
+               ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)
+    FROM scored`;
+}
+
+export function evaluationParams(projectId: string, historyFrom: string, from: string, to: string, s: EffectiveSettings): unknown[] {
+  const rules = s.metrics.filter((m) => m.enabled);
+  return [
+    projectId,
+    historyFrom,
+    from,
+    to,
+    rules.map((r) => r.metric),
+    rules.map((r) => r.threshold),
+    rules.map((r) => r.direction),
+    rules.map((r) => r.min_relative_change),
+    rules.map((r) => r.min_training_days),
+  ];
+}
+
+/** Replaces the project's rows for [from, to] with a fresh evaluation; returns rows and fired. */
+export async function evaluate(tx: SqlExecutor, projectId: string, from: string, to: string, historyFrom: string, s: EffectiveSettings): Promise<{ rows: number; fired: number }> {
+  await tx.query('DELETE FROM anomalies_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]);
+  await tx.query(evaluationSql(s), evaluationParams(projectId, historyFrom, from, to, s));
+  const counts = await tx.query<{ rows: number; fired: number }>(
+    'SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM anomalies_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3',
+    [projectId, from, to],
+  );
+  return { rows: Number(counts[0]?.rows ?? 0), fired: Number(counts[0]?.fired ?? 0) };
+}
+
+export async function kpiDateRange(db: SqlExecutor, projectId: string): Promise<{ first: string | null; last: string | null }> {
+  const rows = await db.query<{ first: string | null; last: string | null }>('SELECT min(date) AS first, max(date) AS last FROM kpis_daily WHERE project_id = $1', [projectId]);
+  return rows[0] ?? { first: null, last: null };
+}
+
+export interface AnomalyRow {
+  project_id: string;
+  date: string;
+  metric: string;
+  channel: string;
+  value: number;
+  baseline_mean: number | null;
+  baseline_stddev: number | null;
+  training_size: number;
+  window_from: string;
+  window_to: string;
+  seasonality: string;
+  z: number | null;
+  relative_change: number | null;
+  threshold: number;
+  min_relative_change: number;
+  watch: string;
+  direction: string | null;
+  fired: boolean;
+}
+
+export async function listFired(
+  db: SqlExecutor,
+  q: { projectId: string; since: string; until?: string; metric?: string; direction?: string; channel?: string; limit: number },
+): Promise<AnomalyRow[]> {
+  return db.query<AnomalyRow>(
+    `SELECT * FROM anomalies_daily
+     WHERE project_id = $1 AND fired AND date >= $2 AND ($3::date IS NULL OR date <= $3)
+       AND ($4::text IS NULL OR metric = $4) AND ($5::text IS NULL OR direction = $5) AND ($6::text IS NULL OR channel = $6)
+     ORDER BY date DESC, abs(coalesce(z, 0)) DESC, metric, channel LIMIT $7`,
+    [q.projectId, q.since, q.until ?? null, q.metric ?? null, q.direction ?? null, q.channel ?? null, q.limit],
+  );
+}
+
+export async function readSettings(db: SqlExecutor, projectId: string): Promise<{ settings: Record<string, unknown>; updated_at: Date } | undefined> {
+  return (await db.query<{ settings: Record<string, unknown>; updated_at: Date }>('SELECT settings, updated_at FROM anomaly_settings WHERE project_id = $1', [projectId]))[0];
+}
+
+export async function writeSettings(db: SqlExecutor, projectId: string, settings: unknown, actor: string, now: Date): Promise<Date> {
+  const rows = await db.query<{ updated_at: Date }>(
+    `INSERT INTO anomaly_settings (project_id, settings, updated_at, updated_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (project_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
+     RETURNING updated_at`,
+    [projectId, JSON.stringify(settings), now, actor],
+  );
+  return rows[0]!.updated_at;
+}

@@ -1,0 +1,52 @@
+import { defineRoute } from '../../platform/http/route.js';
+import { AnomaliesQuery, AnomalyListOutput, AnomalySettingsInput, AnomalySettingsOutput, EvaluateOutput, EvaluateQuery, SettingsQuery } from './anomalies.schemas.js';
+import type { AnomaliesService } from './anomalies.service.js';
+
+export function anomalyRoutes(anomalies: AnomaliesService) {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/anomalies/settings',
+      summary: "A project's anomaly settings: what is stored and the effective rule per metric",
+      tags: ['anomalies'],
+      rule: { permission: 'data.read' },
+      query: SettingsQuery,
+      response: AnomalySettingsOutput,
+      handler: async ({ ctx, query }) => anomalies.getSettings(ctx, query.project_id),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/api/anomalies/settings',
+      summary: "Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum change, direction, per-metric overrides)",
+      tags: ['anomalies'],
+      rule: { permission: 'admin' },
+      query: SettingsQuery,
+      body: AnomalySettingsInput,
+      response: AnomalySettingsOutput,
+      handler: async ({ ctx, query, body }) => anomalies.putSettings(ctx, query.project_id, body),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/anomalies',
+      summary: 'Fired anomalies since a date (default 30 days), newest first, with baseline and correlated context events',
+      tags: ['anomalies'],
+      rule: { permission: 'data.read' },
+      query: AnomaliesQuery,
+      response: AnomalyListOutput,
+      handler: async ({ ctx, query }) => {
+        const r = await anomalies.listFired(ctx, query);
+        return { project_id: r.resolved.project.id, since: r.since, anomalies: r.anomalies };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/anomalies/evaluate',
+      summary: 'Re-evaluate a date range (default all dates with KPIs) with the current settings; no body',
+      tags: ['anomalies'],
+      rule: { permission: 'admin' },
+      query: EvaluateQuery,
+      response: EvaluateOutput,
+      handler: async ({ ctx, query }) => anomalies.evaluate(ctx, query),
+    }),
+  ];
+}

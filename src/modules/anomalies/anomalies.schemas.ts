@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { CalendarDate } from '../money/calendar.js';
+import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
+
+/** The KPI metrics of kpis_daily that surveillance watches. */
+export const METRICS = ['spend', 'revenue', 'conversions', 'clicks', 'impressions', 'roas', 'cpa', 'ctr', 'cvr'] as const;
+export type Metric = (typeof METRICS)[number];
+export const Metric = z.enum(METRICS);
+
+export const DIRECTIONS = ['spike', 'drop', 'both'] as const;
+export const Direction = z.enum(DIRECTIONS);
+export type Direction = z.infer<typeof Direction>;
+
+/** The channel name of a project's total across channels. */
+export const TOTAL_CHANNEL = '_total';
+
+export const DEFAULT_SETTINGS = {
+  window_days: 28,
+  seasonality: 'none' as 'none' | 'day_of_week',
+  seasonal_weeks: 8,
+  threshold: 3,
+  min_training_days: 14,
+  min_relative_change: 0.05,
+  direction: 'both' as Direction,
+};
+
+const MetricOverride = z
+  .object({
+    enabled: z.boolean().optional(),
+    threshold: z.number().positive().max(50).optional(),
+    direction: Direction.optional(),
+    min_relative_change: z.number().min(0).max(100).optional(),
+    min_training_days: z.number().int().min(2).max(365).optional(),
+  })
+  .strict();
+
+export const AnomalySettingsInput = z
+  .object({
+    window_days: z.number().int().min(7).max(365).optional().describe('Trailing baseline length in days, excluding the day evaluated (default 28).'),
+    seasonality: z.enum(['none', 'day_of_week']).optional().describe('day_of_week: the baseline is the same weekday over seasonal_weeks weeks.'),
+    seasonal_weeks: z.number().int().min(2).max(52).optional().describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
+    threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 3).'),
+    min_training_days: z.number().int().min(2).max(365).optional().describe('Baseline points needed before anything fires (default 14).'),
+    min_relative_change: z.number().min(0).max(100).optional().describe('Minimum |value − mean| / |mean| to fire (default 0.05 = 5%).'),
+    direction: Direction.optional().describe('spike, drop or both (default both).'),
+    metrics: z.object(Object.fromEntries(METRICS.map((m) => [m, MetricOverride.optional()])) as Record<Metric, z.ZodOptional<typeof MetricOverride>>).strict().optional(),
+  })
+  .strict();
+export type AnomalySettingsInput = z.infer<typeof AnomalySettingsInput>;
+
+export interface MetricRule {
+  metric: Metric;
+  enabled: boolean;
+  threshold: number;
+  direction: Direction;
+  min_relative_change: number;
+  min_training_days: number;
+}
+
+export interface EffectiveSettings {
+  window_days: number;
+  seasonality: 'none' | 'day_of_week';
+  seasonal_weeks: number;
+  threshold: number;
+  min_training_days: number;
+  min_relative_change: number;
+  direction: Direction;
+  metrics: MetricRule[];
+}
+
+export const SettingsQuery = z.object({ project_id: ProjectId });
+
+export const AnomalySettingsOutput = z.object({
+  project_id: z.string(),
+  settings: AnomalySettingsInput.describe('What was stored (PUT replaces it whole).'),
+  effective: z.object({
+    window_days: z.number(),
+    seasonality: z.string(),
+    seasonal_weeks: z.number(),
+    threshold: z.number(),
+    min_training_days: z.number(),
+    min_relative_change: z.number(),
+    direction: z.string(),
+    metrics: z.array(z.object({ metric: z.string(), enabled: z.boolean(), threshold: z.number(), direction: z.string(), min_relative_change: z.number(), min_training_days: z.number() })),
+  }),
+  updated_at: z.string().nullable(),
+});
+
+export const EvaluateQuery = z.object({
+  project_id: ProjectId,
+  from: CalendarDate.optional().describe('First date to evaluate (default: the first date with KPIs).'),
+  to: CalendarDate.optional().describe('Last date to evaluate (default: the last date with KPIs).'),
+});
+
+export const AnomaliesQuery = z.object({
+  project_id: ProjectId,
+  since: CalendarDate.optional(),
+  metric: Metric.optional(),
+  direction: z.enum(['spike', 'drop']).optional(),
+  channel: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const GetAnomaliesToolInput = z
+  .object({
+    project_id: ProjectRef,
+    since: CalendarDate.optional().describe('First date (YYYY-MM-DD); default 30 days before today in the project timezone.'),
+    metric: Metric.optional().describe('Only this metric.'),
+    direction: z.enum(['spike', 'drop']).optional().describe('Only spikes or only drops.'),
+  })
+  .strict();
+
+export const CorrelatedEvent = z.object({ id: z.string(), event_type: z.string(), title: z.string(), event_date: z.string(), active_until: z.string() });
+
+export const AnomalyOutput = z.object({
+  date: z.string(),
+  metric: z.string(),
+  channel: z.string().describe(`"${TOTAL_CHANNEL}" is the project total across channels.`),
+  value: z.number(),
+  baseline_mean: z.number().nullable(),
+  baseline_stddev: z.number().nullable(),
+  training_size: z.number(),
+  window: z.object({ from: z.string(), to: z.string(), seasonality: z.string() }),
+  z: z.number().nullable().describe('null when the baseline is flat (stddev 0): then the relative change decides.'),
+  relative_change: z.number().nullable(),
+  threshold: z.number(),
+  min_relative_change: z.number(),
+  watch: z.string(),
+  direction: z.string().nullable(),
+  fired: z.boolean(),
+  context_events: z.array(CorrelatedEvent),
+});
+export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
+
+export const AnomalyListOutput = z.object({ project_id: z.string(), since: z.string(), anomalies: z.array(AnomalyOutput) });
+
+export const EvaluateOutput = z.object({ project_id: z.string(), from: z.string().nullable(), to: z.string().nullable(), rows: z.number(), fired: z.number() });
+
+export const anomaliesResourceUri = (projectId: string) => `anomalies://${projectId}/recent`;

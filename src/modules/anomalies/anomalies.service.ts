@@ -1,0 +1,160 @@
+import type { RequestContext } from '../../app/context.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
+import { ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { addDays, todayIn } from '../money/calendar.js';
+import type { ContextEventsService } from '../context-events/context-events.service.js';
+import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import * as repo from './anomalies.repo.js';
+import {
+  DEFAULT_SETTINGS,
+  METRICS,
+  anomaliesResourceUri,
+  type AnomalyOutput,
+  type AnomalySettingsInput,
+  type EffectiveSettings,
+  type Metric,
+} from './anomalies.schemas.js';
+
+export interface FiredQuery {
+  project_id: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  metric?: string | undefined;
+  direction?: string | undefined;
+  channel?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** Anomaly surveillance: settings, the set-based evaluation, and reads with correlated events. */
+export class AnomaliesService {
+  constructor(
+    private readonly db: Database,
+    private readonly projects: ProjectsService,
+    private readonly events: ContextEventsService,
+    private readonly changes: { resourceUpdated(uri: string): Promise<void> },
+  ) {}
+
+  async effectiveSettings(db: SqlExecutor, projectId: string): Promise<EffectiveSettings> {
+    const stored = await repo.readSettings(db, projectId);
+    return effective((stored?.settings ?? {}) as AnomalySettingsInput);
+  }
+
+  async getSettings(ctx: RequestContext, projectId: string) {
+    const { project } = await this.projects.resolve(ctx, projectId, 'data.read');
+    const stored = await repo.readSettings(this.db, project.id);
+    const settings = (stored?.settings ?? {}) as AnomalySettingsInput;
+    return { project_id: project.id, settings, effective: effective(settings), updated_at: stored ? new Date(stored.updated_at).toISOString() : null };
+  }
+
+  /** PUT replaces the settings whole; cross-field rules give one errors[] entry per violation. */
+  async putSettings(ctx: RequestContext, projectId: string, input: AnomalySettingsInput) {
+    const { project } = await this.projects.resolve(ctx, projectId, 'admin');
+    const violations = crossFieldViolations(input);
+    if (violations.length) throw new ValidationError(violations);
+    const updatedAt = await repo.writeSettings(this.db, project.id, input, ctx.actor.subject, ctx.clock.now());
+    return { project_id: project.id, settings: input, effective: effective(input), updated_at: new Date(updatedAt).toISOString() };
+  }
+
+  /**
+   * Recomputes [from, to] of a project inside `tx` (the ingestion transaction, or an operator's
+   * re-evaluation). Reads history back to the frame length before `from`.
+   */
+  async evaluateRange(tx: SqlExecutor, projectId: string, from: string, to: string): Promise<{ rows: number; fired: number }> {
+    const settings = await this.effectiveSettings(tx, projectId);
+    return repo.evaluate(tx, projectId, from, to, addDays(from, -repo.lookbackDays(settings)), settings);
+  }
+
+  /** Operator action: re-evaluate a range (default everything) after changing the settings. */
+  async evaluate(ctx: RequestContext, q: { project_id: string; from?: string | undefined; to?: string | undefined }) {
+    const { project } = await this.projects.resolve(ctx, q.project_id, 'admin');
+    const range = await repo.kpiDateRange(this.db, project.id);
+    const from = q.from ?? range.first;
+    const to = q.to ?? range.last;
+    if (!from || !to) return { project_id: project.id, from, to, rows: 0, fired: 0 };
+    if (from > to) throw new ValidationError([{ path: 'query.from', message: `from (${from}) must be on or before to (${to})` }]);
+    const result = await this.db.transaction((tx) => this.evaluateRange(tx, project.id, from, to));
+    await this.changes.resourceUpdated(anomaliesResourceUri(project.id));
+    return { project_id: project.id, from, to, ...result };
+  }
+
+  async listFired(ctx: RequestContext, q: FiredQuery): Promise<{ resolved: ResolvedProject; since: string; anomalies: AnomalyOutput[] }> {
+    const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
+    const since = q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30);
+    const anomalies = await this.firedFor(resolved.project.id, { since, until: q.until, metric: q.metric, direction: q.direction, channel: q.channel, limit: q.limit ?? 100 });
+    return { resolved, since, anomalies };
+  }
+
+  /** System read (the insight composer, facts): fired anomalies with the events active that day. */
+  async firedFor(projectId: string, q: { since: string; until?: string | undefined; metric?: string | undefined; direction?: string | undefined; channel?: string | undefined; limit: number }): Promise<AnomalyOutput[]> {
+    const rows = await repo.listFired(this.db, { projectId, ...q });
+    const byDate = new Map<string, Awaited<ReturnType<ContextEventsService['activeOn']>>>();
+    for (const date of new Set(rows.map((r) => r.date))) byDate.set(date, await this.events.activeOn(projectId, date));
+    return rows.map((row) => presentAnomaly(row, byDate.get(row.date) ?? []));
+  }
+}
+
+export function presentAnomaly(row: repo.AnomalyRow, events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[]): AnomalyOutput {
+  return {
+    date: row.date,
+    metric: row.metric,
+    channel: row.channel,
+    value: row.value,
+    baseline_mean: row.baseline_mean,
+    baseline_stddev: row.baseline_stddev,
+    training_size: row.training_size,
+    window: { from: row.window_from, to: row.window_to, seasonality: row.seasonality },
+    z: row.z,
+    relative_change: row.relative_change,
+    threshold: row.threshold,
+    min_relative_change: row.min_relative_change,
+    watch: row.watch,
+    direction: row.direction,
+    fired: row.fired,
+    context_events: events.map((e) => ({ id: e.id, event_type: e.event_type, title: e.title, event_date: e.event_date, active_until: e.active_until })),
+  };
+}
+
+export function effective(input: AnomalySettingsInput): EffectiveSettings {
+  const base = { ...DEFAULT_SETTINGS, ...stripUndefined(input) };
+  if (base.seasonality === 'day_of_week' && input.min_training_days === undefined) base.min_training_days = Math.min(base.min_training_days, base.seasonal_weeks);
+  return {
+    window_days: base.window_days,
+    seasonality: base.seasonality,
+    seasonal_weeks: base.seasonal_weeks,
+    threshold: base.threshold,
+    min_training_days: base.min_training_days,
+    min_relative_change: base.min_relative_change,
+    direction: base.direction,
+    metrics: METRICS.map((metric: Metric) => {
+      const o = input.metrics?.[metric] ?? {};
+      return {
+        metric,
+        enabled: o.enabled ?? true,
+        threshold: o.threshold ?? base.threshold,
+        direction: o.direction ?? base.direction,
+        min_relative_change: o.min_relative_change ?? base.min_relative_change,
+        min_training_days: o.min_training_days ?? base.min_training_days,
+      };
+    }),
+  };
+}
+
+/** A training minimum the baseline can never reach would silence surveillance: refuse it. */
+function crossFieldViolations(input: AnomalySettingsInput): FieldViolation[] {
+  const s = effective(input);
+  const capacity = s.seasonality === 'day_of_week' ? s.seasonal_weeks : s.window_days;
+  const what = s.seasonality === 'day_of_week' ? `seasonal_weeks (${s.seasonal_weeks})` : `window_days (${s.window_days})`;
+  const out: FieldViolation[] = [];
+  if (input.min_training_days !== undefined && input.min_training_days > capacity) {
+    out.push({ path: 'body.min_training_days', message: `must be at most ${what}: the baseline never holds more points` });
+  }
+  for (const metric of METRICS) {
+    const m = input.metrics?.[metric]?.min_training_days;
+    if (m !== undefined && m > capacity) out.push({ path: `body.metrics.${metric}.min_training_days`, message: `must be at most ${what}: the baseline never holds more points` });
+  }
+  return out;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k !== 'metrics')) as Partial<T>;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { ResourceSpec } from '../../mcp/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { AnomalyOutput, GetAnomaliesToolInput, TOTAL_CHANNEL } from './anomalies.schemas.js';
+import type { AnomaliesService } from './anomalies.service.js';
+
+const SUMMARY_ROWS = 25;
+const num = (n: number | null, digits = 2) => (n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits }));
+
+export function anomalyTools(anomalies: AnomaliesService) {
+  return [
+    defineTool({
+      name: 'get_anomalies',
+      title: 'Get fired anomalies',
+      description:
+        'Anomalies that fired (|z| at or above the threshold against a trailing baseline), newest first, each with its value, baseline mean and stddev, z, training size and the context events active that day. ' +
+        `Default since: 30 days ago. Filter by metric or direction (spike, drop). Channel "${TOTAL_CHANNEL}" is the project total. Thresholds: GET /api/anomalies/settings.`,
+      input: GetAnomaliesToolInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      dataShape: { since: z.string(), count: z.number(), anomalies: z.array(AnomalyOutput) },
+      run: async (ctx, input) => {
+        const r = await anomalies.listFired(ctx, { ...input, limit: 200 });
+        const list = r.anomalies;
+        return {
+          kind: 'enveloped',
+          summary: [
+            `${list.length} anomal${list.length === 1 ? 'y' : 'ies'} fired in ${r.resolved.project.id} since ${r.since}${list.length === 200 ? ' (first 200)' : ''}.`,
+            ...list.slice(0, SUMMARY_ROWS).map(
+              (a) =>
+                `- ${a.date} ${a.metric} on ${a.channel === TOTAL_CHANNEL ? 'all channels' : a.channel}: ${a.direction} ${num(a.value)} vs ${num(a.baseline_mean)} ± ${num(a.baseline_stddev)} (z ${num(a.z, 1)})` +
+                (a.context_events.length ? `; events: ${a.context_events.map((e) => e.title).join(', ').slice(0, 60)}` : ''),
+            ),
+            ...(list.length > SUMMARY_ROWS ? [`… ${list.length - SUMMARY_ROWS} more in data.anomalies.`] : []),
+          ],
+          projectId: r.resolved.project.id,
+          provenance: { source: 'anomalies_daily', resolved_from: r.resolved.resolvedFrom },
+          data: { since: r.since, count: list.length, anomalies: list },
+        };
+      },
+    }),
+  ];
+}
+
+export function anomalyResources(anomalies: AnomaliesService, projects: ProjectsService): ResourceSpec[] {
+  return [
+    {
+      name: 'anomalies-recent',
+      uriTemplate: 'anomalies://{project_id}/recent',
+      title: 'Recent anomalies',
+      description: "A project's anomalies fired in the last 30 days; subscribe to hear when surveillance finds new ones.",
+      mimeType: 'application/json',
+      permission: 'data.read',
+      list: async (ctx) => (await projects.list(ctx, { limit: 200 })).items.map((p) => ({ uri: `anomalies://${p.id}/recent`, name: `${p.id} recent anomalies` })),
+      read: async (ctx, _uri, vars) => {
+        const r = await anomalies.listFired(ctx, { project_id: vars.project_id ?? '', limit: 200 });
+        return { text: JSON.stringify({ project_id: r.resolved.project.id, since: r.since, anomalies: r.anomalies }) };
+      },
+    },
+  ];
+}

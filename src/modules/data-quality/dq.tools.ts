@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { ProjectRef } from '../projects/projects.schemas.js';
+import type { DataQualityService } from './dq.service.js';
+
+const GetDqInput = z.object({ project_id: ProjectRef }).strict();
+
+export function dqTools(dq: DataQualityService) {
+  return [
+    defineTool({
+      name: 'get_data_quality',
+      title: 'Get data quality',
+      description:
+        "A project's data-quality health: pass rate over 7 days, freshness lag per datastream, open failures (the latest check of a monitor that failed), and the newest ledger entries. " +
+        'Monitors run after every ingestion: freshness, volume, null_rate, duplicates, currency_coverage, schema_drift. More history: GET /api/dq/status.',
+      input: GetDqInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      dataShape: {
+        health: z.object({
+          pass_rate: z.number().nullable(),
+          checks_last_7_days: z.number(),
+          freshness: z.array(z.record(z.string(), z.unknown())),
+          open_failures: z.array(z.record(z.string(), z.unknown())),
+        }),
+        ledger: z.array(z.record(z.string(), z.unknown())),
+      },
+      run: async (ctx, input) => {
+        const r = await dq.status(ctx, input.project_id, { limit: 50 });
+        const h = r.health;
+        return {
+          kind: 'enveloped',
+          summary: [
+            `Data quality of ${r.project_id}: pass rate ${h.pass_rate === null ? 'n/a (no checks in 7 days)' : `${(h.pass_rate * 100).toFixed(1)}%`} over ${h.checks_last_7_days} checks in 7 days.`,
+            ...h.freshness.slice(0, 10).map((f) => `- freshness ${f.name}: ${f.last_date ? `newest ${f.last_date}, ${f.lag_days} day(s) behind` : 'no data yet'}`),
+            h.open_failures.length ? `${h.open_failures.length} open failure(s):` : 'No open failure.',
+            ...h.open_failures.slice(0, 12).map((c) => `- ${c.status} ${c.monitor} (${c.datastream_id ?? 'project'}): ${c.message.slice(0, 150)}`),
+          ],
+          projectId: r.project_id,
+          provenance: { source: 'dq_checks', resolved_from: r.resolved.resolvedFrom },
+          data: { health: h, ledger: r.ledger },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,46 @@
+import type { ServiceDeps } from '../../app/services.js';
+import { AnomaliesService } from '../anomalies/anomalies.service.js';
+import { anomaliesModel } from '../anomalies/anomalies.model.js';
+import type { ContextEventsService } from '../context-events/context-events.service.js';
+import { DataQualityService } from '../data-quality/dq.service.js';
+import type { FlowsService } from '../flows/flows.service.js';
+import type { IngestionService } from '../ingestion/ingestion.service.js';
+import { InsightsService } from '../insights/insights.service.js';
+import { KpisService } from '../insights/kpis.service.js';
+import type { MoneyService } from '../money/money.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { Scheduler } from '../../platform/jobs/scheduler.js';
+import { EvaluatorPipeline } from './evaluator-pipeline.js';
+import { FactsService } from './facts.service.js';
+import { SchedulePlan } from '../scheduling/schedule-plan.js';
+
+export interface Evaluators {
+  anomalies: AnomaliesService;
+  insights: InsightsService;
+  kpis: KpisService;
+  dq: DataQualityService;
+  facts: FactsService;
+  pipeline: EvaluatorPipeline;
+  plan: SchedulePlan;
+  scheduler: Scheduler;
+}
+
+/**
+ * The three evaluators (anomaly surveillance, insight composer, data quality), their facts and
+ * the scheduler, built once. `anomalies_daily` joins the ingestion model graph after kpis_daily.
+ */
+export function createEvaluators(
+  deps: ServiceDeps,
+  m: { projects: ProjectsService; contextEvents: ContextEventsService; ingestion: IngestionService; flows: FlowsService; money: MoneyService },
+): Evaluators {
+  const anomalies = new AnomaliesService(deps.db, m.projects, m.contextEvents, deps.feed);
+  m.ingestion.models.register(anomaliesModel(anomalies, () => deps.clock.now()));
+  const insights = new InsightsService(deps.db, m.projects, anomalies, m.contextEvents);
+  const kpis = new KpisService(deps.db, m.projects);
+  const dq = new DataQualityService(deps.db, m.projects);
+  const facts = new FactsService(deps.db);
+  const pipeline = new EvaluatorPipeline({ db: deps.db, jobs: deps.jobs, feed: deps.feed, clock: deps.clock, log: deps.log, anomalies, insights, dq, facts });
+  const plan = new SchedulePlan({ db: deps.db, config: deps.config, clock: deps.clock, log: deps.log, jobs: deps.jobs, flows: m.flows, ingestion: m.ingestion, money: m.money, pipeline });
+  const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
+  return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler };
+}

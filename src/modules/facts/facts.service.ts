@@ -1,0 +1,47 @@
+import type { Database } from '../../platform/db/database.js';
+import type { QueueHandle } from '../../platform/jobs/queues.js';
+
+/** The facts the evaluators publish; README "Facts" documents each payload. */
+export const FACT_TYPES = ['datastream.ingested', 'dataset.transformed', 'anomaly.detected', 'insight.composed', 'dq.check_failed'] as const;
+export type FactType = (typeof FACT_TYPES)[number];
+
+export interface Fact {
+  seq: number;
+  type: FactType;
+  project_id: string;
+  payload: Record<string, unknown>;
+  occurred_at: string;
+}
+
+/**
+ * Facts: an append-only log (the `facts` table) plus delivery to the queues that react to a type.
+ * Reactions are work one process should do, so each subscriber is a pg-boss queue (one job per
+ * fact, taken by exactly one worker); what every replica must see goes through the ChangeFeed.
+ */
+export class FactsService {
+  private readonly subscribers = new Map<FactType, QueueHandle<{ fact: Fact }>[]>();
+
+  constructor(private readonly db: Database) {}
+
+  on(type: FactType, queue: QueueHandle<{ fact: Fact }>): void {
+    this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), queue]);
+  }
+
+  async publish(type: FactType, projectId: string, payload: Record<string, unknown>, now: Date): Promise<Fact> {
+    const [row] = await this.db.query<{ seq: number; occurred_at: Date }>(
+      'INSERT INTO facts (type, project_id, payload, occurred_at) VALUES ($1, $2, $3, $4) RETURNING seq, occurred_at',
+      [type, projectId, JSON.stringify(payload), now],
+    );
+    const fact: Fact = { seq: Number(row!.seq), type, project_id: projectId, payload, occurred_at: new Date(row!.occurred_at).toISOString() };
+    for (const queue of this.subscribers.get(type) ?? []) await queue.send({ fact });
+    return fact;
+  }
+
+  async recent(projectId: string, limit: number, type?: FactType): Promise<Fact[]> {
+    const rows = await this.db.query<Fact & { occurred_at: Date }>(
+      'SELECT seq, type, project_id, payload, occurred_at FROM facts WHERE project_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY seq DESC LIMIT $3',
+      [projectId, type ?? null, limit],
+    );
+    return rows.map((r) => ({ ...r, seq: Number(r.seq), occurred_at: new Date(r.occurred_at).toISOString() }));
+  }
+}

@@ -1,0 +1,141 @@
+import { CronExpressionParser } from 'cron-parser';
+import type { RequestContext } from '../../app/context.js';
+import { OPERATOR } from '../../platform/auth/actor.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Config } from '../../platform/config.js';
+import type { Database } from '../../platform/db/database.js';
+import type { JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
+import type { Logger } from '../../platform/logger.js';
+import { addDays } from '../money/calendar.js';
+import type { MoneyService } from '../money/money.service.js';
+import type { DatastreamRow } from '../flows/flows.repo.js';
+import * as flowsRepo from '../flows/flows.repo.js';
+import type { FlowsService } from '../flows/flows.service.js';
+import type { IngestionService } from '../ingestion/ingestion.service.js';
+import type { EvaluatorPipeline } from '../facts/evaluator-pipeline.js';
+import { dayInZone } from '../providers/dates.js';
+
+export const FX_REFRESH_QUEUE = 'money.fx_refresh';
+
+export interface TickResult {
+  runs: { datastream_id: string; due_at: string; run_id: string }[];
+  insights: { project_id: string; date: string }[];
+  fx_refresh: boolean;
+  swept: number;
+}
+
+/**
+ * What is due at `now`, decided against the database so any number of processes can tick at
+ * once: a due slot is claimed by inserting (target, due_at) into schedule_firings, whose primary
+ * key lets exactly one process win it. Datastreams: each one's stored next_run_at (its own cadence
+ * and timezone, or SCHEDULER_NIGHTLY_HOUR in SCHEDULER_TIMEZONE), advanced to the next occurrence
+ * after `now` when claimed. Missed slots (every process down) coalesce into one run: the run's
+ * lookback window covers the gap. Daily jobs (insight composition per project, the FX refresh)
+ * claim their latest occurrence at or before `now`. cron-parser computes occurrences in the zone,
+ * so DST transitions neither skip nor double a daily slot.
+ */
+export class SchedulePlan {
+  private readonly fxQueue: QueueHandle<Record<string, never>>;
+
+  constructor(
+    private readonly deps: {
+      db: Database;
+      config: Config;
+      clock: Clock;
+      log: Logger;
+      jobs: JobQueues;
+      flows: FlowsService;
+      ingestion: IngestionService;
+      money: MoneyService;
+      pipeline: EvaluatorPipeline;
+    },
+  ) {
+    this.fxQueue = deps.jobs.define<Record<string, never>>({
+      name: FX_REFRESH_QUEUE,
+      retryLimit: 3,
+      retryDelay: 300,
+      retryBackoff: true,
+      handler: async () => {
+        await this.deps.money.refreshRates(this.context());
+      },
+    });
+  }
+
+  private context(): RequestContext {
+    return { actor: OPERATOR, requestId: 'scheduler', clock: this.deps.clock, log: this.deps.log };
+  }
+
+  async tick(now: Date): Promise<TickResult> {
+    const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0 };
+    const { db, config } = this.deps;
+    const due = await db.query<DatastreamRow>(
+      `SELECT id FROM datastreams WHERE next_run_at IS NOT NULL AND next_run_at <= $1 ORDER BY next_run_at, id`,
+      [now],
+    );
+    for (const { id } of due) {
+      const ds = await flowsRepo.findDatastream(db, id);
+      if (!ds?.next_run_at) continue;
+      const dueAt = new Date(ds.next_run_at);
+      const next = this.deps.flows.schedule(ds, now).next_run_at;
+      const claimed = await db.transaction(async (tx) => {
+        const won = await tx.query('INSERT INTO schedule_firings (target, due_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [`datastream:${ds.id}`, dueAt, now]);
+        await tx.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [ds.id, next, dueAt]);
+        return won.length > 0;
+      });
+      if (claimed) result.runs.push(await this.startRun(ds, dueAt, now));
+    }
+    result.runs.push(...(await this.retryUnstarted(now)));
+
+    const daily = `0 ${config.schedulerNightlyHour} * * *`;
+    const projects = await db.query<{ id: string; timezone: string }>('SELECT id, timezone FROM projects ORDER BY id');
+    for (const p of projects) {
+      const slot = latestOccurrence(daily, p.timezone, now);
+      if (!(await this.claim(`insight:${p.id}`, slot, now))) continue;
+      const yesterday = addDays(dayInZone(now, p.timezone), -1);
+      await this.deps.pipeline.composeDays(p.id, yesterday, yesterday);
+      result.insights.push({ project_id: p.id, date: yesterday });
+    }
+    if (await this.claim('fx:refresh', latestOccurrence(daily, config.schedulerTimezone, now), now)) {
+      await this.fxQueue.send({}, { singletonKey: 'fx', singletonSeconds: 600 });
+      result.fx_refresh = true;
+    }
+    result.swept = await this.deps.pipeline.sweep(now);
+    return result;
+  }
+
+  private async claim(target: string, dueAt: Date, now: Date): Promise<boolean> {
+    const won = await this.deps.db.query(
+      'INSERT INTO schedule_firings (target, due_at, fired_at, run_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1',
+      [target, dueAt, now, 'done'],
+    );
+    return won.length > 0;
+  }
+
+  private async startRun(ds: DatastreamRow, dueAt: Date, now: Date) {
+    const window = await this.deps.flows.windowFor(ds, now);
+    const run = await this.deps.ingestion.enqueue(this.context(), ds, window, 'schedule');
+    await this.deps.db.query('UPDATE schedule_firings SET run_id = $3 WHERE target = $1 AND due_at = $2', [`datastream:${ds.id}`, dueAt, run.id]);
+    return { datastream_id: ds.id, due_at: dueAt.toISOString(), run_id: run.id };
+  }
+
+  /** A slot claimed by a process that died before queueing its run: claim it again and start it. */
+  private async retryUnstarted(now: Date) {
+    const rows = await this.deps.db.query<{ target: string; due_at: Date }>(
+      `UPDATE schedule_firings SET fired_at = $1
+       WHERE run_id IS NULL AND target LIKE 'datastream:%' AND fired_at < $1::timestamptz - interval '2 minutes'
+       RETURNING target, due_at`,
+      [now],
+    );
+    const out = [];
+    for (const r of rows) {
+      const ds = await flowsRepo.findDatastream(this.deps.db, r.target.slice('datastream:'.length));
+      if (ds) out.push(await this.startRun(ds, new Date(r.due_at), now));
+    }
+    return out;
+  }
+}
+
+/** The latest occurrence of `cron` in `timeZone` at or before `now`. */
+export function latestOccurrence(cron: string, timeZone: string, now: Date): Date {
+  return CronExpressionParser.parse(cron, { currentDate: new Date(now.getTime() + 1000), tz: timeZone }).prev().toDate();
+}
