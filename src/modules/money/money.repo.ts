@@ -43,7 +43,7 @@ export async function insertRates(db: SqlExecutor, columns: RateColumns, source:
 /** How many of the given rows are already stored with a different value (kept, reported). */
 export async function countDiffering(db: SqlExecutor, columns: RateColumns): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM unnest($1::text[], $2::date[], $3::numeric[]) AS t(c, d, r)
+    `SELECT count(*)::int AS n FROM unnest($1::char(3)[], $2::date[], $3::numeric[]) AS t(c, d, r)
      JOIN fx_rates f ON f.currency = t.c AND f.rate_date = t.d WHERE f.rate_per_eur <> t.r`,
     [columns.currencies, columns.dates, columns.rates],
   );
@@ -73,7 +73,7 @@ export async function ratesOn(db: SqlExecutor, date: string): Promise<RateRow[]>
 export async function lastRatesOnOrBefore(db: SqlExecutor, currencies: string[], date: string): Promise<RateRow[]> {
   return db.query<RateRow>(
     `SELECT c.currency, f.rate_per_eur::text AS rate_per_eur, f.rate_date, f.source
-     FROM unnest($1::text[]) AS c(currency)
+     FROM unnest($1::char(3)[]) AS c(currency)
      CROSS JOIN LATERAL (
        SELECT rate_per_eur, rate_date, source FROM fx_rates
        WHERE currency = c.currency AND rate_date <= $2 ORDER BY rate_date DESC LIMIT 1
