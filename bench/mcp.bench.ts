@@ -55,16 +55,18 @@ function freePort(): Promise<number> {
 async function startService(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  // --profile=DIR writes a V8 CPU profile of the service (for finding where a request's time goes).
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(child);
   // Bounded wait: a first start on a fresh data dir runs initdb and seeds the demo project.
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
     if (ready) return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the service did not become ready within 60 s');
+  throw new Error('the service did not become ready within 5 minutes');
 }
 
 function runLoadProcess(spec: LoadSpec): Promise<LoadResult> {
@@ -143,13 +145,32 @@ interface Row {
   era: string;
   op: string;
   result: LoadResult;
+  /** Server CPU microseconds per successful call (approximate: warm-up calls are estimated). */
+  cpuUsPerCall: number;
 }
 
-async function measure(rows: Row[], server: string, era: string, op: string, port: number, templates: LoadTemplate[]): Promise<void> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After the ")": state is field 3, so utime (14) and stime (15) are at indexes 11 and 12.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(rows: Row[], server: string, era: string, op: string, port: number, templates: LoadTemplate[], pid?: number): Promise<void> {
+  // --rows=2026-list,2025-call limits our service's rows (baselines always run unless --only=ours).
+  if (args.rows && server === 'context-hub' && !String(args.rows).split(',').includes(`${era.slice(0, 4)}-${op.slice(6)}`)) return;
+  // Server CPU per call (over warm-up and measurement alike) is robust to other load on the
+  // machine, which calls/s is not: both are reported.
+  const cpuBefore = cpuSeconds(pid);
   const result = await runLoadProcess({ origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: WARMUP_MS });
-  rows.push({ server, era, op, result });
+  const cpuUsPerCall = ((cpuSeconds(pid) - cpuBefore) * 1e6) / (result.ok * (1 + WARMUP_MS / (DURATION_S * 1000)));
+  rows.push({ server, era, op, result, cpuUsPerCall });
   process.stdout.write(
-    `${server.padEnd(34)} ${era.padEnd(11)} ${op.padEnd(10)} ${result.rps.toFixed(0).padStart(7)} calls/s  p50 ${result.p50ms.toFixed(2)} ms  p99 ${result.p99ms.toFixed(2)} ms  errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}\n`,
+    `${server.padEnd(34)} ${era.padEnd(11)} ${op.padEnd(10)} ${result.rps.toFixed(0).padStart(7)} calls/s  p50 ${result.p50ms.toFixed(2)} ms  p99 ${result.p99ms.toFixed(2)} ms  cpu ${cpuUsPerCall.toFixed(0)} µs/call  errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}\n`,
   );
 }
 
@@ -161,14 +182,14 @@ function markdown(rows: Row[], command: string): string {
     `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
     '',
-    '| server | era | operation | calls/s | p50 ms | p99 ms | errors | × (a) | × (b) |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) | × (b) |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const a = ref('(a) SDK minimal, server per request', r.op);
     const b = ref('(b) raw node:http JSON-RPC echo', 'echo');
     lines.push(
-      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
+      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${Number.isFinite(r.cpuUsPerCall) ? r.cpuUsPerCall.toFixed(0) : ''} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -202,12 +223,13 @@ async function main(): Promise<void> {
     const modern = await captureModern(oursBase, 'list_projects', {});
     const legacy = await legacySessions(oursBase, CONNECTIONS, 'list_projects');
     const perSession = (c: Captured) => legacy.sessionIds.map((id) => template(c, { headers: { 'mcp-session-id': id } }));
-    await measure(rows, 'context-hub', '2026-07-28', 'tools/list', ours.port, [template(byMethod(modern, 'tools/list'))]);
-    await measure(rows, 'context-hub', '2026-07-28', 'tools/call', ours.port, [template(byMethod(modern, 'tools/call'))]);
-    await measure(rows, 'context-hub', '2025-11-25', 'tools/list', ours.port, perSession(byMethod(legacy.captured, 'tools/list')));
-    await measure(rows, 'context-hub', '2025-11-25', 'tools/call', ours.port, perSession(byMethod(legacy.captured, 'tools/call')));
+    await measure(rows, 'context-hub', '2026-07-28', 'tools/list', ours.port, [template(byMethod(modern, 'tools/list'))], ours.child.pid);
+    await measure(rows, 'context-hub', '2026-07-28', 'tools/call', ours.port, [template(byMethod(modern, 'tools/call'))], ours.child.pid);
+    await measure(rows, 'context-hub', '2025-11-25', 'tools/list', ours.port, perSession(byMethod(legacy.captured, 'tools/list')), ours.child.pid);
+    await measure(rows, 'context-hub', '2025-11-25', 'tools/call', ours.port, perSession(byMethod(legacy.captured, 'tools/call')), ours.child.pid);
     await legacy.close();
     ours.child.kill('SIGTERM');
+    await new Promise((r) => (ours.child.exitCode === null ? ours.child.once('exit', r) : r(undefined)));
 
     if (args.only !== 'ours') {
       const minimal = await startChild(['bench/support/sdk-minimal-server.ts']);
@@ -215,13 +237,13 @@ async function main(): Promise<void> {
       const minimalLegacy = await legacySessions(`http://127.0.0.1:${minimal.port}`, 1, 'echo');
       const noSession = { headers: { 'mcp-session-id': undefined } };
       const callEcho = byMethod(minimalLegacy.captured, 'tools/call');
-      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)]);
-      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)]);
+      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)], minimal.child.pid);
+      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)], minimal.child.pid);
       await minimalLegacy.close();
       minimal.child.kill('SIGTERM');
 
       const echo = await startChild(['bench/support/raw-echo-server.ts']);
-      await measure(rows, '(b) raw node:http JSON-RPC echo', '—', 'echo', echo.port, [template(byMethod(legacy.captured, 'tools/list'))]);
+      await measure(rows, '(b) raw node:http JSON-RPC echo', '—', 'echo', echo.port, [template(byMethod(legacy.captured, 'tools/list'))], echo.child.pid);
       echo.child.kill('SIGTERM');
     }
   } finally {

@@ -95,6 +95,23 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
 
 /**
+ * The SDK's tools/list converts every tool's zod schemas to JSON Schema on every call (over half of
+ * a tools/list's CPU here). Every server built from the same deps registers the same tools, and the
+ * listing does not depend on the request or the era, so it is computed once per deps and shared.
+ */
+const listedToolsCache = new WeakMap<McpServerDeps, Promise<ListToolsResult>>();
+function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult>): Promise<ListToolsResult> {
+  let cached = listedToolsCache.get(deps);
+  if (!cached) {
+    cached = compute();
+    listedToolsCache.set(deps, cached);
+    // A failed conversion is not cached: the next tools/list tries again and reports its own error.
+    cached.catch(() => listedToolsCache.delete(deps));
+  }
+  return cached;
+}
+
+/**
  * Issue 4: tools a caller cannot use are absent from its tools/list, and calling one anyway is
  * answered role_forbidden before argument validation (the answer does not depend on the args).
  * The SDK's own handlers are wrapped, not reimplemented, so schemas and results stay the SDK's.
@@ -108,7 +125,7 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   if (!list || !call) throw new Error('MCP SDK did not install tools/list and tools/call handlers');
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const actor = callerOf(ctx, boundCaller).actor;
-    const result = (await list(request, ctx)) as ListToolsResult;
+    const result = await listedTools(deps, () => list(request, ctx) as Promise<ListToolsResult>);
     return { ...result, tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)) };
   });
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
