@@ -121,6 +121,16 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
     expect(hrkThen.body.rate_date).toBe('2020-01-02');
   });
 
+  it('documents the rates and events routes in the OpenAPI document', async () => {
+    const doc = await api(`${service.url}/api/openapi.json`);
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths as Record<string, Record<string, { 'x-permission': string }>>;
+    expect(paths['/api/money/rates']!.get!['x-permission']).toBe('data.read');
+    expect(paths['/api/money/rates/refresh']!.post!['x-permission']).toBe('admin');
+    expect(Object.keys(paths['/api/context/events/{id}']!).sort()).toEqual(['delete', 'get', 'patch']);
+    expect((await rates('date=2026-04-13&symbols=')).body.rates.USD).toBe(1.1684);
+  });
+
   it('serves get_exchange_rates over MCP with the envelope, and errors with a code and a hint', async () => {
     const client = await connectModern(service.url);
     try {

@@ -21,7 +21,8 @@ export const RatesQuery = z
         const codes = s.split(',').map((c) => c.trim()).filter(Boolean);
         const bad = codes.filter((c) => !/^[A-Za-z]{3}$/.test(c));
         for (const c of bad) ctx.addIssue({ code: 'custom', message: `"${c}" is not a 3-letter ISO 4217 code` });
-        return codes.map((c) => c.toUpperCase());
+        // An empty list (symbols=) means no restriction, like leaving it out.
+        return codes.length ? codes.map((c) => c.toUpperCase()) : undefined;
       }),
   })
   .strict();
