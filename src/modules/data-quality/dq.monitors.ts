@@ -27,7 +27,7 @@ type Monitor = (db: SqlExecutor, s: MonitorScope) => Promise<CheckResult>;
 
 /** Freshness: days between the newest data and today, against what the cadence promises. */
 const freshness: Monitor = async (db, s) => {
-  const last = (await db.query<{ d: string | null }>('SELECT max(date) AS d FROM ad_performance_daily WHERE datastream_id = $1', [s.datastreamId]))[0]?.d ?? null;
+  const last = (await db.query<{ d: string | null }>('SELECT max(date) AS d FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2', [s.projectId, s.datastreamId]))[0]?.d ?? null;
   const allowed = s.cadence === 'weekly' ? 7 : 1;
   if (!last) return { monitor: 'freshness', dataset: 'ad_performance_daily', status: 'fail', observed: null, threshold: allowed, message: 'the datastream has no data at all' };
   const lag = daysBetween(last, s.today);
@@ -38,10 +38,10 @@ const freshness: Monitor = async (db, s) => {
 /** Volume: rows of the window's last day against the mean of the 28 days before it. */
 const volume: Monitor = async (db, s) => {
   const rows = await db.query<{ today: number; mean: number | null; days: number }>(
-    `WITH per_day AS (SELECT date, count(*) AS n FROM ad_performance_daily WHERE datastream_id = $1 AND date BETWEEN $2::date - 28 AND $2::date GROUP BY date)
+    `WITH per_day AS (SELECT date, count(*) AS n FROM ad_performance_daily WHERE project_id = $3 AND datastream_id = $1 AND date BETWEEN $2::date - 28 AND $2::date GROUP BY date)
      SELECT coalesce((SELECT n FROM per_day WHERE date = $2::date), 0) AS today,
        (SELECT avg(n)::float8 FROM per_day WHERE date < $2::date) AS mean, (SELECT count(*) FROM per_day WHERE date < $2::date) AS days`,
-    [s.datastreamId, s.to],
+    [s.datastreamId, s.to, s.projectId],
   );
   const { today, mean, days } = rows[0]!;
   if (!mean || Number(days) < 7) return { monitor: 'volume', dataset: 'ad_performance_daily', status: 'pass', observed: Number(today), threshold: null, message: `${today} rows on ${s.to}; fewer than 7 days of history, no baseline yet` };
@@ -102,14 +102,14 @@ const currencyCoverage: Monitor = async (db, s) => {
 const schemaDrift: Monitor = async (db, s) => {
   const rows = await db.query<{ kind: string; value: string }>(
     `SELECT 'channel' AS kind, channel AS value FROM (SELECT DISTINCT channel FROM raw_ad_records WHERE run_id = $1) r
-       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE datastream_id = $2 AND date < $3)
-         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.datastream_id = $2 AND a.date < $3 AND a.channel = r.channel)
+       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE project_id = $4 AND datastream_id = $2 AND date < $3)
+         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.project_id = $4 AND a.datastream_id = $2 AND a.date < $3 AND a.channel = r.channel)
      UNION ALL
      SELECT 'currency', currency FROM (SELECT DISTINCT currency::text AS currency FROM raw_ad_records WHERE run_id = $1) r
-       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE datastream_id = $2 AND date < $3)
-         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.datastream_id = $2 AND a.date < $3 AND a.source_currency::text = r.currency)
+       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE project_id = $4 AND datastream_id = $2 AND date < $3)
+         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.project_id = $4 AND a.datastream_id = $2 AND a.date < $3 AND a.source_currency::text = r.currency)
      ORDER BY 1, 2`,
-    [s.runId, s.datastreamId, s.from],
+    [s.runId, s.datastreamId, s.from, s.projectId],
   );
   return {
     monitor: 'schema_drift',

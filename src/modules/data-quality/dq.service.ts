@@ -98,7 +98,7 @@ export class DataQualityService {
       [projectId],
     );
     const fresh = await this.db.query<{ id: string; name: string; timezone: string; last_date: string | null }>(
-      `SELECT d.id, d.name, d.timezone, (SELECT max(date) FROM ad_performance_daily a WHERE a.datastream_id = d.id) AS last_date
+      `SELECT d.id, d.name, d.timezone, (SELECT max(date) FROM ad_performance_daily a WHERE a.project_id = d.project_id AND a.datastream_id = d.id) AS last_date
        FROM datastreams d WHERE d.project_id = $1 ORDER BY d.name`,
       [projectId],
     );

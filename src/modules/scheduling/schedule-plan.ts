@@ -76,7 +76,7 @@ export class SchedulePlan {
       const ds = await flowsRepo.findDatastream(db, id);
       if (!ds?.next_run_at) continue;
       const dueAt = new Date(ds.next_run_at);
-      const next = this.deps.flows.schedule(ds, now).next_run_at;
+      const next = nextSlot(this.deps.flows.schedule(ds, now), dueAt, now);
       const claimed = await db.transaction(async (tx) => {
         const won = await tx.query('INSERT INTO schedule_firings (target, due_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [`datastream:${ds.id}`, dueAt, now]);
         await tx.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [ds.id, next, dueAt]);
@@ -135,7 +135,33 @@ export class SchedulePlan {
   }
 }
 
-/** The latest occurrence of `cron` in `timeZone` at or before `now`. */
+/**
+ * The occurrence after both `now` and the slot just claimed whose local wall-clock time differs
+ * from that slot's: when clocks fall back, cron-parser answers the repeated hour's second instant
+ * too, and a daily 02:30 must not run twice on that day.
+ */
+export function nextSlot(schedule: { cron: string | null; timezone: string }, claimed: Date, now: Date): Date | null {
+  if (!schedule.cron) return null;
+  const wall = (d: Date) => `${dayInZone(d, schedule.timezone)} ${new Intl.DateTimeFormat('en-GB', { timeZone: schedule.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d)}`;
+  const it = CronExpressionParser.parse(schedule.cron, { currentDate: now > claimed ? now : claimed, tz: schedule.timezone });
+  for (;;) {
+    const next = it.next().toDate();
+    if (wall(next) !== wall(claimed)) return next;
+  }
+}
+
+/**
+ * The latest occurrence of a daily `cron` in `timeZone` at or before `now`, as the first one of its
+ * local day: when clocks fall back an hour repeats, and walking backwards cron-parser answers both
+ * instants; taking the day's first keeps one slot per local day (the claim's key).
+ */
 export function latestOccurrence(cron: string, timeZone: string, now: Date): Date {
-  return CronExpressionParser.parse(cron, { currentDate: new Date(now.getTime() + 1000), tz: timeZone }).prev().toDate();
+  const it = CronExpressionParser.parse(cron, { currentDate: new Date(now.getTime() + 1000), tz: timeZone });
+  let slot = it.prev().toDate();
+  const day = dayInZone(slot, timeZone);
+  for (;;) {
+    const earlier = it.prev().toDate();
+    if (dayInZone(earlier, timeZone) !== day) return slot;
+    slot = earlier;
+  }
 }
