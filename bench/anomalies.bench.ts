@@ -1,0 +1,186 @@
+// npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400] [--stores=postgres,pglite]
+//
+// Anomaly surveillance at scale: kpis_daily with projects × channels × days rows; 9 metrics per
+// channel plus each project's total make the series (100 × (10 + 1) × 9 = 9,900 series × 400 days
+// ≈ 4 M points by default). Measures, per store:
+//   bare   one window-function pass over the same points (avg and stddev_samp over the same
+//          28-day RANGE frame, partitioned by project, channel and metric), aggregated so nothing
+//          is shipped to the client: the cost of the statistics alone;
+//   full   the real evaluation of every date of every project (one set-based statement per
+//          project, writing every row of anomalies_daily with its z, thresholds and fired flag);
+//   day    the incremental evaluation of one new day for every project (the after-ingestion path).
+// PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a schema of its own, dropped afterwards).
+// --write replaces the "## anomalies" section of BENCHMARKS.md with the figures.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Database } from '../src/platform/db/database.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { PGLITE_TEMPLATE } from '../src/platform/db/open.js';
+import { PgliteDatabase } from '../src/platform/db/pglite.js';
+import { PostgresDatabase } from '../src/platform/db/postgres.js';
+import { evaluate, lookbackDays } from '../src/modules/anomalies/anomalies.repo.js';
+import { METRICS, TOTAL_CHANNEL } from '../src/modules/anomalies/anomalies.schemas.js';
+import { effective } from '../src/modules/anomalies/anomalies.service.js';
+import { addDays } from '../src/modules/money/calendar.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const PROJECTS = Number(args.projects ?? 100);
+const CHANNELS = Number(args.channels ?? 10);
+const DAYS = Number(args.days ?? 400);
+const STORES = String(args.stores ?? 'postgres,pglite').split(',');
+const FIRST = '2025-01-01';
+const settings = effective({});
+
+interface Figures {
+  store: string;
+  points: number;
+  series: number;
+  load_s: number;
+  bare_s: number;
+  full_s: number;
+  day_s: number;
+  rows: number;
+  fired: number;
+}
+
+const seconds = async (fn: () => Promise<unknown>) => {
+  const t = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t) / 1e9;
+};
+
+/** Deterministic synthetic KPIs (weekly shape + noise + rare incidents), generated in SQL. */
+async function load(db: Database, days: number, from: string): Promise<void> {
+  await db.query(
+    `INSERT INTO kpis_daily (project_id, date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr)
+     SELECT p, d, c, 'USD', s, r, v, k, i, r / NULLIF(s, 0), s / NULLIF(v, 0), k::numeric / NULLIF(i, 0), v / NULLIF(k, 0)
+     FROM (
+       SELECT 'proj_b' || lpad(pi::text, 4, '0') AS p, $1::date + di AS d, 'ch' || ci AS c,
+         round((100 + 20 * sin(di * 0.9) + 10 * ((hashint4(pi * 7919 + ci * 104729 + di) % 100) / 100.0)
+           * CASE WHEN hashint4(pi + ci * 31 + di * 17) % 997 = 0 THEN 4 ELSE 1 END)::numeric, 2) AS s,
+         round((400 + 50 * cos(di * 0.9) + 40 * ((hashint4(pi * 31 + ci * 7 + di) % 100) / 100.0))::numeric, 2) AS r,
+         (20 + abs(hashint4(pi * 13 + ci + di * 3)) % 7)::numeric AS v,
+         (900 + abs(hashint4(pi + ci * 5 + di * 11)) % 200)::bigint AS k,
+         (30000 + abs(hashint4(pi * 3 + ci * 19 + di)) % 5000)::bigint AS i
+       FROM generate_series(1, $2::int) pi, generate_series(1, $3::int) ci, generate_series(0, $4::int - 1) di
+     ) g`,
+    [from, PROJECTS, CHANNELS, days],
+  );
+}
+
+/** The yardstick: the same statistics over the same points, nothing written. */
+function bareSql(): string {
+  const unpivot = METRICS.map((m) => `('${m}', s.${m}::float8)`).join(', ');
+  return `
+    WITH src AS (
+      SELECT project_id, date, channel, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily
+      UNION ALL
+      SELECT project_id, date, '${TOTAL_CHANNEL}', sum(spend), sum(revenue), sum(conversions), sum(clicks), sum(impressions),
+        sum(revenue) / NULLIF(sum(spend), 0), sum(spend) / NULLIF(sum(conversions), 0), sum(clicks)::numeric / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
+      FROM kpis_daily GROUP BY project_id, date),
+    points AS (
+      SELECT s.project_id, s.channel, m.metric, m.value, s.date - DATE '2000-01-03' AS d
+      FROM src s CROSS JOIN LATERAL (VALUES ${unpivot}) AS m(metric, value) WHERE m.value IS NOT NULL)
+    SELECT count(*) AS n, sum(mean) AS m, sum(sd) AS s FROM (
+      SELECT avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd FROM points
+      WINDOW f AS (PARTITION BY project_id, channel, metric ORDER BY d RANGE BETWEEN 28 PRECEDING AND 1 PRECEDING)) w`;
+}
+
+async function run(store: string): Promise<Figures> {
+  let db: Database;
+  let drop = async () => {};
+  if (store === 'postgres') {
+    const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL for the PostgreSQL run');
+    const schema = `bench_anom_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+    await admin.end();
+    db = new PostgresDatabase({ url, schema, maxConnections: 2 });
+    drop = async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    };
+  } else {
+    db = await PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
+    drop = () => db.close();
+  }
+  try {
+    await migrate(db);
+    const load_s = await seconds(() => load(db, DAYS, FIRST));
+    if (store === 'postgres') await db.query('ANALYZE kpis_daily');
+    const projects = (await db.query<{ p: string }>('SELECT DISTINCT project_id AS p FROM kpis_daily ORDER BY 1')).map((r) => r.p);
+    const last = addDays(FIRST, DAYS - 1);
+    let points = 0;
+    const bare_s = await seconds(async () => {
+      // The same session settings as the evaluation (JIT off: see anomalies.repo.ts).
+      points = await db.transaction(async (tx) => {
+        await tx.query('SET LOCAL jit = off');
+        return Number((await tx.query<{ n: number }>(bareSql()))[0]!.n);
+      });
+    });
+    let rows = 0;
+    let fired = 0;
+    const full_s = await seconds(async () => {
+      for (const p of projects) {
+        const r = await db.transaction((tx) => evaluate(tx, p, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings));
+        rows += r.rows;
+        fired += r.fired;
+      }
+    });
+    // One new day arrives for every project: append it, then evaluate only that date.
+    const next = addDays(last, 1);
+    await db.query(`INSERT INTO kpis_daily SELECT project_id, $2::date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily WHERE date = $1`, [last, next]);
+    const day_s = await seconds(async () => {
+      for (const p of projects) await db.transaction((tx) => evaluate(tx, p, next, next, addDays(next, -lookbackDays(settings)), settings));
+    });
+    return { store, points, series: projects.length * (CHANNELS + 1) * METRICS.length, load_s, bare_s, full_s, day_s, rows, fired };
+  } finally {
+    await drop();
+  }
+}
+
+const results: Figures[] = [];
+for (const store of STORES) {
+  process.stdout.write(`${store}: ${PROJECTS} projects × ${CHANNELS} channels × ${DAYS} days…\n`);
+  const f = await run(store);
+  results.push(f);
+  process.stdout.write(`${JSON.stringify(f)}\n`);
+}
+
+const fmt = (n: number) => n.toFixed(2);
+const table = [
+  '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day (all projects) |',
+  '|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s |`),
+];
+process.stdout.write(`\n${table.join('\n')}\n`);
+
+if (args.write) {
+  const file = path.join(root, 'BENCHMARKS.md');
+  const section = [
+    '## anomalies',
+    '',
+    `Command: \`npm run bench:anomalies -- --write\` (${PROJECTS} projects × ${CHANNELS} channels × ${DAYS} days of kpis_daily; 9 metrics per channel plus each project's total).`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    ...table,
+    '',
+    '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot and project totals) over the same table, aggregated in the database: the statistics alone, nothing written.',
+    '- full: every date of every project through the real evaluation (one statement per project: baseline, z, thresholds, firing rules from the settings) writing every row of `anomalies_daily`.',
+    '- one new day: the incremental path after an ingestion: the new date of every project, reading 28 days of history.',
+    '',
+  ].join('\n');
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\n';
+  const re = /## anomalies\n[\s\S]*?(?=\n## |$)/;
+  fs.writeFileSync(file, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}`);
+  process.stdout.write(`wrote the "## anomalies" section of ${path.relative(process.cwd(), file)}\n`);
+}
