@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FeedFormatError, parseEcbFeed } from '../../src/modules/money/ecb-feed.js';
 import { BUNDLED_SNAPSHOT } from '../../src/modules/money/money.snapshot.js';
+import { PGLITE_TEMPLATE } from '../../src/platform/db/open.js';
+import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { ecbDailyCsv, ecbXml, zipOf } from './ecb-fixtures.js';
 
 const opts = { latestDate: '2026-04-20' };
@@ -58,5 +60,17 @@ describe('ECB feed parser', () => {
     expect(reason('Day,USD,\n2026-04-14,1,\n')).toMatch(/does not start with "Date"/);
     expect(reason('Date,USD,\n31 April 2026,1.1,\n')).toMatch(/not a date/);
     expect(reason(new Uint8Array([0xff, 0xfe, 0x00]))).toMatch(/not UTF-8/);
+  });
+
+  it('ships inside the embedded-store template, so a fresh store has the history before any start', async () => {
+    const db = await PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
+    try {
+      const [row] = await db.query<{ n: number; last: string }>('SELECT count(*) AS n, max(rate_date) AS last FROM fx_rates');
+      expect(row).toEqual({ n: 217_555, last: '2026-04-13' });
+      const loads = await db.query<{ kind: string; status: string }>('SELECT kind, status FROM fx_rate_loads');
+      expect(loads).toEqual([{ kind: 'snapshot', status: 'loaded' }]);
+    } finally {
+      await db.close();
+    }
   });
 });

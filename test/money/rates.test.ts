@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundledRates } from '../../src/modules/money/money.snapshot.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
+import { ecbHistCsv, zipOf } from './ecb-fixtures.js';
 
 // The bundled snapshot ends 2026-04-13 (a Monday): USD 1.1684, GBP 0.87058, JPY 186.75.
 // The Friday before (2026-04-10): USD 1.1711.
@@ -23,6 +28,22 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
     expect(again).toEqual({ loaded: false, rates_inserted: 0 });
     const loads = await service.store.db.query<{ n: number }>("SELECT count(*) AS n FROM fx_rate_loads WHERE kind = 'snapshot' AND status = 'loaded'");
     expect(Number(loads[0]!.n)).toBe(1);
+  });
+
+  it('loads a replaced snapshot file: new days are added, stored rates are kept', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-snap-'));
+    try {
+      const file = path.join(dir, 'eurofxref-hist.zip');
+      fs.writeFileSync(file, zipOf('eurofxref-hist.csv', ecbHistCsv(['USD', 'GBP'], [['2026-04-14', '1.1700', '0.87100'], ['2026-04-13', '9.9999', '0.87058']])));
+      const result = await loadBundledRates(service.store.db, clock.now(), file);
+      expect(result).toEqual({ loaded: true, rates_inserted: 2 });
+      expect(await loadBundledRates(service.store.db, clock.now(), file)).toEqual({ loaded: false, rates_inserted: 0 });
+      expect((await rates('date=2026-04-13&symbols=USD')).body.rates.USD).toBe(1.1684);
+      expect((await rates('date=2026-04-14&symbols=USD,GBP')).body.rates).toEqual({ USD: 1.17, GBP: 0.871 });
+    } finally {
+      await service.store.db.query("DELETE FROM fx_rates WHERE rate_date = '2026-04-14'");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers the published EUR rates exactly for a publication day', async () => {
