@@ -11,6 +11,7 @@ import { systemRoutes } from '../modules/system/system.routes.js';
 import { OPERATOR } from '../platform/auth/actor.js';
 import type { Authenticator } from '../platform/auth/authenticator.js';
 import { createHttpAuth } from '../modules/org/http-auth.js';
+import { installRestAuditFallback, withToolAuditFallback } from '../modules/org/audit-fallback.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
@@ -74,7 +75,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
   if (config.schedulerEnabled) await services.evaluators.scheduler.start();
   const registry: McpRegistry = {
-    tools: moduleTools(services),
+    tools: withToolAuditFallback(moduleTools(services), services.org.audit),
     resources: moduleResources(services),
     extensions: options.mcpExtensions ?? [],
   };
@@ -118,6 +119,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   };
   const startedAt = clock.now();
   const http = buildHttpApp(httpDeps, [...systemRoutes({ db, version: VERSION, startedAt }), ...auth.routes, ...moduleRoutes(services)]);
+  installRestAuditFallback(http, services.org.audit, clock);
   registerMcpEndpoint(http, {
     http: httpDeps,
     legacy,

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { AnyToolSpec } from '../../mcp/tool.js';
+import type { Clock } from '../../platform/clock.js';
+import type { AuditService } from './audit.service.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MCP_PATHS = /^\/(mcp|sse|messages)(\/|\?|$)/;
+
+/**
+ * REST: after a successful write that recorded no audit entry of its own, record a generic one
+ * (`http.post` on `/api/...`). MCP transports are skipped: tool calls are audited per call.
+ */
+export function installRestAuditFallback(http: FastifyInstance, audit: AuditService, clock: Clock): void {
+  http.addHook('onResponse', async (request, reply) => {
+    const requestId = String(request.id);
+    const path = request.url.split('?')[0]!;
+    if (!WRITE_METHODS.has(request.method) || reply.statusCode >= 400 || !request.actor || MCP_PATHS.test(path)) {
+      audit.consumeRecorded(requestId);
+      return;
+    }
+    const ctx = { actor: request.actor, requestId, clock, log: request.log };
+    await audit
+      .recordUnlessRecorded(ctx, { action: `http.${request.method.toLowerCase()}`, target: request.routeOptions.url ?? path, details: { path, status: reply.statusCode } })
+      .catch((err: unknown) => request.log.error({ err }, 'audit fallback failed'));
+  });
+}
+
+/** MCP: every tool that is not read-only records a generic entry after success unless it recorded its own. */
+export function withToolAuditFallback(tools: AnyToolSpec[], audit: AuditService): AnyToolSpec[] {
+  return tools.map((tool) => {
+    if (tool.annotations.readOnlyHint) return tool;
+    return {
+      ...tool,
+      run: async (ctx, input) => {
+        const answer = await tool.run(ctx, input);
+        const projectId = typeof (input as { project_id?: unknown }).project_id === 'string' ? (input as { project_id: string }).project_id : undefined;
+        const resolved = answer.kind === 'enveloped' && answer.projectId ? answer.projectId : projectId !== 'default' ? projectId : undefined;
+        await audit.recordUnlessRecorded(ctx, { action: `tool.${tool.name}`, target: resolved ?? tool.name, ...(resolved ? { projectId: resolved } : {}) });
+        return answer;
+      },
+    };
+  });
+}
