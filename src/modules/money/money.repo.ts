@@ -40,14 +40,33 @@ export async function insertRates(db: SqlExecutor, columns: RateColumns, source:
   return inserted;
 }
 
-/** How many of the given rows are already stored with a different value (kept, reported). */
-export async function countDiffering(db: SqlExecutor, columns: RateColumns): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM unnest($1::char(3)[], $2::date[], $3::numeric[]) AS t(c, d, r)
-     JOIN fx_rates f ON f.currency = t.c AND f.rate_date = t.d WHERE f.rate_per_eur <> t.r`,
-    [columns.currencies, columns.dates, columns.rates],
-  );
-  return Number(rows[0]?.n ?? 0);
+/**
+ * Adds a feed's rates in one pass per batch: rows the store lacks are inserted, rows it has are
+ * kept and counted when the feed states them differently (stored rates are never rewritten).
+ */
+export async function mergeRates(db: SqlExecutor, columns: RateColumns, source: string, fetchedAt: Date): Promise<{ inserted: number; differing: number }> {
+  let inserted = 0;
+  let differing = 0;
+  for (let start = 0; start < columns.currencies.length; start += BATCH) {
+    const end = start + BATCH;
+    const rows = await db.query<{ inserted: number; differing: number }>(
+      `WITH feed AS MATERIALIZED (
+         SELECT t.c, t.d, t.r, f.rate_per_eur AS stored
+         FROM unnest($1::char(3)[], $2::date[], $3::numeric[]) AS t(c, d, r)
+         LEFT JOIN fx_rates f ON f.currency = t.c AND f.rate_date = t.d),
+       added AS (
+         INSERT INTO fx_rates (currency, rate_date, rate_per_eur, source, fetched_at)
+         SELECT c, d, r, $4, $5 FROM feed WHERE stored IS NULL
+         ON CONFLICT (currency, rate_date) DO NOTHING
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM added)::int AS inserted,
+              (SELECT count(*) FROM feed WHERE stored IS NOT NULL AND stored <> r)::int AS differing`,
+      [columns.currencies.slice(start, end), columns.dates.slice(start, end), columns.rates.slice(start, end), source, fetchedAt],
+    );
+    inserted += Number(rows[0]?.inserted ?? 0);
+    differing += Number(rows[0]?.differing ?? 0);
+  }
+  return { inserted, differing };
 }
 
 /** The last publication day on or before `date` (weekends and holidays fall back to it). */

@@ -134,8 +134,7 @@ export class MoneyService {
     const columns = columnsOf(feed.days);
     const feedSource = `ecb:${source}`;
     const result = await this.db.withAdvisoryLock(FX_WRITE_LOCK, async (tx) => {
-      const differing = await repo.countDiffering(tx, columns);
-      const inserted = await repo.insertRates(tx, columns, feedSource, ctx.clock.now());
+      const { inserted, differing } = await repo.mergeRates(tx, columns, feedSource, ctx.clock.now());
       await repo.recordLoad(tx, {
         kind: 'feed', source: feedSource, checksum: null, status: 'loaded', detail: null, daysInFeed: feed.days.length,
         ratesInserted: inserted, firstDate: feed.days[0]!.date, lastDate: feed.days[feed.days.length - 1]!.date,
