@@ -13,15 +13,16 @@ import { anomalyResources, anomalyRoutes, anomalyTools } from './anomalies/index
 import { insightResources, insightRoutes, insightTools } from './insights/index.js';
 import { dqRoutes, dqTools } from './data-quality/index.js';
 import { runResources } from './facts/index.js';
+import { reportRoutes, reportTools } from './reports/index.js';
 
 /** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
-  return [...contextHubRoutes(services), ...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents), ...credentialRoutes(services.credentials), ...flowRoutes(services.flows), ...anomalyRoutes(services.evaluators.anomalies), ...insightRoutes(services.evaluators.insights), ...dqRoutes(services.evaluators.dq)];
+  return [...contextHubRoutes(services), ...projectRoutes(services.projects), ...orgRoutes(services.org, services.deps.config.authMode), ...moneyRoutes(services.money), ...contextEventRoutes(services.contextEvents), ...credentialRoutes(services.credentials), ...flowRoutes(services.flows), ...anomalyRoutes(services.evaluators.anomalies), ...insightRoutes(services.evaluators.insights), ...dqRoutes(services.evaluators.dq), ...reportRoutes(services.evaluators.reports)];
 }
 
 /** Every module's MCP tools, registered once into the shared registry. */
 export function moduleTools(services: Services): AnyToolSpec[] {
-  return [...projectTools(services.projects), ...contextHubToolList(services), ...moneyTools(services.money), ...contextEventTools(services.contextEvents), ...flowTools(services.flows, services.ingestion), ...anomalyTools(services.evaluators.anomalies), ...insightTools(services.evaluators.insights, services.evaluators.kpis), ...dqTools(services.evaluators.dq)];
+  return [...projectTools(services.projects), ...contextHubToolList(services), ...moneyTools(services.money), ...contextEventTools(services.contextEvents), ...flowTools(services.flows, services.ingestion), ...anomalyTools(services.evaluators.anomalies), ...insightTools(services.evaluators.insights, services.evaluators.kpis), ...dqTools(services.evaluators.dq), ...reportTools(services.evaluators.reports)];
 }
 
 export function moduleResources(services: Services): ResourceSpec[] {

@@ -128,4 +128,36 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     expect(JSON.parse((recent.contents[0] as any).text).anomalies.length).toBeGreaterThan(0);
     await client.close();
   });
+  it('runs a saved report definition with bounded rows (REST and run_report)', async () => {
+    const def = { name: 'Channels', dataset: 'kpis_daily', metrics: ['spend', 'roas'], dimensions: ['channel'], filters: [{ dimension: 'channel', op: 'in', value: ['paid_search', 'display'] }], date_range: { from: '2026-05-10', to: '2026-05-16' } };
+    expect((await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'report_definition', definition: def } })).status).toBe(200);
+    const res = await api(`${service.url}/api/reports/run?project_id=${P}&name=Channels`);
+    expect(res.status).toBe(200);
+    const expected = await service.app.db.query<{ channel: string; spend: number; roas: number }>(
+      `SELECT channel, sum(spend)::float8 AS spend, (sum(revenue) / sum(spend))::float8 AS roas FROM kpis_daily
+       WHERE project_id = $1 AND date BETWEEN '2026-05-10' AND '2026-05-16' AND channel IN ('paid_search', 'display') GROUP BY channel ORDER BY channel`,
+      [P],
+    );
+    expect(res.body).toMatchObject({ range: { from: '2026-05-10', to: '2026-05-16' }, columns: ['channel', 'spend', 'roas'], row_count: 2, truncated: false });
+    expect(res.body.rows.map((r: any) => r.channel)).toEqual(expected.map((e) => e.channel));
+    res.body.rows.forEach((r: any, i: number) => {
+      expect(r.spend).toBeCloseTo(expected[i]!.spend, 6);
+      expect(r.roas).toBeCloseTo(expected[i]!.roas, 6);
+    });
+    const client = await connectModern(service.url);
+    const cut = (await client.callTool({ name: 'run_report', arguments: { name: 'Channels', limit: 1 } })) as any;
+    expect(cut.structuredContent.data).toMatchObject({ row_count: 1, truncated: true });
+    const missing = (await client.callTool({ name: 'run_report', arguments: { name: 'Nope' } })) as any;
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0].text).toContain('report_not_found');
+    await client.close();
+    const anomalyReport = { name: 'Spikes', dataset: 'anomalies_daily', metrics: ['value', 'score'], dimensions: ['date', 'metric', 'channel'], filters: [{ dimension: 'severity', op: 'neq', value: 'none' }, { dimension: 'direction', op: 'eq', value: 'spike' }], date_range: { last_days: 30 } };
+    expect((await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'report_definition', definition: anomalyReport } })).status).toBe(200);
+    const spikes = await api(`${service.url}/api/reports/run?project_id=${P}&name=Spikes&limit=500`);
+    expect(spikes.status).toBe(200);
+    expect(spikes.body.range).toEqual({ from: '2026-04-18', to: '2026-05-17' });
+    const fired = await api(`${service.url}/api/anomalies?project_id=${P}&direction=spike&limit=500`);
+    const firedKeys = (fired.body.anomalies as any[]).filter((a) => a.date <= '2026-05-17').map((a) => `${a.date}/${a.metric}/${a.channel}`).sort();
+    expect(spikes.body.rows.map((r: any) => `${r.date}/${r.metric}/${r.channel}`).sort()).toEqual(firedKeys);
+  });
 });

@@ -13,6 +13,7 @@ import { Scheduler } from '../../platform/jobs/scheduler.js';
 import { EvaluatorPipeline } from './evaluator-pipeline.js';
 import { FactsService } from './facts.service.js';
 import { SchedulePlan } from '../scheduling/schedule-plan.js';
+import { ReportsService } from '../reports/reports.service.js';
 
 export interface Evaluators {
   anomalies: AnomaliesService;
@@ -22,6 +23,7 @@ export interface Evaluators {
   facts: FactsService;
   pipeline: EvaluatorPipeline;
   plan: SchedulePlan;
+  reports: ReportsService;
   scheduler: Scheduler;
 }
 
@@ -42,5 +44,6 @@ export function createEvaluators(
   const pipeline = new EvaluatorPipeline({ db: deps.db, jobs: deps.jobs, feed: deps.feed, clock: deps.clock, log: deps.log, anomalies, insights, dq, facts });
   const plan = new SchedulePlan({ db: deps.db, config: deps.config, clock: deps.clock, log: deps.log, jobs: deps.jobs, flows: m.flows, ingestion: m.ingestion, money: m.money, pipeline });
   const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
-  return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler };
+  const reports = new ReportsService(deps.db, m.projects);
+  return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };
 }
