@@ -193,12 +193,12 @@ describe.each(STORES)('business context events [%s]', (store) => {
     await seed(service.app.systemContext(), 'proj_demo');
     const demo = await events('?project_id=proj_demo');
     expect(demo.status).toBe(200);
-    expect(demo.body.events.length).toBe(6);
+    expect(demo.body.events.length).toBe(7);
     for (const e of demo.body.events) {
       expect(e.created_by).toBe('demo-seed');
       expect(e.event_date >= '2026-10-23' && e.event_date <= '2026-11-22').toBe(true);
     }
-    expect(new Set(demo.body.events.map((e: { event_type: string }) => e.event_type)).size).toBe(6);
+    expect(new Set(demo.body.events.map((e: { event_type: string }) => e.event_type)).size).toBe(7);
     expect(demo.body.events.some((e: { active_today: boolean }) => e.active_today)).toBe(true);
   });
 });
