@@ -1,5 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MoneyService } from '../../src/modules/money/money.service.js';
 import { BUNDLED_SNAPSHOT } from '../../src/modules/money/money.snapshot.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
@@ -98,6 +102,19 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ format: 'csv-zip', first_date: '2026-04-13', last_date: '2026-04-17', rates_in_feed: 4, rates_added: 0, rates_differing_kept: 0 });
     expect(await fingerprint()).toEqual(before);
+  });
+
+  it('reads a file: URL too (an operator-mirrored feed)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-file-'));
+    try {
+      const file = path.join(dir, 'eurofxref-daily.xml');
+      fs.writeFileSync(file, ecbXml([{ time: '2026-04-13', rates: { USD: '1.1684' } }]));
+      const money = new MoneyService(service.store.db, pathToFileURL(file).href);
+      const result = await money.refreshRates(service.app.systemContext());
+      expect(result).toMatchObject({ format: 'xml', source: expect.stringMatching(/^ecb:file:\/\/.*eurofxref-daily\.xml$/), rates_added: 0, rates_already_stored: 1 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const malformed: [string, string | Uint8Array, RegExp][] = [
