@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorFromClaims } from '../../src/platform/auth/oauth.js';
-import { ManualClock } from '../../src/platform/clock.js';
+import { exportSPKI } from 'jose';
+import { createOrgServices } from '../../src/modules/org/index.js';
+import { actorFromClaims, OAuthAuthenticator } from '../../src/platform/auth/oauth.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { openTestDatabase, STORES } from '../support/stores.js';
+import { ManualClock, systemClock } from '../../src/platform/clock.js';
 import { openRawSession, rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { AUDIENCE, ISSUER, TestIdp } from './support/idp.js';
@@ -166,5 +171,23 @@ describe('actorFromClaims: grants from the member record and the projects claim'
     const actor = actorFromClaims(payload({ scope: 'context.read unknown.scope' }), { role: 'admin', grants: new Map() });
     expect(actor.projects).toBe('all');
     expect([...actor.scopes!]).toEqual(['context.read']);
+  });
+});
+
+describe('oauth configuration that cannot work refuses to start with one line naming the variable', () => {
+  it('OAUTH_PUBLIC_KEY that is not an RSA public key (garbage, or an EC key)', async () => {
+    const idp = await TestIdp.start();
+    const store = await openTestDatabase(STORES[STORES.length - 1]!);
+    await migrate(store.db);
+    try {
+      const members = createOrgServices({ db: store.db, clock: systemClock }).members;
+      for (const pem of ['not a pem', await exportSPKI(idp.ec.publicKey)]) {
+        const authenticator = new OAuthAuthenticator({ issuer: ISSUER, audience: AUDIENCE, publicKeyPem: pem, members, clock: systemClock, log: createLogger({ level: 'silent' }) });
+        await expect(authenticator.ready()).rejects.toThrow(/^OAUTH_PUBLIC_KEY="<\d+ characters>" is not allowed: an RSA public key in PEM/);
+      }
+    } finally {
+      await store.drop();
+      await idp.close();
+    }
   });
 });

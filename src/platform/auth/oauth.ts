@@ -1,6 +1,6 @@
 import { errors, importSPKI, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject } from 'jose';
 import type { Clock } from '../clock.js';
-import { AppError, UnauthorizedError } from '../errors.js';
+import { AppError, ConfigError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Actor } from './actor.js';
 import { bearerToken, type Authenticator } from './authenticator.js';
@@ -100,9 +100,13 @@ export class OAuthAuthenticator implements Authenticator {
     else throw new Error('OAuthAuthenticator needs OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY');
   }
 
-  /** Fails start on a PEM that does not parse (a clear line instead of 401s on every call). */
+  /** Fails start on a PEM that is not an RSA public key (a clear line instead of 401s on every call). */
   async ready(): Promise<void> {
-    await this.staticKey;
+    try {
+      await this.staticKey;
+    } catch {
+      throw new ConfigError('OAUTH_PUBLIC_KEY', this.options.publicKeyPem, 'an RSA public key in PEM (SPKI, "-----BEGIN PUBLIC KEY-----") form; only RS256 is accepted');
+    }
   }
 
   async authenticate(authorization: string | undefined): Promise<Actor> {
