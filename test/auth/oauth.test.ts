@@ -191,3 +191,36 @@ describe('oauth configuration that cannot work refuses to start with one line na
     }
   });
 });
+
+describe("oauth mode when the issuer is down", () => {
+  let idp: TestIdp;
+  let service: RunningService;
+  const clock = new ManualClock('2026-11-22T06:00:00Z');
+  beforeAll(async () => {
+    idp = await TestIdp.start();
+    idp.failing = true;
+    service = await startService(STORES[STORES.length - 1]!, { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }), clock });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await idp?.close();
+  });
+
+  it('answers 503 jwks_unavailable (not 401), retries at most every few seconds, and recovers', async () => {
+    const token = await idp.token('owner-1', {}, { now: clock.now() });
+    const get = () => api(`${service.url}/api/projects`, { headers: bearer(token) });
+    const first = await get();
+    expect([first.status, first.body.code]).toEqual([503, 'jwks_unavailable']);
+    expect(JSON.stringify(first.body)).not.toContain(token.slice(0, 20));
+    expect(idp.jwksFetches).toBe(1);
+    expect((await get()).status).toBe(503);
+    expect(idp.jwksFetches).toBe(1);
+    clock.advance(6_000);
+    expect((await get()).status).toBe(503);
+    expect(idp.jwksFetches).toBe(2);
+    idp.failing = false;
+    clock.advance(6_000);
+    expect((await get()).status).toBe(200);
+    expect(idp.jwksFetches).toBe(3);
+  });
+});

@@ -5,6 +5,13 @@ import type { Logger } from '../logger.js';
 
 type KeyGetter = ReturnType<typeof createLocalJWKSet>;
 
+/** While no key was ever fetched, a failed fetch is retried at most this often. */
+const RETRY_UNAVAILABLE_MS = 5_000;
+
+function unavailable(): ServiceUnavailableError {
+  return new ServiceUnavailableError('jwks_unavailable', "The token issuer's keys cannot be fetched right now.", { hint: 'Retry in a few seconds.' });
+}
+
 export interface JwksCacheOptions {
   url: string;
   clock: Clock;
@@ -44,6 +51,10 @@ export class JwksCache {
   /** jose key resolver: `jwtVerify(token, cache.resolver, …)`. */
   readonly resolver = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
     const now = this.options.clock.now().getTime();
+    if (!this.getter && now - this.fetchedAt < RETRY_UNAVAILABLE_MS) {
+      // The issuer is down and we hold no keys: answer at once instead of fetching on every request.
+      throw unavailable();
+    }
     if (!this.getter || now - this.fetchedAt >= this.maxAgeMs) await this.refresh(!this.getter);
     try {
       return (await this.getter!(header, token)) as CryptoKey;
@@ -72,7 +83,7 @@ export class JwksCache {
     } catch (error) {
       this.options.log.warn({ err: { message: (error as Error).message }, jwks: this.options.url }, 'JWKS fetch failed');
       if (required && !this.getter) {
-        throw new ServiceUnavailableError('jwks_unavailable', 'The token issuer\'s keys cannot be fetched right now.', { hint: 'Retry shortly.' });
+        throw unavailable();
       }
       if (!this.getter) throw new UnauthorizedError('invalid_token', 'The token\'s signing key is unknown.', { details: { reason: 'unknown_key' } });
     }

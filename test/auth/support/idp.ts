@@ -13,6 +13,8 @@ export const AUDIENCE = 'https://context-hub.test.example/mcp';
  */
 export class TestIdp {
   jwksFetches = 0;
+  /** While true the JWKS endpoint answers 500 (an issuer outage). */
+  failing = false;
   private readonly published: { kid: string; keys: KeyPair }[] = [];
   private server!: http.Server;
   url = '';
@@ -32,6 +34,10 @@ export class TestIdp {
         return;
       }
       idp.jwksFetches += 1;
+      if (idp.failing) {
+        res.writeHead(500).end();
+        return;
+      }
       const keys: JWK[] = [];
       for (const { kid, keys: pair } of idp.published) keys.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
