@@ -192,7 +192,7 @@ describe('oauth configuration that cannot work refuses to start with one line na
   });
 });
 
-describe("oauth mode when the issuer is down", () => {
+describe('oauth mode when the issuer is down', () => {
   let idp: TestIdp;
   let service: RunningService;
   const clock = new ManualClock('2026-11-22T06:00:00Z');
