@@ -15,7 +15,6 @@ CREATE TABLE skills (
   deleted_at timestamptz,
   -- What the title tier matches: the name with its hyphens as spaces.
   title_text text GENERATED ALWAYS AS (replace(name, '-', ' ')) STORED,
-  title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, replace(name, '-', ' '))) STORED,
   doc_tsv tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('english'::regconfig, replace(name, '-', ' ')), 'A') ||
     setweight(to_tsvector('english'::regconfig, description), 'B') ||
@@ -57,7 +56,6 @@ CREATE TABLE knowledge (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
   deleted_at timestamptz,
-  title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, title)) STORED,
   doc_tsv tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('english'::regconfig, title), 'A') ||
     setweight(to_tsvector('english'::regconfig, left(body_md, 200000)), 'C')
@@ -90,7 +88,6 @@ CREATE TABLE business_keys (
   updated_at timestamptz NOT NULL,
   -- Label, the key's segments and the synonyms: what the title tier (and typo matching) sees.
   title_text text NOT NULL,
-  title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, title_text)) STORED,
   doc_tsv tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('english'::regconfig, title_text), 'A') ||
     setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B')
@@ -114,5 +111,121 @@ CREATE TABLE business_links (
   FOREIGN KEY (project_id, business_key) REFERENCES business_keys(project_id, key) ON DELETE CASCADE,
   UNIQUE (project_id, source_type, source_id, business_key, relation_type)
 );
-CREATE INDEX business_links_key ON business_links (project_id, business_key);
+CREATE INDEX business_links_key ON business_links (project_id, business_key, source_type);
 CREATE INDEX business_links_source ON business_links (source_id);
+
+-- Tiered search (src/modules/search/search.repo.ts explains the tiers). A plpgsql function so
+-- each connection plans the statement once and reuses it: planning this query costs more than
+-- running it on a warm index. Bounds keep a very common word cheap: at most p_cap candidates per
+-- kind and per way of matching, graph expansion from the best p_seeds keys and objects, at most
+-- 25 neighbours per key; `capped` says a bound was hit (the total is then a lower bound).
+-- p_raw (trigram typo matching) is '' for queries of more than two words: their words find
+-- matches by full text, and a long string's trigrams hit most titles only to fail the recheck.
+CREATE FUNCTION context_search(p_project text, p_words text, p_raw text, p_title_words text, p_limit integer, p_cap integer, p_seeds integer)
+RETURNS TABLE (kind text, id text, key text, title text, tier integer, score float8,
+               total bigint, n_title bigint, n_description bigint, n_graph bigint, capped boolean, text text)
+LANGUAGE plpgsql STABLE
+-- Every candidate query has a GIN index and must use it: with LIMIT the planner otherwise walks a
+-- b-tree or the table and tests each row (word similarity, a detoasted tsvector), because it
+-- misjudges how many rows a weighted or trigram condition matches (50–300 ms instead of ~1 ms).
+SET enable_seqscan = off
+SET enable_indexscan = off
+-- A word in most of 100,000 sheets would build a bitmap of all of them (40–60 ms) only to rank
+-- p_cap; GIN returns a bounded sample of such huge sets instead (rare words are unaffected).
+SET gin_fuzzy_search_limit = 2000
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  q tsquery := to_tsquery('english', p_words);
+  qa tsquery := to_tsquery('english', p_title_words);
+BEGIN
+  RETURN QUERY
+  WITH cand AS (
+    (SELECT 'skill'::text AS kind, s.id, 1 AS tier, 'a' AS src FROM skills s
+      WHERE s.project_id = p_project AND s.deleted_at IS NULL AND s.doc_tsv @@ qa LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'skill', s.id, 1, 't' FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL AND p_raw <> '' AND p_raw <% s.title_text LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'skill', s.id, 2, 'd' FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL AND s.doc_tsv @@ q LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'knowledge', k.id, 1, 'a' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND k.doc_tsv @@ qa LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'knowledge', k.id, 1, 't' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND p_raw <> '' AND p_raw <% k.title LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'knowledge', k.id, 2, 'd' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND k.doc_tsv @@ q LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'business_key', b.key, 1, 'a' FROM business_keys b WHERE b.project_id = p_project AND b.doc_tsv @@ qa LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'business_key', b.key, 1, 't' FROM business_keys b WHERE b.project_id = p_project AND p_raw <> '' AND p_raw <% b.title_text LIMIT p_cap + 1)
+    UNION ALL
+    (SELECT 'business_key', b.key, 2, 'd' FROM business_keys b WHERE b.project_id = p_project AND b.doc_tsv @@ q LIMIT p_cap + 1)
+  ),
+  bounded AS (SELECT coalesce(bool_or(x.n > p_cap), false) AS capped FROM (SELECT count(*) AS n FROM cand c GROUP BY c.kind, c.src) x),
+  -- An object found both by full text and by trigram keeps the full-text match ('a' < 't').
+  first_tier AS (SELECT DISTINCT ON (c.kind, c.id) c.kind, c.id, c.tier, c.src FROM cand c ORDER BY c.kind, c.id, c.tier, c.src),
+  direct AS (
+    SELECT c.kind, c.id, s.name AS key, s.name AS title, c.tier,
+           (ts_rank(s.doc_tsv, q) + CASE WHEN c.src = 't' THEN word_similarity(p_raw, s.title_text) ELSE 0 END)::float8 AS score
+      FROM first_tier c JOIN skills s ON c.kind = 'skill' AND s.id = c.id
+    UNION ALL
+    SELECT c.kind, c.id, k.topic_id, k.title, c.tier,
+           (ts_rank(k.doc_tsv, q) + CASE WHEN c.src = 't' THEN word_similarity(p_raw, k.title) ELSE 0 END)::float8
+      FROM first_tier c JOIN knowledge k ON c.kind = 'knowledge' AND k.id = c.id
+    UNION ALL
+    SELECT c.kind, c.id, b.key, b.label, c.tier,
+           (ts_rank(b.doc_tsv, q) + CASE WHEN c.src = 't' THEN word_similarity(p_raw, b.title_text) ELSE 0 END)::float8
+      FROM first_tier c JOIN business_keys b ON c.kind = 'business_key' AND b.project_id = p_project AND b.key = c.id
+  ),
+  hit_keys AS (SELECT d.key, d.score FROM direct d WHERE d.kind = 'business_key' ORDER BY d.tier, d.score DESC LIMIT p_seeds),
+  hit_objs AS (SELECT d.kind, d.id, d.score FROM direct d WHERE d.kind <> 'business_key' ORDER BY d.tier, d.score DESC LIMIT p_seeds),
+  neighbors AS (
+    SELECT l.source_type AS kind, l.source_id AS id, coalesce(s.name, k.topic_id) AS key, coalesce(s.name, k.title) AS title, 3 AS tier, hk.score * 0.5 AS score
+      FROM hit_keys hk
+      CROSS JOIN LATERAL (SELECT bl.source_type, bl.source_id FROM business_links bl
+                           WHERE bl.project_id = p_project AND bl.business_key = hk.key LIMIT 25) l
+      LEFT JOIN skills s ON l.source_type = 'skill' AND s.id = l.source_id AND s.deleted_at IS NULL
+      LEFT JOIN knowledge k ON l.source_type = 'knowledge' AND k.id = l.source_id AND k.deleted_at IS NULL
+     WHERE s.id IS NOT NULL OR k.id IS NOT NULL
+    UNION ALL
+    SELECT 'skill', r.id, r.name, r.name, 3, hk.score * 0.5
+      FROM hit_keys hk
+      CROSS JOIN LATERAL (SELECT s.id, s.name FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
+                            AND s.mdm_references @> ARRAY[hk.key] LIMIT 25) r
+    UNION ALL
+    SELECT 'business_key', bk.key, bk.key, bk.label, 3, ho.score * 0.5
+      FROM hit_objs ho
+      JOIN business_links l ON l.source_id = ho.id AND l.project_id = p_project
+      JOIN business_keys bk ON bk.project_id = p_project AND bk.key = l.business_key
+    UNION ALL
+    SELECT 'business_key', bk.key, bk.key, bk.label, 3, ho.score * 0.5
+      FROM hit_objs ho
+      JOIN skills s ON ho.kind = 'skill' AND s.id = ho.id
+      CROSS JOIN LATERAL unnest(s.mdm_references) AS r(key)
+      JOIN business_keys bk ON bk.project_id = p_project AND bk.key = r.key
+  ),
+  best AS (
+    SELECT DISTINCT ON (a.kind, a.id) a.kind, a.id, a.key, a.title, a.tier, a.score
+      FROM (SELECT * FROM direct UNION ALL SELECT * FROM neighbors) a
+     ORDER BY a.kind, a.id, a.tier, a.score DESC
+  ),
+  ranked AS (
+    SELECT b.*, count(*) OVER () AS total,
+           count(*) FILTER (WHERE b.tier = 1) OVER () AS n_title,
+           count(*) FILTER (WHERE b.tier = 2) OVER () AS n_description,
+           count(*) FILTER (WHERE b.tier = 3) OVER () AS n_graph
+      FROM best b
+     ORDER BY b.tier, b.score DESC, b.key
+     LIMIT p_limit
+  )
+  SELECT r.kind, r.id, r.key, r.title, r.tier, r.score, r.total, r.n_title, r.n_description, r.n_graph,
+         (SELECT capped FROM bounded),
+         CASE r.kind WHEN 'skill' THEN s.description || E'\n' || left(s.body_md, 4000)
+                     WHEN 'knowledge' THEN left(k.body_md, 4000)
+                     ELSE coalesce(bk.description, '') || ' ' || array_to_string(bk.synonyms, ', ') END
+    FROM ranked r
+    LEFT JOIN skills s ON r.kind = 'skill' AND s.id = r.id
+    LEFT JOIN knowledge k ON r.kind = 'knowledge' AND k.id = r.id
+    LEFT JOIN business_keys bk ON r.kind = 'business_key' AND bk.project_id = p_project AND bk.key = r.id
+   ORDER BY r.tier, r.score DESC, r.key;
+END
+$fn$;

@@ -70,9 +70,9 @@ export class SearchService {
     const { words, dropped } = queryWords(input.query);
     const base = { resolved, query: input.query, ignored_words: dropped };
     if (words.length === 0) {
-      return { ...base, hits: [], total: 0, truncated: false, tiers: { title: 0, description: 0, 'graph-neighbor': 0 } };
+      return { ...base, hits: [], total: 0, total_is_lower_bound: false, truncated: false, tiers: { title: 0, description: 0, 'graph-neighbor': 0 } };
     }
-    const rows = await searchHub(this.db, resolved.project.id, words.join(' | '), words.join(' '), input.limit);
+    const rows = await searchHub(this.db, resolved.project.id, words, input.limit);
     const first = rows[0];
     const hits: Hit[] = rows.map((row) => ({
       kind: row.kind,
@@ -89,6 +89,7 @@ export class SearchService {
       ...base,
       hits,
       total,
+      total_is_lower_bound: first?.capped === true,
       truncated: total > hits.length,
       tiers: {
         title: first ? Number(first.n_title) : 0,

@@ -1,9 +1,8 @@
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { provenanceOf } from '../context-hub/provenance.js';
-import { Hit, SearchInput, SearchOutput, SearchQuery, TierCounts } from './search.schemas.js';
+import { SearchInput, SearchOutput, SearchQuery } from './search.schemas.js';
 import type { SearchResult, SearchService } from './search.service.js';
-import { z } from 'zod';
 
 /** Hit lines the text shows; the rest are in data.hits (the text stays within 30 lines). */
 const HIT_LINES = 25;
@@ -19,7 +18,7 @@ export function searchSummary(result: SearchResult): string[] {
   const t = result.tiers;
   const first = result.hits[0]!;
   return [
-    `${result.total} hit${result.total === 1 ? '' : 's'} for ${quoted}: ${t.title} title, ${t.description} description, ${t['graph-neighbor']} graph-neighbor${result.truncated ? ` (showing ${result.hits.length})` : ''}.${result.ignored_words > 0 ? ` ${result.ignored_words} extra words ignored.` : ''}`,
+    `${result.total_is_lower_bound ? 'At least ' : ''}${result.total} hit${result.total === 1 ? '' : 's'} for ${quoted}: ${t.title} title, ${t.description} description, ${t['graph-neighbor']} graph-neighbor${result.truncated ? ` (showing ${result.hits.length})` : ''}.${result.ignored_words > 0 ? ` ${result.ignored_words} extra words ignored.` : ''}`,
     `Open first: ${first.next.tool} ${JSON.stringify(first.next.arguments)}`,
     ...result.hits.slice(0, HIT_LINES).map((h, i) => `${i + 1}. [${h.tier}] ${h.kind} ${h.key}${h.title !== h.key ? ` "${h.title}"` : ''} → ${h.next.tool}`),
     ...(result.hits.length > HIT_LINES ? [`… ${result.hits.length - HIT_LINES} more hits in data.hits.`] : []),
@@ -27,7 +26,7 @@ export function searchSummary(result: SearchResult): string[] {
 }
 
 function present(result: SearchResult): SearchOutput {
-  return { query: result.query, hits: result.hits, total: result.total, truncated: result.truncated, tiers: result.tiers };
+  return { query: result.query, hits: result.hits, total: result.total, total_is_lower_bound: result.total_is_lower_bound, truncated: result.truncated, tiers: result.tiers };
 }
 
 export function searchTools(search: SearchService) {
@@ -40,7 +39,7 @@ export function searchTools(search: SearchService) {
       input: SearchInput,
       permission: 'context.read',
       annotations: READ_ONLY,
-      dataShape: { query: z.string(), hits: z.array(Hit), total: z.number(), truncated: z.boolean(), tiers: TierCounts },
+      dataShape: SearchOutput.shape,
       run: async (ctx, input) => {
         const result = await search.search(ctx, input);
         return {

@@ -1,0 +1,326 @@
+// npm run bench:search [-- --write] [--iterations=800] [--duration=10] [--connections=50] [--skip-mcp]
+//
+// 1) search_context latency at scale: a generated hub of 100,000 Knowledge sheets, 10,000 Skills
+//    and 2,000 business keys (bench/search-data.ts); p50/p99 of SearchService.search (the function
+//    the tool calls: grant check, one SQL statement, snippets) over a fixed query mix, on PGlite
+//    (in process) and on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL, a schema of its own).
+// 2) search_context calls/s over MCP on the demo hub at 50 concurrent clients, side by side with
+//    the foundation's SDK baseline (bench/support/sdk-minimal-server.ts: a trivial echo tool, a new
+//    server per request), using bench/support/load.ts in a process of its own.
+// --write replaces the "## search" section of BENCHMARKS.md.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import type { RequestContext } from '../src/app/context.js';
+import { SearchService } from '../src/modules/search/search.service.js';
+import { ProjectsService } from '../src/modules/projects/projects.service.js';
+import { OPERATOR } from '../src/platform/auth/actor.js';
+import { systemClock } from '../src/platform/clock.js';
+import type { Database } from '../src/platform/db/database.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { PgliteDatabase } from '../src/platform/db/pglite.js';
+import { PostgresDatabase } from '../src/platform/db/postgres.js';
+import { createLogger } from '../src/platform/logger.js';
+import { loadHub, QUERY_MIX, type HubSize } from './search-data.js';
+import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const ITERATIONS = Number(args.iterations ?? 800);
+const DURATION_S = Number(args.duration ?? 10);
+const CONNECTIONS = Number(args.connections ?? 50);
+const SIZE: HubSize = { knowledge: Number(args.knowledge ?? 100_000), skills: Number(args.skills ?? 10_000), keys: Number(args.keys ?? 2_000) };
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const PROJECT = 'proj_bench';
+const children: ChildProcess[] = [];
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+interface LatencyRow {
+  store: string;
+  loadSeconds: number;
+  p50: number;
+  p99: number;
+  max: number;
+  slowest: string;
+  hitsPerQuery: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latency(store: string, db: Database): Promise<LatencyRow> {
+  await migrate(db);
+  await db.query(`INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at) VALUES ($1, 'Bench', 'USD', 'UTC', now(), 'bench', now())`, [PROJECT]);
+  const t0 = performance.now();
+  await loadHub(db, PROJECT, SIZE);
+  const loadSeconds = (performance.now() - t0) / 1000;
+  out(`${store}: hub loaded in ${loadSeconds.toFixed(1)} s`);
+  const search = new SearchService(db, new ProjectsService(db, { resourceUpdated: async () => {} }));
+  const ctx: RequestContext = { actor: OPERATOR, requestId: 'bench', clock: systemClock, log: createLogger({ level: 'silent' }) };
+  const totals = new Map<string, number>();
+  for (const query of QUERY_MIX) totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
+  const all: number[] = [];
+  const perQuery = new Map<string, number[]>();
+  for (let i = 0; i < ITERATIONS; i++) {
+    const query = QUERY_MIX[i % QUERY_MIX.length]!;
+    const started = performance.now();
+    await search.search(ctx, { query, project_id: PROJECT, limit: 10 });
+    const ms = performance.now() - started;
+    all.push(ms);
+    perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
+  }
+  all.sort((a, b) => a - b);
+  const medians = [...perQuery].map(([q, l]) => [q, percentile(l.sort((a, b) => a - b), 50)] as const).sort((a, b) => b[1] - a[1]);
+  const row = {
+    store,
+    loadSeconds,
+    p50: percentile(all, 50),
+    p99: percentile(all, 99),
+    max: all[all.length - 1]!,
+    slowest: `\`${medians[0]![0].slice(0, 40)}\` (p50 ${medians[0]![1].toFixed(1)} ms)`,
+    hitsPerQuery: `${Math.min(...totals.values())}–${Math.max(...totals.values())}`,
+  };
+  out(`${store}: p50 ${row.p50.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms, max ${row.max.toFixed(1)} ms; slowest ${row.slowest}`);
+  for (const [q, ms] of medians) out(`  ${ms.toFixed(2).padStart(8)} ms  total ${String(totals.get(q)).padStart(6)}  ${q}`);
+  return row;
+}
+
+async function pgliteLatency(): Promise<LatencyRow> {
+  // No template: it may predate migrations that are on disk now; a fresh initdb applies them all.
+  const db = await PgliteDatabase.open();
+  try {
+    return await latency('PGlite (in process)', db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function withPgSchema<T>(fn: (schema: string, url: string) => Promise<T>): Promise<T> {
+  const schema = `bench_search_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  try {
+    const u = new URL(PG_URL!);
+    u.searchParams.set('options', `-c search_path=${schema},public`);
+    return await fn(schema, u.toString());
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
+
+async function postgresLatency(): Promise<LatencyRow> {
+  return withPgSchema(async (schema) => {
+    const db = new PostgresDatabase({ url: PG_URL!, schema, maxConnections: 4 });
+    try {
+      return await latency('PostgreSQL', db);
+    } finally {
+      await db.close();
+    }
+  });
+}
+
+// ---- part 2: calls/s over MCP --------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function run(argv: string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${argv.join(' ')} exited with ${code}`)))));
+}
+
+async function startServe(env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  // Bounded wait for readiness (a first embedded start runs initdb and seeds the demo project).
+  for (let i = 0; i < 900; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return { port, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the service did not become ready');
+}
+
+function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = /listening (\d+)/.exec(text);
+      if (m) resolve({ port: Number(m[1]), child });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** The requests an official 2026-era client sends for tools/call, one template per query. */
+async function captureCalls(base: string, tool: string, argsList: Record<string, unknown>[]): Promise<LoadTemplate[]> {
+  const templates: LoadTemplate[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const body = JSON.parse(init.body) as Record<string, unknown>;
+      if (body.method === 'tools/call') {
+        const headers: Record<string, string> = {};
+        new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+        delete headers['content-length'];
+        templates.push({ headers, body: JSON.stringify({ ...body, id: '__ID__' }) });
+      }
+    }
+    return fetch(input, init);
+  };
+  const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recording }));
+  for (const a of argsList) {
+    const result = await client.callTool({ name: tool, arguments: a });
+    if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
+  }
+  await client.close();
+  return templates;
+}
+
+function load(port: number, templates: LoadTemplate[]): Promise<LoadResult> {
+  const spec: LoadSpec = { origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: 2000 };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+interface ThroughputRow {
+  server: string;
+  result: LoadResult;
+}
+
+const DEMO_QUERIES = ['roas', 'roaz', 'roas drop', 'checkout conversion', 'budget pacing', 'tracking after release', 'cac payback', 'attribution'];
+
+async function throughput(rows: ThroughputRow[], label: string, env: Record<string, string>): Promise<void> {
+  const service = await startServe(env);
+  try {
+    const templates = await captureCalls(`http://127.0.0.1:${service.port}`, 'search_context', DEMO_QUERIES.map((query) => ({ query, project_id: 'proj_demo' })));
+    const result = await load(service.port, templates);
+    rows.push({ server: label, result });
+    out(`${label}: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`);
+  } finally {
+    await stop(service.child);
+  }
+}
+
+async function mcpThroughput(): Promise<ThroughputRow[]> {
+  const rows: ThroughputRow[] = [];
+  const baseline = await startChild('bench/support/sdk-minimal-server.ts');
+  try {
+    const templates = await captureCalls(`http://127.0.0.1:${baseline.port}`, 'echo', [{ text: 'ok' }]);
+    const result = await load(baseline.port, templates);
+    rows.push({ server: 'SDK baseline: trivial echo tool, new server per request', result });
+    out(`baseline: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms`);
+  } finally {
+    await stop(baseline.child);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-search-'));
+  try {
+    await throughput(rows, 'context-hub search_context, embedded PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (PG_URL) {
+    await withPgSchema(async (_schema, url) => {
+      const env = { DATABASE_URL: url, SECRETS_KEY: randomBytes(32).toString('base64'), DATA_DIR: os.tmpdir() };
+      await run(['src/cli.ts', 'seed-demo'], env);
+      await throughput(rows, 'context-hub search_context, PostgreSQL', env);
+    });
+  }
+  return rows;
+}
+
+function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: string): string {
+  const base = calls[0]?.result.rps;
+  const lines = [
+    '## search',
+    '',
+    `Command: \`${command}\` (${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    '',
+    `### search_context latency on a generated hub (${SIZE.knowledge.toLocaleString('en')} Knowledge sheets, ${SIZE.skills.toLocaleString('en')} Skills, ${SIZE.keys.toLocaleString('en')} business keys)`,
+    '',
+    `${ITERATIONS} calls of \`SearchService.search\` (grant check, the one search statement, snippets), limit 10, round-robin over a fixed mix of ${QUERY_MIX.length} queries (bench/search-data.ts: common and rare words, the typo \`roaz\`, operator noise, a query that matches nothing). Goal on PostgreSQL: p50 ≤ 10 ms, p99 ≤ 50 ms.`,
+    '',
+    '| store | load time s | p50 ms | p99 ms | max ms | slowest query | hits per query |',
+    '|---|---:|---:|---:|---:|---|---|',
+    ...latencies.map((r) => `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.slowest} | ${r.hitsPerQuery} |`),
+  ];
+  if (calls.length > 0) {
+    lines.push(
+      '',
+      `### search_context over MCP on the demo hub (${CONNECTIONS} concurrent clients, ${DURATION_S} s after a 2 s warm-up, 2026-07-28 requests as the official client sends them, ${DEMO_QUERIES.length} queries round-robin)`,
+      '',
+      '| server | calls/s | p50 ms | p99 ms | errors | × baseline |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...calls.map((c) => `| ${c.server} | ${c.result.rps.toFixed(0)} | ${c.result.p50ms.toFixed(2)} | ${c.result.p99ms.toFixed(2)} | ${c.result.errors} | ${base ? (c.result.rps / base).toFixed(2) : ''} |`),
+      '',
+      'Goals: at least the baseline on the embedded store, ≥ 3× on PostgreSQL. No result cache: every call runs the query.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function writeSection(section: string): void {
+  const file = path.join(root, 'BENCHMARKS.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
+  const start = current.search(/^## search\s*$/m);
+  if (start < 0) return fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
+  const rest = current.slice(start + '## search'.length);
+  const next = rest.search(/^## /m);
+  const end = next < 0 ? current.length : start + '## search'.length + next;
+  fs.writeFileSync(file, `${current.slice(0, start)}${section}${end < current.length ? `\n${current.slice(end)}` : ''}`);
+}
+
+async function main(): Promise<void> {
+  const latencies = [await pgliteLatency()];
+  if (PG_URL) latencies.push(await postgresLatency());
+  else out('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const calls = args['skip-mcp'] ? [] : await mcpThroughput();
+  const section = markdown(latencies, calls, `npm run bench:search${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
+  out(`\n${section}`);
+  if (args.write === 'true') writeSection(section);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    process.stderr.write(`bench:search: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
