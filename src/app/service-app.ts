@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { LegacySessionManager } from '../mcp/legacy-sessions.js';
 import { registerMcpEndpoint } from '../mcp/endpoint.js';
+import { ModernFastPath } from '../mcp/modern-dispatch.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import { createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { SessionStore } from '../mcp/session-store.js';
@@ -33,6 +34,8 @@ export interface ServiceAppOptions {
   db?: Database;
   /** Extra MCP registrations (the conformance fixtures). */
   mcpExtensions?: McpRegistry['extensions'];
+  /** The 2026-07-28 tools/list + tools/call fast path (src/mcp/modern-dispatch.ts); on unless false. */
+  mcpFastPath?: boolean;
   authenticator?: Authenticator;
   /** Whether this process works the job queues; defaults to SERVE_WORKERS (the worker role forces true). */
   workJobs?: boolean;
@@ -125,6 +128,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     legacy,
     modern,
     createSseServer: (caller) => createMcpServer(mcpDeps, caller),
+    modernFastPath: options.mcpFastPath === false ? undefined : new ModernFastPath(mcpDeps),
   });
 
   const systemContext = (): RequestContext => ({ actor: OPERATOR, requestId: 'system', clock, log });

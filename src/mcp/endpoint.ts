@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { authorizeRequest, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type HttpAppDeps } from '../platform/http/app.js';
 import { createOriginValidator } from '../platform/http/host-validation.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
+import type { ModernFastPath } from './modern-dispatch.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
 import { writeWebResponse } from './web-response.js';
@@ -15,6 +16,8 @@ export interface McpEndpointDeps {
   modern: McpHttpHandler;
   /** A server for one 2024-11-05 SSE connection, bound to its caller. */
   createSseServer: (caller: CallerInfo) => McpServer;
+  /** Answers plain 2026-07-28 tools/list and tools/call without a server per request (absent: off). */
+  modernFastPath?: ModernFastPath;
 }
 
 const MCP_RULE = { permission: 'context.read' } as const;
@@ -44,8 +47,16 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   const handleMcp = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await gate(request);
     if (request.body === MALFORMED_JSON) return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
-    const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const body = request.body;
+    if (deps.modernFastPath && request.method === 'POST') {
+      // The response closing before we answered means the client went away: cancel the tool.
+      const abort = new AbortController();
+      const onClose = () => abort.abort();
+      reply.raw.once('close', onClose);
+      const answer = await deps.modernFastPath.answer(request.headers, body, caller, abort.signal).finally(() => reply.raw.off('close', onClose));
+      if (answer !== undefined) return reply.code(200).header('content-type', 'application/json').send(answer);
+    }
+    const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);
     const legacy = await isLegacyRequest(webRequest, body);
     const response = legacy

@@ -58,7 +58,7 @@ export interface McpServerDeps {
  */
 export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, version: deps.version, title: 'Context Hub' },
+    serverIdentity(deps),
     {
       instructions: SERVER_INSTRUCTIONS,
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
@@ -137,6 +137,60 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   });
 }
 
+/** The serverInfo every server instance (and the modern fast path) reports. */
+export function serverIdentity(deps: McpServerDeps): { name: string; version: string; title: string } {
+  return { name: SERVER_NAME, version: deps.version, title: 'Context Hub' };
+}
+
+/** The listing a tools/list gives this actor, when some server has already computed it (else undefined). */
+export async function cachedToolListingFor(deps: McpServerDeps, actor: Actor): Promise<ListToolsResult | undefined> {
+  const cached = listedToolsCache.get(deps);
+  if (!cached) return undefined;
+  const result = await cached;
+  const permissions = new Map(deps.registry.tools.map((tool) => [tool.name, tool.permission]));
+  return { ...result, tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)) };
+}
+
+/** How a tool call talks back to its client: cancellation and, when the client asked, progress. */
+export interface ToolCallChannel {
+  signal: AbortSignal;
+  progressToken?: string | number;
+  notify?: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+}
+
+/** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
+export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller: CallerInfo, args: unknown, channel: ToolCallChannel): Promise<CallToolResult> {
+  const log = deps.log.child({ request_id: caller.requestId, tool: tool.name });
+  const { progressToken, notify } = channel;
+  const toolCtx: ToolContext = {
+    actor: caller.actor,
+    requestId: caller.requestId,
+    clock: deps.clock,
+    log,
+    signal: channel.signal,
+    progress: async (progress, total, message) => {
+      if (progressToken === undefined || !notify) return;
+      await notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+      });
+    },
+  };
+  try {
+    if (!actorHas(caller.actor, tool.permission)) {
+      return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
+    }
+    const answer = await tool.run(toolCtx, args as never);
+    if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };
+    return buildEnvelope(tool.name, answer, deps.envelopeInlineBytes);
+  } catch (error) {
+    if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
+    const incident = randomUUID();
+    log.error({ err: error, incident }, 'tool failed');
+    return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
+  }
+}
+
 function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
   server.registerTool(
     tool.name,
@@ -147,37 +201,11 @@ function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec,
       ...(tool.dataShape ? { outputSchema: envelopeOutputSchema(tool.dataShape) } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     },
-    async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
-      const caller = callerOf(ctx, boundCaller);
-      const log = deps.log.child({ request_id: caller.requestId, tool: tool.name });
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      const toolCtx: ToolContext = {
-        actor: caller.actor,
-        requestId: caller.requestId,
-        clock: deps.clock,
-        log,
+    (args: unknown, ctx: ServerContext): Promise<CallToolResult> =>
+      runToolCall(deps, tool, callerOf(ctx, boundCaller), args, {
         signal: ctx.mcpReq.signal,
-        progress: async (progress, total, message) => {
-          if (progressToken === undefined) return;
-          await ctx.mcpReq.notify({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
-          });
-        },
-      };
-      try {
-        if (!actorHas(caller.actor, tool.permission)) {
-          return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
-        }
-        const answer = await tool.run(toolCtx, args as never);
-        if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };
-        return buildEnvelope(tool.name, answer, deps.envelopeInlineBytes);
-      } catch (error) {
-        if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
-        const incident = randomUUID();
-        log.error({ err: error, incident }, 'tool failed');
-        return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
-      }
-    },
+        progressToken: ctx.mcpReq._meta?.progressToken,
+        notify: (notification) => ctx.mcpReq.notify(notification),
+      }),
   );
 }

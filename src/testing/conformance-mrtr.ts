@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   acceptedContent,
   createRequestStateCodec,
@@ -17,7 +17,7 @@ import { z } from 'zod';
 
 // One key per process: the suite talks to one server process, and a restart simply invalidates
 // outstanding flows, which is what a fixture wants.
-const codec = createRequestStateCodec<{ round: number; name?: string }>({ key: randomBytes(32) });
+const codec = createRequestStateCodec<State>({ key: randomBytes(32) });
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -28,11 +28,39 @@ const nameSchema = z.object({ name: z.string() });
  * requestState that fails it with -32602 (a tool handler cannot: McpServer turns whatever a tool
  * throws into an isError result).
  */
-export const mrtrServerOptions = { requestState: { verify: (state: string, ctx: ServerContext) => codec.verify(state, ctx) } };
+export const mrtrServerOptions = { requestState: { verify: verifyState } };
+
+type State = { round: number; name?: string };
+
+/**
+ * The SDK runs the hook once per stored tools/call handler. src/mcp/server.ts wraps the SDK's
+ * tools/call handler in a second one (the role check), so the hook runs twice, and the inner run
+ * insists on a string. The outer run therefore answers with a one-time random token for the
+ * verified payload, which only the inner run (or the handler) can redeem; a client cannot forge one.
+ */
+const verified = new Map<string, State>();
+
+async function verifyState(state: string, ctx: ServerContext): Promise<string | State> {
+  const redeemed = verified.get(state);
+  if (redeemed) {
+    verified.delete(state);
+    return redeemed;
+  }
+  const payload = await codec.verify(state, ctx);
+  const token = `verified:${randomUUID()}`;
+  verified.set(token, payload);
+  // Never kept beyond the request that minted it, whether or not it is redeemed.
+  setTimeout(() => verified.delete(token), 60_000).unref();
+  return token;
+}
 
 /** The payload the hook verified, or undefined on a first round. */
-function verifiedState(ctx: ServerContext): { round: number; name?: string } | undefined {
-  return ctx.mcpReq.requestState<{ round: number; name?: string }>();
+function verifiedState(ctx: ServerContext): State | undefined {
+  const value = ctx.mcpReq.requestState<string | State>();
+  if (typeof value !== 'string') return value;
+  const payload = verified.get(value);
+  verified.delete(value);
+  return payload;
 }
 
 function clientCapabilities(ctx: ServerContext): Record<string, unknown> | undefined {

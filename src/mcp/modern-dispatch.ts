@@ -1,0 +1,118 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  classifyInboundRequest,
+  isSpecType,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
+import type { ZodType } from 'zod';
+import { actorHas } from '../platform/auth/actor.js';
+import { envelopeOutputSchema } from './envelope.js';
+import { cachedToolListingFor, runToolCall, serverIdentity, type CallerInfo, type McpServerDeps } from './server.js';
+import type { AnyToolSpec } from './tool.js';
+
+const MODERN_REVISION = '2026-07-28';
+/** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
+const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+interface FastTool {
+  spec: AnyToolSpec;
+  /** The envelope schema the SDK would validate structuredContent against, built once. */
+  output?: ZodType;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The 2026-07-28 fast path for the two hot requests, `tools/list` and `tools/call` of a read-only
+ * registry tool, answered without building an SDK server per request.
+ *
+ * It takes only the plain, valid case and hands everything else to the SDK path, which then gives
+ * the exact answer the spec names: the request must classify as a modern request with the SDK's own
+ * `classifyInboundRequest` (the validation ladder: JSON-RPC shape, envelope, method registry, params,
+ * standard headers), match its spec schema (`isSpecType`), carry headers that equal the body, a
+ * `_meta` with nothing but the envelope keys, and for a call: a known read-only registry tool the
+ * caller's role allows, with arguments its input schema accepts. The answer is the one the SDK path
+ * gives (same `runToolCall`, same listing, same result envelope and output validation); the
+ * equivalence is tested against the SDK path on both stores.
+ */
+export class ModernFastPath {
+  private readonly tools = new Map<string, FastTool>();
+
+  constructor(private readonly deps: McpServerDeps) {
+    for (const spec of deps.registry.tools) {
+      if (!spec.annotations.readOnlyHint) continue;
+      this.tools.set(spec.name, { spec, ...(spec.dataShape ? { output: envelopeOutputSchema(spec.dataShape) as unknown as ZodType } : {}) });
+    }
+  }
+
+  /** The JSON body of the answer, or undefined when the SDK path must answer this request. */
+  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<string | undefined> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const method = (body as { method?: unknown }).method;
+    if (method !== 'tools/list' && method !== 'tools/call') return undefined;
+    const accept = header(headers, 'accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+    const protocolVersionHeader = header(headers, 'mcp-protocol-version');
+    const mcpMethodHeader = header(headers, 'mcp-method');
+    const mcpNameHeader = header(headers, 'mcp-name');
+    if (protocolVersionHeader !== MODERN_REVISION || mcpMethodHeader !== method) return undefined;
+
+    const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+    if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
+    const message = outcome.message;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const meta = params._meta as Record<string, unknown> | undefined;
+    if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
+    if (Object.keys(meta).some((key) => !PLAIN_META_KEYS.has(key))) return undefined;
+
+    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, signal);
+    if (result === undefined) return undefined;
+    return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+  }
+
+  private async list(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined, caller: CallerInfo): Promise<Record<string, unknown> | undefined> {
+    // A cursor, or any other parameter, is the SDK's to interpret.
+    if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
+    if (!isSpecType.ListToolsRequest(message)) return undefined;
+    // Filled by the first tools/list any SDK server answered (the SDK path answers that one).
+    const listing = await cachedToolListingFor(this.deps, caller.actor);
+    if (!listing) return undefined;
+    // What the SDK's modern encoding adds to a cacheable result without a cache hint of its own.
+    return { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+  }
+
+  private async call(
+    message: unknown,
+    params: Record<string, unknown>,
+    nameHeader: string | undefined,
+    caller: CallerInfo,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined> {
+    const name = params.name;
+    if (typeof name !== 'string' || nameHeader !== name) return undefined;
+    if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
+    if (!isSpecType.CallToolRequest(message)) return undefined;
+    const tool = this.tools.get(name);
+    // Unknown, extension (fixture) or writing tools, and a role that does not allow the tool: the
+    // SDK path gives those their answers.
+    if (!tool) return undefined;
+    if (!actorHas(caller.actor, tool.spec.permission)) return undefined;
+    if (params.arguments === undefined) return undefined;
+    const parsed = tool.spec.input.safeParse(params.arguments);
+    if (!parsed.success) return undefined;
+
+    const result: CallToolResult = await runToolCall(this.deps, tool.spec, caller, parsed.data, { signal });
+    // The SDK validates structuredContent against the advertised outputSchema; an answer that
+    // fails it is re-run through the SDK path (read-only tools only) so the client gets the SDK's
+    // own answer to that.
+    if (!result.isError && tool.output && !tool.output.safeParse(result.structuredContent).success) return undefined;
+    return { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+  }
+}
