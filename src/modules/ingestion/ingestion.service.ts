@@ -13,7 +13,7 @@ import { kpisDaily } from '../models/kpis-daily.model.js';
 import { ModelGraph } from '../models/model-graph.js';
 import { findProject } from '../projects/projects.repo.js';
 import { ProviderError } from '../providers/provider.js';
-import { RawWriter } from './raw-writer.js';
+import { openRawLander } from './raw-writer.js';
 import * as runs from './runs.repo.js';
 
 export const DATASTREAM_QUEUE = 'datastream.run';
@@ -94,31 +94,38 @@ export class IngestionService {
       if (connection.status === 'revoked') throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
       const { provider, context } = this.credentials.contextFor(connection, this.clock, job.signal);
       const window = { from: run.window_from, to: run.window_to };
-      const writer = new RawWriter(this.db, run.id, ds.id);
+      const lander = await openRawLander(this.db, run.id, ds.id);
+      // Wall-clock phase timings for the log (operations, benchmarks); not business time.
+      const t0 = performance.now();
       let read = 0;
       let reported = 0;
-      for await (const source of provider.fetch(context, window)) {
-        read += 1;
-        const record = provider.toCanonical(source, context);
-        if (record.date < window.from || record.date > window.to) continue;
-        const pending = writer.add(record);
-        if (pending) {
-          await pending;
+      try {
+        for await (const source of provider.fetch(context, window)) {
+          read += 1;
+          const record = provider.toCanonical(source, context);
+          if (record.date < window.from || record.date > window.to) continue;
+          const pending = lander.add(record);
+          if (pending) await pending;
           if (read - reported >= PROGRESS_EVERY_ROWS) {
             reported = read;
             await runs.progress(this.db, run.id, read);
           }
         }
+        await lander.finish();
+      } catch (error) {
+        await lander.abort();
+        throw error;
       }
-      await writer.flush();
       await runs.progress(this.db, run.id, read);
+      const readMs = performance.now() - t0;
       phase = 'building the models';
       const project = await findProject(this.db, ds.project_id);
       const scope = { projectId: ds.project_id, datastreamId: ds.id, runId: run.id, from: window.from, to: window.to, reportingCurrency: project!.reporting_currency.trim() };
       const written = await this.db.transaction((tx) => this.models.buildAll(tx, scope));
       const rowsWritten = Object.values(written).reduce((a, b) => a + b, 0);
       await runs.succeed(this.db, run.id, { rowsRead: read, rowsWritten, now: this.clock.now() });
-      this.log.info({ run: run.id, datastream: ds.id, rows_read: read, written }, 'datastream run succeeded');
+      const ms = { read_and_land: Math.round(readMs), models: Math.round(performance.now() - t0 - readMs) };
+      this.log.info({ run: run.id, datastream: ds.id, rows_read: read, written, ms }, 'datastream run succeeded');
     } catch (error) {
       const message = safeMessage(error, phase);
       if (error instanceof ProviderError && (error.status === 'expired' || phase === 'reading the source')) {

@@ -52,6 +52,8 @@ export class ModelGraph {
   }
 
   async buildAll(tx: SqlExecutor, scope: ModelScope): Promise<Record<string, number>> {
+    // Window-sized sorts and hashes stay in memory instead of spilling to disk (this transaction only).
+    await tx.query("SET LOCAL work_mem = '64MB'");
     const written: Record<string, number> = {};
     for (const model of this.ordered()) written[model.name] = await model.build(tx, scope);
     return written;

@@ -71,12 +71,23 @@ function campaignsFor(config: DemoConfig): Campaign[] {
   return out;
 }
 
-export function demoRecord(c: Campaign, k: number, date: string, config: DemoConfig, todayNumber: number): CanonicalRecord {
+/** Per-date factors, computed once per date rather than per campaign-day. */
+interface Day {
+  date: string;
+  day: number;
+  base: number; // weekday factor × trend
+}
+
+function dayOf(date: string, todayNumber: number): Day {
   const day = dayNumber(date);
-  const noise = (n: number) => 0.85 + unit(config.seed + n, k, day) * 0.3;
   const weekday = new Date(day * 86_400_000).getUTCDay();
-  const trend = 1 + 0.0012 * (day - todayNumber + 365);
-  let spend = c.baseSpend * WEEKDAY_FACTOR[weekday]! * trend * noise(11);
+  return { date, day, base: WEEKDAY_FACTOR[weekday]! * (1 + 0.0012 * (day - todayNumber + 365)) };
+}
+
+export function demoRecord(c: Campaign, k: number, d: Day, config: DemoConfig, todayNumber: number): CanonicalRecord {
+  const { date, day } = d;
+  const noise = (n: number) => 0.85 + unit(config.seed + n, k, day) * 0.3;
+  let spend = c.baseSpend * d.base * noise(11);
   let impressions = (spend / c.cpm) * 1000 * noise(12);
   let clicks = impressions * c.ctr * noise(13);
   let conversions = clicks * c.cvr * noise(14);
@@ -127,7 +138,8 @@ export const demoProvider: Provider<DemoConfig, Record<string, never>, Canonical
     const campaigns = campaignsFor(config);
     const today = dayNumber(isoDay(ctx.clock.now()));
     for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
-      for (let k = 0; k < campaigns.length; k += 1) yield demoRecord(campaigns[k]!, k, date, config, today);
+      const d = dayOf(date, today);
+      for (let k = 0; k < campaigns.length; k += 1) yield demoRecord(campaigns[k]!, k, d, config, today);
     }
   },
   toCanonical: (record) => record,
