@@ -1,4 +1,4 @@
-// npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400] [--stores=postgres,pglite]
+// npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400] [--stores=postgres,pglite] [--repeat=3]
 //
 // Anomaly surveillance at scale: kpis_daily with projects × channels × days rows; 9 metrics per
 // channel plus each project's total make the series (100 × (10 + 1) × 9 = 9,900 series × 400 days
@@ -32,6 +32,7 @@ const PROJECTS = Number(args.projects ?? 100);
 const CHANNELS = Number(args.channels ?? 10);
 const DAYS = Number(args.days ?? 400);
 const STORES = String(args.stores ?? 'postgres,pglite').split(',');
+const REPEAT = Number(args.repeat ?? 3);
 const FIRST = '2025-01-01';
 const settings = effective({});
 
@@ -43,6 +44,7 @@ interface Figures {
   bare_s: number;
   full_s: number;
   day_s: number;
+  one_s: number;
   rows: number;
   fired: number;
 }
@@ -74,7 +76,7 @@ async function load(db: Database, days: number, from: string): Promise<void> {
 
 /** The yardstick: the same statistics over the same points, nothing written. */
 function bareSql(): string {
-  const unpivot = METRICS.map((m) => `('${m}', s.${m}::float8)`).join(', ');
+  const unpivot = METRICS.map((m, i) => `(${i + 1}, s.${m}::float8)`).join(', ');
   return `
     WITH src AS (
       SELECT project_id, date, channel, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily
@@ -83,11 +85,12 @@ function bareSql(): string {
         sum(revenue) / NULLIF(sum(spend), 0), sum(spend) / NULLIF(sum(conversions), 0), sum(clicks)::numeric / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
       FROM kpis_daily GROUP BY project_id, date),
     points AS (
-      SELECT s.project_id, s.channel, m.metric, m.value, s.date - DATE '2000-01-03' AS d
-      FROM src s CROSS JOIN LATERAL (VALUES ${unpivot}) AS m(metric, value) WHERE m.value IS NOT NULL)
+      SELECT s.project_id, s.channel, m.mi, m.value, s.date - DATE '2000-01-03' AS d
+      FROM src s CROSS JOIN LATERAL (VALUES ${unpivot}) AS m(mi, value) WHERE m.value IS NOT NULL)
     SELECT count(*) AS n, sum(mean) AS m, sum(sd) AS s FROM (
       SELECT avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd FROM points
-      WINDOW f AS (PARTITION BY project_id, channel, metric ORDER BY d RANGE BETWEEN 28 PRECEDING AND 1 PRECEDING)) w`;
+      -- The same partition keys as the evaluation (byte-order text, the metric's number): a fair yardstick.
+      WINDOW f AS (PARTITION BY project_id COLLATE "C", channel COLLATE "C", mi ORDER BY d RANGE BETWEEN 28 PRECEDING AND 1 PRECEDING)) w`;
 }
 
 async function run(store: string): Promise<Figures> {
@@ -120,29 +123,44 @@ async function run(store: string): Promise<Figures> {
     const projects = (await db.query<{ p: string }>('SELECT DISTINCT project_id AS p FROM kpis_daily ORDER BY 1')).map((r) => r.p);
     const last = addDays(FIRST, DAYS - 1);
     let points = 0;
-    const bare_s = await seconds(async () => {
+    // The machine is shared: each figure is the best of REPEAT runs (the least disturbed one).
+    const best = async (fn: () => Promise<unknown>, before?: () => Promise<unknown>) => {
+      let min = Infinity;
+      for (let i = 0; i < REPEAT; i += 1) {
+        await before?.();
+        min = Math.min(min, await seconds(fn));
+      }
+      return min;
+    };
+    const bare_s = await best(async () => {
       // The same session settings as the evaluation (JIT off: see anomalies.repo.ts).
       points = await db.transaction(async (tx) => {
         await tx.query('SET LOCAL jit = off');
+        await tx.query("SET LOCAL work_mem = '64MB'");
         return Number((await tx.query<{ n: number }>(bareSql()))[0]!.n);
       });
     });
     let rows = 0;
     let fired = 0;
-    const full_s = await seconds(async () => {
-      for (const p of projects) {
-        const r = await db.transaction((tx) => evaluate(tx, p, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings));
-        rows += r.rows;
-        fired += r.fired;
-      }
-    });
+    // Projects that share settings are evaluated together: one statement for all of them.
+    const full_s = await best(
+      async () => {
+        const r = await db.transaction((tx) => evaluate(tx, projects, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings));
+        rows = r.rows;
+        fired = r.fired;
+      },
+      () => db.query('TRUNCATE anomalies_daily'),
+    );
     // One new day arrives for every project: append it, then evaluate only that date.
     const next = addDays(last, 1);
     await db.query(`INSERT INTO kpis_daily SELECT project_id, $2::date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily WHERE date = $1`, [last, next]);
-    const day_s = await seconds(async () => {
-      for (const p of projects) await db.transaction((tx) => evaluate(tx, p, next, next, addDays(next, -lookbackDays(settings)), settings));
-    });
-    return { store, points, series: projects.length * (CHANNELS + 1) * METRICS.length, load_s, bare_s, full_s, day_s, rows, fired };
+    const day_s = await best(() => db.transaction((tx) => evaluate(tx, projects, next, next, addDays(next, -lookbackDays(settings)), settings)));
+    // The after-ingestion path: one project's new day (what a run triggers), averaged over 10 projects.
+    const sample = projects.slice(0, 10);
+    const one_s = (await best(async () => {
+      for (const p of sample) await db.transaction((tx) => evaluate(tx, p, next, next, addDays(next, -lookbackDays(settings)), settings));
+    })) / sample.length;
+    return { store, points, series: projects.length * (CHANNELS + 1) * METRICS.length, load_s, bare_s, full_s, day_s, one_s, rows, fired };
   } finally {
     await drop();
   }
@@ -158,9 +176,9 @@ for (const store of STORES) {
 
 const fmt = (n: number) => n.toFixed(2);
 const table = [
-  '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day (all projects) |',
-  '|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s |`),
+  '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day, all series | one new day, one project |',
+  '|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s | ${(r.one_s * 1000).toFixed(0)} ms |`),
 ];
 process.stdout.write(`\n${table.join('\n')}\n`);
 
@@ -170,13 +188,13 @@ if (args.write) {
     '## anomalies',
     '',
     `Command: \`npm run bench:anomalies -- --write\` (${PROJECTS} projects × ${CHANNELS} channels × ${DAYS} days of kpis_daily; 9 metrics per channel plus each project's total).`,
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0]!.toFixed(1)} (shared). Best of ${REPEAT} runs per figure.`,
     '',
     ...table,
     '',
-    '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot and project totals) over the same table, aggregated in the database: the statistics alone, nothing written.',
-    '- full: every date of every project through the real evaluation (one statement per project: baseline, z, thresholds, firing rules from the settings) writing every row of `anomalies_daily`.',
-    '- one new day: the incremental path after an ingestion: the new date of every project, reading 28 days of history.',
+    '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot, project totals and partition keys) over the same table, aggregated in the database: the statistics alone, nothing written.',
+    '- full: every date of every project through the real evaluation (projects sharing settings in one statement: baseline, z, thresholds, firing rules) writing every row of `anomalies_daily` in primary-key order.',
+    '- one new day, all series: the new date of every project in one statement, reading 28 days of history; one project: what one ingestion run triggers (mean of 10).',
     '',
   ].join('\n');
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\n';

@@ -29,7 +29,10 @@ CREATE TABLE anomalies_daily (
   watch text NOT NULL,
   direction text,
   fired boolean NOT NULL,
-  PRIMARY KEY (project_id, date, metric, channel)
+  -- The window pass's output order (series, then day): inserts append to the index. Deleting a
+  -- project's dates scans that project's entries (date is checked in the index); no second index
+  -- to maintain on every write.
+  PRIMARY KEY (project_id, channel, metric, date)
 );
 CREATE INDEX anomalies_daily_fired ON anomalies_daily (project_id, date) WHERE fired;
 

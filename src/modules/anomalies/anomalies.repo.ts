@@ -20,52 +20,51 @@ export function lookbackDays(s: EffectiveSettings): number {
   return frameOf(s).preceding;
 }
 
-const UNPIVOT = METRICS.map((m) => `('${m}', s.${m})`).join(', ');
+// The metric's 1-based position indexes the per-metric rule arrays ($5..$9, in METRICS order).
+const UNPIVOT = METRICS.map((m, i) => `('${m}', ${i + 1}, s.${m})`).join(', ');
 
 export function evaluationSql(s: EffectiveSettings, source = 'kpis_daily'): string {
   const { partitionExtra, preceding, nearest } = frameOf(s);
   if (!Number.isInteger(preceding) || !Number.isInteger(nearest)) throw new Error('window frame must be integral');
   return `
-    WITH params AS (
-      SELECT * FROM unnest($5::text[], $6::float8[], $7::text[], $8::float8[], $9::int[]) AS p(metric, threshold, watch, min_rel, min_train)
-    ),
-    base AS (
-      SELECT date, channel, spend::float8 AS spend, revenue::float8 AS revenue, conversions::float8 AS conversions,
+    WITH base AS (
+      SELECT project_id, date, channel, spend::float8 AS spend, revenue::float8 AS revenue, conversions::float8 AS conversions,
         clicks::float8 AS clicks, impressions::float8 AS impressions, roas::float8 AS roas, cpa::float8 AS cpa,
         ctr::float8 AS ctr, cvr::float8 AS cvr
-      FROM ${source} WHERE project_id = $1 AND date BETWEEN $2::date AND $4::date
+      FROM ${source} WHERE project_id = ANY($1::text[]) AND date BETWEEN $2::date AND $4::date
     ),
     src AS (
       SELECT * FROM base
       UNION ALL
-      SELECT date, '${TOTAL_CHANNEL}', sum(spend), sum(revenue), sum(conversions), sum(clicks), sum(impressions),
+      SELECT project_id, date, '${TOTAL_CHANNEL}', sum(spend), sum(revenue), sum(conversions), sum(clicks), sum(impressions),
         sum(revenue) / NULLIF(sum(spend), 0), sum(spend) / NULLIF(sum(conversions), 0),
         sum(clicks) / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
-      FROM base GROUP BY date
+      FROM base GROUP BY project_id, date
     ),
     points AS (
-      SELECT s.date, s.channel, m.metric, m.value, (s.date - DATE '2000-01-03') AS d,
+      SELECT s.project_id, s.date, s.channel, m.metric, m.mi, m.value, (s.date - DATE '2000-01-03') AS d,
         extract(isodow FROM s.date)::int AS dow
-      FROM src s CROSS JOIN LATERAL (VALUES ${UNPIVOT}) AS m(metric, value)
-      WHERE m.value IS NOT NULL
+      FROM src s CROSS JOIN LATERAL (VALUES ${UNPIVOT}) AS m(metric, mi, value)
+      WHERE m.value IS NOT NULL AND ($5::bool[])[m.mi]
     ),
     w AS (
-      SELECT date, channel, metric, value, d,
+      SELECT project_id, date, channel, metric, mi, value, d,
         avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd, count(*) OVER f AS n
       FROM points
-      WINDOW f AS (PARTITION BY channel, metric${partitionExtra} ORDER BY d RANGE BETWEEN ${preceding} PRECEDING AND ${nearest} PRECEDING)
+      -- Byte-order ("C") keys and the metric's number: the sort before the window compares cheaply.
+      WINDOW f AS (PARTITION BY project_id COLLATE "C", channel COLLATE "C", mi${partitionExtra} ORDER BY d RANGE BETWEEN ${preceding} PRECEDING AND ${nearest} PRECEDING)
     ),
     scored AS (
-      SELECT w.*, p.threshold, p.watch, p.min_rel, p.min_train,
+      SELECT w.*, ($6::float8[])[mi] AS threshold, ($7::text[])[mi] AS watch, ($8::float8[])[mi] AS min_rel, ($9::int[])[mi] AS min_train,
         -- A flat baseline (stddev 0, up to float noise) has no z: the relative change decides.
         CASE WHEN w.sd > 1e-9 * greatest(1, abs(w.mean)) THEN (w.value - w.mean) / w.sd END AS z,
         CASE WHEN w.mean <> 0 THEN (w.value - w.mean) / abs(w.mean) END AS rel
-      FROM w JOIN params p USING (metric)
+      FROM w
       WHERE w.date BETWEEN $3::date AND $4::date
     )
     INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
       window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
-    SELECT $1, date, metric, channel, value, mean, sd, n,
+    SELECT project_id, date, metric, channel, value, mean, sd, n,
       date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
       CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
       COALESCE(n >= min_train
@@ -73,17 +72,19 @@ export function evaluationSql(s: EffectiveSettings, source = 'kpis_daily'): stri
         AND (CASE WHEN z IS NOT NULL
                THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
                ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)
+    -- The window pass emits rows in (project, channel, metric, day) order, the primary key's order,
+    -- so the index grows at its right edge instead of splitting pages at random.
     FROM scored`;
 }
 
-export function evaluationParams(projectId: string, historyFrom: string, from: string, to: string, s: EffectiveSettings): unknown[] {
-  const rules = s.metrics.filter((m) => m.enabled);
+export function evaluationParams(projectIds: string[], historyFrom: string, from: string, to: string, s: EffectiveSettings): unknown[] {
+  const rules = METRICS.map((metric) => s.metrics.find((m) => m.metric === metric)!);
   return [
-    projectId,
+    projectIds,
     historyFrom,
     from,
     to,
-    rules.map((r) => r.metric),
+    rules.map((r) => r.enabled),
     rules.map((r) => r.threshold),
     rules.map((r) => r.direction),
     rules.map((r) => r.min_relative_change),
@@ -91,16 +92,22 @@ export function evaluationParams(projectId: string, historyFrom: string, from: s
   ];
 }
 
-/** Replaces the project's rows for [from, to] with a fresh evaluation; returns rows and fired. */
-export async function evaluate(tx: SqlExecutor, projectId: string, from: string, to: string, historyFrom: string, s: EffectiveSettings): Promise<{ rows: number; fired: number }> {
+/**
+ * Replaces the rows of [from, to] with a fresh evaluation, for one project or for several that
+ * share the same settings (one statement either way); returns rows and fired.
+ */
+export async function evaluate(tx: SqlExecutor, project: string | string[], from: string, to: string, historyFrom: string, s: EffectiveSettings): Promise<{ rows: number; fired: number }> {
+  const projectIds = Array.isArray(project) ? project : [project];
   // JIT compilation costs ~1 s on PostgreSQL per statement here and never pays off for one
   // project's pass; off for this transaction only.
   await tx.query('SET LOCAL jit = off');
-  await tx.query('DELETE FROM anomalies_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]);
-  await tx.query(evaluationSql(s), evaluationParams(projectId, historyFrom, from, to, s));
+  // The sort before the window pass stays in memory for a project's history (this transaction only).
+  await tx.query("SET LOCAL work_mem = '64MB'");
+  await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [projectIds, from, to]);
+  await tx.query(evaluationSql(s), evaluationParams(projectIds, historyFrom, from, to, s));
   const counts = await tx.query<{ rows: number; fired: number }>(
-    'SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM anomalies_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3',
-    [projectId, from, to],
+    'SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3',
+    [projectIds, from, to],
   );
   return { rows: Number(counts[0]?.rows ?? 0), fired: Number(counts[0]?.fired ?? 0) };
 }
