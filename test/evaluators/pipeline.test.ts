@@ -160,4 +160,26 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     const firedKeys = (fired.body.anomalies as any[]).filter((a) => a.date <= '2026-05-17').map((a) => `${a.date}/${a.metric}/${a.channel}`).sort();
     expect(spikes.body.rows.map((r: any) => `${r.date}/${r.metric}/${r.channel}`).sort()).toEqual(firedKeys);
   });
+  it('pages the data-quality ledger newest first and filters by status', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api(`${service.url}/api/dq/status?project_id=${P}&limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.body.ledger.length).toBeLessThanOrEqual(5);
+      seen.push(...res.body.ledger.map((c: any) => c.check_id));
+      cursor = res.body.next_cursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(12);
+    const all = await api(`${service.url}/api/dq/status?project_id=${P}&limit=500`);
+    expect(all.body.ledger.map((c: any) => c.check_id)).toEqual(seen);
+    const passes = await api(`${service.url}/api/dq/status?project_id=${P}&status=pass&limit=500`);
+    expect(passes.body.ledger.every((c: any) => c.status === 'pass')).toBe(true);
+    expect(passes.body.ledger.length).toBe(all.body.ledger.filter((c: any) => c.status === 'pass').length);
+    const bad = await api(`${service.url}/api/dq/status?project_id=${P}&cursor=garbage`);
+    expect(bad.status).toBe(400);
+  });
 });
