@@ -15,6 +15,8 @@ import { STANDALONE_STREAM_ID, type SessionStore } from './session-store.js';
 interface LiveSession {
   id: string;
   subject: string;
+  /** When this process last recorded the session's activity in the store (epoch ms). */
+  touchedAt?: number;
   protocolVersion: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
@@ -26,6 +28,7 @@ export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 /** A stored session unused this long is deleted (with its events); its client re-initializes on 404. */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+const TOUCH_INTERVAL_MS = 60 * 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -74,6 +77,17 @@ export class LegacySessionManager {
     return expired.length;
   }
 
+  /**
+   * Records activity for the idle sweep. A database write per request cost about as much as the
+   * call itself; sessions idle out after a day, so one write a minute per session and process is plenty.
+   */
+  private touch(session: LiveSession): void {
+    const now = this.deps.clock.now();
+    if (session.touchedAt !== undefined && now.getTime() - session.touchedAt < TOUCH_INTERVAL_MS) return;
+    session.touchedAt = now.getTime();
+    void this.deps.store.touch(session.id, now).catch(() => undefined);
+  }
+
   get size(): number {
     return this.live.size;
   }
@@ -95,7 +109,7 @@ export class LegacySessionManager {
     let response = await session.transport.handleRequest(request, { parsedBody, authInfo });
     if (request.method === 'GET') response = await this.withPrimingEvent(session, request, response);
     if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
-    else if (request.method === 'POST') void this.deps.store.touch(sessionId, this.deps.clock.now()).catch(() => undefined);
+    else if (request.method === 'POST') this.touch(session);
     return response;
   }
 

@@ -15,6 +15,7 @@ import { cachedToolListingFor, runToolCall, serverIdentity, type CallerInfo, typ
 import type { AnyToolSpec } from './tool.js';
 
 const MODERN_REVISION = '2026-07-28';
+const RESULT_OPEN = Buffer.from('{"result":');
 /** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
@@ -52,8 +53,11 @@ export class ModernFastPath {
     }
   }
 
+  /** Serialized tools/list results by the set of tools the caller sees (the listing is ~70 KB of JSON). */
+  private readonly serializedListings = new Map<string, Buffer>();
+
   /** The JSON body of the answer, or undefined when the SDK path must answer this request. */
-  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<string | undefined> {
+  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<Buffer | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const method = (body as { method?: unknown }).method;
     if (method !== 'tools/list' && method !== 'tools/call') return undefined;
@@ -72,20 +76,30 @@ export class ModernFastPath {
     if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
     if (Object.keys(meta).some((key) => !PLAIN_META_KEYS.has(key))) return undefined;
 
-    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, signal);
+    const result =
+      method === 'tools/list'
+        ? await this.list(message, params, mcpNameHeader, caller)
+        : await this.call(message, params, mcpNameHeader, caller, signal).then((r) => (r === undefined ? undefined : Buffer.from(JSON.stringify(r))));
     if (result === undefined) return undefined;
-    return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+    return Buffer.concat([RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)]);
   }
 
-  private async list(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined, caller: CallerInfo): Promise<Record<string, unknown> | undefined> {
+  private async list(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined, caller: CallerInfo): Promise<Buffer | undefined> {
     // A cursor, or any other parameter, is the SDK's to interpret.
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     if (!isSpecType.ListToolsRequest(message)) return undefined;
     // Filled by the first tools/list any SDK server answered (the SDK path answers that one).
     const listing = await cachedToolListingFor(this.deps, caller.actor);
     if (!listing) return undefined;
-    // What the SDK's modern encoding adds to a cacheable result without a cache hint of its own.
-    return { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+    const key = listing.tools.map((tool) => tool.name).join('\n');
+    let serialized = this.serializedListings.get(key);
+    if (!serialized) {
+      // What the SDK's modern encoding adds to a cacheable result without a cache hint of its own.
+      const result = { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+      serialized = Buffer.from(JSON.stringify(result));
+      this.serializedListings.set(key, serialized);
+    }
+    return serialized;
   }
 
   private async call(
