@@ -1,6 +1,9 @@
 -- Context hub: Skills and Knowledge (a head row per object plus immutable versions), the business
 -- taxonomy and business links. Head rows carry the current version's searchable text so search is
 -- one indexed query over three tables; versions are never updated or deleted.
+-- GIN indexes are built with fastupdate = off: with the pending list on, every search scans the
+-- not-yet-merged entries linearly until a vacuum merges them (PGlite has no autovacuum), which
+-- made searches after a bulk load 20–50× slower. Reads far outnumber writes here.
 
 CREATE TABLE skills (
   id text PRIMARY KEY,
@@ -22,9 +25,9 @@ CREATE TABLE skills (
   ) STORED,
   UNIQUE (project_id, name)
 );
-CREATE INDEX skills_doc_tsv ON skills USING gin (doc_tsv);
-CREATE INDEX skills_title_trgm ON skills USING gin (title_text gin_trgm_ops);
-CREATE INDEX skills_refs ON skills USING gin (mdm_references);
+CREATE INDEX skills_doc_tsv ON skills USING gin (doc_tsv) WITH (fastupdate = off);
+CREATE INDEX skills_title_trgm ON skills USING gin (title_text gin_trgm_ops) WITH (fastupdate = off);
+CREATE INDEX skills_refs ON skills USING gin (mdm_references) WITH (fastupdate = off);
 
 CREATE TABLE skill_versions (
   skill_id text NOT NULL REFERENCES skills(id) ON DELETE CASCADE,
@@ -62,8 +65,8 @@ CREATE TABLE knowledge (
   ) STORED,
   UNIQUE (project_id, topic_id)
 );
-CREATE INDEX knowledge_doc_tsv ON knowledge USING gin (doc_tsv);
-CREATE INDEX knowledge_title_trgm ON knowledge USING gin (title gin_trgm_ops);
+CREATE INDEX knowledge_doc_tsv ON knowledge USING gin (doc_tsv) WITH (fastupdate = off);
+CREATE INDEX knowledge_title_trgm ON knowledge USING gin (title gin_trgm_ops) WITH (fastupdate = off);
 
 CREATE TABLE knowledge_versions (
   knowledge_id text NOT NULL REFERENCES knowledge(id) ON DELETE CASCADE,
@@ -95,8 +98,8 @@ CREATE TABLE business_keys (
   PRIMARY KEY (project_id, key),
   FOREIGN KEY (project_id, parent_key) REFERENCES business_keys(project_id, key)
 );
-CREATE INDEX business_keys_doc_tsv ON business_keys USING gin (doc_tsv);
-CREATE INDEX business_keys_title_trgm ON business_keys USING gin (title_text gin_trgm_ops);
+CREATE INDEX business_keys_doc_tsv ON business_keys USING gin (doc_tsv) WITH (fastupdate = off);
+CREATE INDEX business_keys_title_trgm ON business_keys USING gin (title_text gin_trgm_ops) WITH (fastupdate = off);
 CREATE INDEX business_keys_parent ON business_keys (project_id, parent_key);
 
 CREATE TABLE business_links (

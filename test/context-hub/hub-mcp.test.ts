@@ -104,6 +104,24 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expectWithinBudget(textOf(many));
   });
 
+  it('search_context bounds the ranking of a very common word and says the total is then a lower bound', async () => {
+    // A project of its own, so the demo hub the other tests read stays as seeded.
+    const W = 'proj_walrus';
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: W, name: 'Walrus' } })).status).toBe(201);
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call('add_knowledge', { project_id: W, title: `Walrus market note ${i}`, body_md: `Walrus creative test number ${i}.` }),
+      ),
+    );
+    const data = dataOf(await call('search_context', { query: 'walrus', project_id: W, limit: 5 }));
+    expect(data.hits).toHaveLength(5);
+    expect(data.total_is_lower_bound).toBe(true);
+    expect(data.total).toBeGreaterThanOrEqual(50);
+    expect(data.truncated).toBe(true);
+    const demo = dataOf(await call('search_context', { query: 'walrus', project_id: P }));
+    expect(demo).toMatchObject({ total: 0, total_is_lower_bound: false });
+  });
+
   it('search_context answers bad queries clearly: operators, empty, 10,000 characters', async () => {
     const operators = await call('search_context', { query: `" & | ! :* \\ ' ""&&||`, project_id: P });
     expect(operators.isError).toBeFalsy();

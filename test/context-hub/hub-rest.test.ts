@@ -172,4 +172,13 @@ describe.each(STORES)('context hub over REST [%s]', (store) => {
     expect((await api(`${url}/api/context/business-links/${created.body.id}?project_id=${P}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`${url}/api/context/business-links/${created.body.id}?project_id=${P}`, { method: 'DELETE' })).status).toBe(404);
   });
+
+  it('GET /api/search answers what search_context does, and validates the query', async () => {
+    const found = await api(`${url}/api/search?q=roas&project_id=${P}`);
+    expect(found.status).toBe(200);
+    expect(found.body.hits.map((h: { key: string }) => h.key)).toContain('investigate-roas');
+    const empty = await api(`${url}/api/search?q=%20&project_id=${P}`);
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors[0].path).toBe('query.q');
+  });
 });
