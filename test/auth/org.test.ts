@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
+import { rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
@@ -120,6 +121,9 @@ describe.each(STORES)('organization governance: settings, members, grants, limit
     expect(limited.body.code).toBe('rate_limited');
     expect(limited.body.projects).toBeUndefined();
     expect((await call('GET', '/healthz')).status).toBe(200);
+    const mcp = await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, auth);
+    expect(mcp.status).toBe(429);
+    expect(mcp.headers.get('retry-after')).toBe('45');
     clock.advance(45_000);
     expect((await call('PUT', '/api/org/settings', { limits: { api_requests_per_minute: 6000 } })).status).toBe(200);
   });
