@@ -102,6 +102,9 @@ describe.each(STORES)('connections, verification and the http_json provider [%s]
     await upsert('refused', config(`http://127.0.0.1:${freePort}`, { grant_type: 'client_credentials' }), CLIENT);
     const closed = await verify('refused');
     expect(closed.body.token_check.reason).toMatch(/connection refused/);
+    await upsert('slow', config(fake.url, { grant_type: 'client_credentials', token_url: `${fake.url}/oauth/slow`, timeout_ms: 300 }), CLIENT);
+    const slow = await verify('slow');
+    expect(slow.body.token_check).toMatchObject({ ok: false, reason: 'timeout: no answer within the time limit' });
     const list = await api(`${service.url}/api/credentials/list?project_id=${P}`);
     const statuses = Object.fromEntries(list.body.connections.map((c: { connection_ref_id: string; status: string }) => [c.connection_ref_id, c.status]));
     expect(statuses).toMatchObject({ expired: 'expired', 'bad-client': 'error', dns: 'error', 'fake-ads': 'active' });

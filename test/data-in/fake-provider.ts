@@ -42,6 +42,8 @@ export async function startFakeProvider(options: { pageSize?: number } = {}): Pr
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
+      // Never answers: the caller's own time limit must end the wait.
+      if (url.pathname === '/oauth/slow') return;
       if (url.pathname === '/oauth/token' && req.method === 'POST') {
         const form = new URLSearchParams(body);
         tokenRequests.push({ grant_type: form.get('grant_type') ?? '', authorization: req.headers.authorization });
@@ -70,6 +72,10 @@ export async function startFakeProvider(options: { pageSize?: number } = {}): Pr
     url: `http://127.0.0.1:${port}`,
     tokenRequests,
     apiRequests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -183,4 +183,17 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
     expect((list.structuredContent as { data: { datastreams: unknown[] } }).data.datastreams).toHaveLength(3);
     await client.close();
   });
+  it('a run left running by a process that died does not block its datastream for good', async () => {
+    // What a crash leaves behind: a running row whose job will never finish it.
+    const startedLongAgo = new Date(clock.now().getTime() - 5 * 3600_000);
+    await service.app.db.query(
+      `INSERT INTO datastream_runs (id, project_id, datastream_id, status, trigger, window_from, window_to, attempts, queued_at, started_at)
+       VALUES ('run_crashed', $1, $2, 'running', 'manual', '2026-05-12', '2026-05-18', 1, $3, $3)`,
+      [P, dsId, startedLongAgo],
+    );
+    const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST' });
+    expect((await awaitRun(service, P, queued.body.id)).status).toBe('succeeded');
+    const crashed = await awaitRun(service, P, 'run_crashed');
+    expect(crashed).toMatchObject({ status: 'failed', retries_exhausted: true, error: 'abandoned: the process running it stopped before it finished' });
+  });
 });

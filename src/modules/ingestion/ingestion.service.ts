@@ -18,6 +18,8 @@ import * as runs from './runs.repo.js';
 
 export const DATASTREAM_QUEUE = 'datastream.run';
 const PROGRESS_EVERY_ROWS = 25_000;
+/** How long one attempt may run before pg-boss expires (and retries) it. */
+const RUN_EXPIRE_SECONDS = 4 * 3600;
 
 export interface RunJob {
   run_id: string;
@@ -52,7 +54,7 @@ export class IngestionService {
       retryDelay: 30,
       retryBackoff: true,
       retryDelayMax: 900,
-      expireInSeconds: 4 * 3600,
+      expireInSeconds: RUN_EXPIRE_SECONDS,
       concurrency: 2,
       handler: (job) => this.execute(job),
     });
@@ -84,7 +86,12 @@ export class IngestionService {
     if (!run || run.status === 'succeeded') return;
     const ds = await flowsRepo.findDatastream(this.db, run.datastream_id);
     if (!ds) return;
-    const claimed = await runs.claim(this.db, run.id, this.clock.now());
+    let claimed = await runs.claim(this.db, run.id, this.clock.now());
+    if (!claimed) {
+      const now = this.clock.now();
+      const expired = new Date(now.getTime() - RUN_EXPIRE_SECONDS * 1000);
+      if (await runs.failAbandoned(this.db, ds.id, expired, now)) claimed = await runs.claim(this.db, run.id, now);
+    }
     if (!claimed) throw new Error(`another run of datastream ${ds.id} is running; this one waits for a retry`);
     await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id));
     let phase = 'reading the source';
