@@ -55,8 +55,9 @@ function freePort() {
 }
 
 async function waitReady(url, child) {
-  // Bounded: the first start on a fresh data dir runs initdb (a few seconds).
-  for (let i = 0; i < 300; i++) {
+  // Bounded: the first start on a fresh data dir runs initdb and seeds the demo (seconds; far more
+  // on a busy machine).
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode} before it was ready`);
     try {
       const res = await fetch(`${url}/readyz`);
@@ -66,7 +67,7 @@ async function waitReady(url, child) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the service did not become ready within 30 s');
+  throw new Error('the service did not become ready within 5 minutes');
 }
 
 function run(cmd, argv, options) {
