@@ -23,9 +23,38 @@ export function lookbackDays(s: EffectiveSettings): number {
 // The metric's 1-based position indexes the per-metric rule arrays ($5..$9, in METRICS order).
 const UNPIVOT = METRICS.map((m, i) => `('${m}', ${i + 1}, s.${m})`).join(', ');
 
-export function evaluationSql(s: EffectiveSettings, source = 'kpis_daily'): string {
+/** Up to this many dates, the aggregate path beats sorting the whole history for a window pass. */
+export const AGGREGATE_PATH_MAX_DAYS = 3;
+
+/**
+ * `mode: 'window'` (a range of dates, a full evaluation): one window pass per series. `mode:
+ * 'aggregate'` (the few dates an ingestion touched): each target day gathers its own frame in one
+ * hash aggregate (no sort of the whole history). Same frame, same statistics, same rows.
+ */
+export function evaluationSql(s: EffectiveSettings, mode: 'window' | 'aggregate' = 'window', source = 'kpis_daily'): string {
   const { partitionExtra, preceding, nearest } = frameOf(s);
   if (!Number.isInteger(preceding) || !Number.isInteger(nearest)) throw new Error('window frame must be integral');
+  const step = s.seasonality === 'day_of_week' ? 7 : 1;
+  const stats =
+    mode === 'window'
+      ? `w AS (
+      SELECT project_id, date, channel, metric, mi, value, d,
+        avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd, count(*) OVER f AS n
+      FROM points
+      -- Byte-order ("C") keys and the metric's number: the sort before the window compares cheaply.
+      WINDOW f AS (PARTITION BY project_id COLLATE "C", channel COLLATE "C", mi${partitionExtra} ORDER BY d RANGE BETWEEN ${preceding} PRECEDING AND ${nearest} PRECEDING)
+    ),`
+      : `targets AS (SELECT generate_series($3::date, $4::date, interval '1 day')::date - DATE '2000-01-03' AS td),
+    w AS (
+      SELECT p.project_id, DATE '2000-01-03' + t.td AS date, p.channel, min(p.metric) AS metric, p.mi,
+        max(p.value) FILTER (WHERE p.d = t.td) AS value, t.td AS d,
+        avg(p.value) FILTER (WHERE t.td - p.d >= ${nearest} AND (t.td - p.d) % ${step} = 0) AS mean,
+        stddev_samp(p.value) FILTER (WHERE t.td - p.d >= ${nearest} AND (t.td - p.d) % ${step} = 0) AS sd,
+        count(*) FILTER (WHERE t.td - p.d >= ${nearest} AND (t.td - p.d) % ${step} = 0) AS n
+      FROM points p JOIN targets t ON p.d BETWEEN t.td - ${preceding} AND t.td
+      GROUP BY p.project_id, p.channel, p.mi, t.td
+      HAVING count(*) FILTER (WHERE p.d = t.td) > 0
+    ),`;
   return `
     WITH base AS (
       SELECT project_id, date, channel, spend::float8 AS spend, revenue::float8 AS revenue, conversions::float8 AS conversions,
@@ -47,13 +76,7 @@ export function evaluationSql(s: EffectiveSettings, source = 'kpis_daily'): stri
       FROM src s CROSS JOIN LATERAL (VALUES ${UNPIVOT}) AS m(metric, mi, value)
       WHERE m.value IS NOT NULL AND ($5::bool[])[m.mi]
     ),
-    w AS (
-      SELECT project_id, date, channel, metric, mi, value, d,
-        avg(value) OVER f AS mean, stddev_samp(value) OVER f AS sd, count(*) OVER f AS n
-      FROM points
-      -- Byte-order ("C") keys and the metric's number: the sort before the window compares cheaply.
-      WINDOW f AS (PARTITION BY project_id COLLATE "C", channel COLLATE "C", mi${partitionExtra} ORDER BY d RANGE BETWEEN ${preceding} PRECEDING AND ${nearest} PRECEDING)
-    ),
+    ${stats}
     scored AS (
       SELECT w.*, ($6::float8[])[mi] AS threshold, ($7::text[])[mi] AS watch, ($8::float8[])[mi] AS min_rel, ($9::int[])[mi] AS min_train,
         -- A flat baseline (stddev 0, up to float noise) has no z: the relative change decides.
@@ -104,7 +127,9 @@ export async function evaluate(tx: SqlExecutor, project: string | string[], from
   // The sort before the window pass stays in memory for a project's history (this transaction only).
   await tx.query("SET LOCAL work_mem = '64MB'");
   await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [projectIds, from, to]);
-  await tx.query(evaluationSql(s), evaluationParams(projectIds, historyFrom, from, to, s));
+  const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  const mode = days <= AGGREGATE_PATH_MAX_DAYS ? 'aggregate' : 'window';
+  await tx.query(evaluationSql(s, mode), evaluationParams(projectIds, historyFrom, from, to, s));
   const counts = await tx.query<{ rows: number; fired: number }>(
     'SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3',
     [projectIds, from, to],
