@@ -18,6 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestContext } from '../src/app/context.js';
 import { SearchService } from '../src/modules/search/search.service.js';
 import { ProjectsService } from '../src/modules/projects/projects.service.js';
@@ -184,27 +186,41 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((r) => child.once('exit', r));
 }
 
-/** The requests an official 2026-era client sends for tools/call, one template per query. */
-async function captureCalls(base: string, tool: string, argsList: Record<string, unknown>[]): Promise<LoadTemplate[]> {
-  const templates: LoadTemplate[] = [];
-  const recording: typeof fetch = async (input, init) => {
+/** A fetch that keeps the tools/call requests an official client sends, as load templates. */
+function recorder(into: LoadTemplate[], dropHeaders: string[] = []): typeof fetch {
+  return async (input, init) => {
     if (init?.method === 'POST' && typeof init.body === 'string') {
       const body = JSON.parse(init.body) as Record<string, unknown>;
       if (body.method === 'tools/call') {
         const headers: Record<string, string> = {};
         new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-        delete headers['content-length'];
-        templates.push({ headers, body: JSON.stringify({ ...body, id: '__ID__' }) });
+        for (const h of ['content-length', ...dropHeaders]) delete headers[h];
+        into.push({ headers, body: JSON.stringify({ ...body, id: '__ID__' }) });
       }
     }
     return fetch(input, init);
   };
+}
+
+/** Our service: the 2026-07-28 (stateless) requests of the v2 client, one template per query. */
+async function captureCalls(base: string, tool: string, argsList: Record<string, unknown>[]): Promise<LoadTemplate[]> {
+  const templates: LoadTemplate[] = [];
   const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recording }));
+  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recorder(templates) }));
   for (const a of argsList) {
     const result = await client.callTool({ name: tool, arguments: a });
     if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
   }
+  await client.close();
+  return templates;
+}
+
+/** The SDK baseline serves the 2025 era statelessly (as bench:mcp measures it): no session header. */
+async function captureBaseline(base: string): Promise<LoadTemplate[]> {
+  const templates: LoadTemplate[] = [];
+  const client = new LegacyClient({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new LegacyTransport(new URL(`${base}/mcp`), { fetch: recorder(templates, ['mcp-session-id']) }));
+  await client.callTool({ name: 'echo', arguments: { text: 'ok' } });
   await client.close();
   return templates;
 }
@@ -242,7 +258,7 @@ async function mcpThroughput(): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   const baseline = await startChild('bench/support/sdk-minimal-server.ts');
   try {
-    const templates = await captureCalls(`http://127.0.0.1:${baseline.port}`, 'echo', [{ text: 'ok' }]);
+    const templates = await captureBaseline(`http://127.0.0.1:${baseline.port}`);
     const result = await load(baseline.port, templates);
     rows.push({ server: 'SDK baseline: trivial echo tool, new server per request', result });
     out(`baseline: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms`);

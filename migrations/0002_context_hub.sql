@@ -66,7 +66,6 @@ CREATE TABLE knowledge (
   UNIQUE (project_id, topic_id)
 );
 CREATE INDEX knowledge_doc_tsv ON knowledge USING gin (doc_tsv) WITH (fastupdate = off);
-CREATE INDEX knowledge_title_trgm ON knowledge USING gin (title gin_trgm_ops) WITH (fastupdate = off);
 
 CREATE TABLE knowledge_versions (
   knowledge_id text NOT NULL REFERENCES knowledge(id) ON DELETE CASCADE,
@@ -124,6 +123,9 @@ CREATE INDEX business_links_source ON business_links (source_id);
 -- 25 neighbours per key; `capped` says a bound was hit (the total is then a lower bound).
 -- p_raw (trigram typo matching) is '' for queries of more than two words: their words find
 -- matches by full text, and a long string's trigrams hit most titles only to fail the recheck.
+-- Typos are matched on key labels/synonyms and Skill names, not on Knowledge titles: on 100,000
+-- titles a common trigram ('market') costs a recheck of every row; the sheets a typo means are
+-- still found as graph neighbours of the key it matched.
 CREATE FUNCTION context_search(p_project text, p_words text, p_raw text, p_title_words text, p_limit integer, p_cap integer, p_seeds integer)
 RETURNS TABLE (kind text, id text, key text, title text, tier integer, score float8,
                total bigint, n_title bigint, n_description bigint, n_graph bigint, capped boolean, text text)
@@ -135,7 +137,7 @@ SET enable_seqscan = off
 SET enable_indexscan = off
 -- A word in most of 100,000 sheets would build a bitmap of all of them (40–60 ms) only to rank
 -- p_cap; GIN returns a bounded sample of such huge sets instead (rare words are unaffected).
-SET gin_fuzzy_search_limit = 2000
+SET gin_fuzzy_search_limit = 1000
 AS $fn$
 #variable_conflict use_column
 DECLARE
@@ -152,8 +154,6 @@ BEGIN
     (SELECT 'skill', s.id, 2, 'd' FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL AND s.doc_tsv @@ q LIMIT p_cap + 1)
     UNION ALL
     (SELECT 'knowledge', k.id, 1, 'a' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND k.doc_tsv @@ qa LIMIT p_cap + 1)
-    UNION ALL
-    (SELECT 'knowledge', k.id, 1, 't' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND p_raw <> '' AND p_raw <% k.title LIMIT p_cap + 1)
     UNION ALL
     (SELECT 'knowledge', k.id, 2, 'd' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND k.doc_tsv @@ q LIMIT p_cap + 1)
     UNION ALL
@@ -172,7 +172,7 @@ BEGIN
       FROM first_tier c JOIN skills s ON c.kind = 'skill' AND s.id = c.id
     UNION ALL
     SELECT c.kind, c.id, k.topic_id, k.title, c.tier,
-           (ts_rank(k.doc_tsv, q) + CASE WHEN c.src = 't' THEN word_similarity(p_raw, k.title) ELSE 0 END)::float8
+           ts_rank(k.doc_tsv, q)::float8
       FROM first_tier c JOIN knowledge k ON c.kind = 'knowledge' AND k.id = c.id
     UNION ALL
     SELECT c.kind, c.id, b.key, b.label, c.tier,

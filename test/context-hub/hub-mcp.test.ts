@@ -60,7 +60,7 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
   });
 
   it('search_context finds ROAS from the typo "roaz", each object once, with next calls and short snippets', async () => {
-    const result = await call('search_context', { query: 'roaz', project_id: P });
+    const result = await call('search_context', { query: 'roaz', project_id: P, limit: 50 });
     expect(result.isError).toBeFalsy();
     const data = dataOf(result);
     const keys = data.hits.map((h: { kind: string; key: string }) => `${h.kind}:${h.key}`);
