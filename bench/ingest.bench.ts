@@ -37,6 +37,7 @@ function run(store: string, mode: string, campaigns: number): Result {
   return result;
 }
 
+const loadBefore = os.loadavg()[0]!.toFixed(1);
 const results: Result[] = [];
 for (const campaigns of SIZES) {
   results.push(run('postgres', 'copy', campaigns));
@@ -64,7 +65,7 @@ if (write) {
   const section = [
     '## ingest',
     '',
-    `Command: \`npm run bench:ingest -- --write\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores shared with other work, Node ${process.version}, PostgreSQL on loopback).`,
+    `Command: \`npm run bench:ingest -- --write\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores shared with other work: load average ${loadBefore} at the start and ${os.loadavg()[0]!.toFixed(1)} at the end; Node ${process.version}, PostgreSQL 15 on loopback).`,
     '',
     'The demo provider generates the rows (2,740 campaigns × 365 days ≈ 1M, and 685 × 365 ≈ 250k). "Ingestion + both models" is',
     'one datastream run queued through pg-boss: stream from the provider into `raw_ad_records` (COPY on PostgreSQL, `unnest`',
@@ -74,6 +75,16 @@ if (write) {
     'Peak RSS is the Node process (for PGlite it includes the embedded database; PostgreSQL\'s server memory is not counted).',
     '',
     table,
+    '',
+    // Analysis from the run recorded in the repository; revisit it when the figures move.
+    '',
+    'Reading it: on PostgreSQL the whole run (landing, conversion, both models, in one transaction after the landing) reaches',
+    '0.46× the COPY rate at 1M rows in this run; runs on this shared machine ranged from 0.2× to 0.5× with the load. Where the',
+    'time goes: the landing is a COPY of its own (≈ the baseline), and the model step is dominated by inserting 1M rows into',
+    '`ad_performance_daily` with its primary key (the `GROUP BY` that sums duplicate campaign-days costs little; measured by',
+    'removing it). PGlite is single-threaded WASM: ≈ 9k rows/s, a 120-day demo backfill (1,440 rows) takes a couple of seconds.',
+    "Peak RSS stays flat as the window grows 4× (PostgreSQL ≈ +40 MB, PGlite ≈ +65 MB, most of it the generator's and",
+    "driver's buffers): records stream through, the window is never held in memory.",
     '',
   ].join('\n');
   const re = /## ingest\n[\s\S]*?(?=\n## |$)/;
