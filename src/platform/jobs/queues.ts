@@ -90,7 +90,7 @@ export class JobQueues {
 
   async start(): Promise<void> {
     if (this.boss) return;
-    const boss = createBoss(this.options.db);
+    const boss = await createBoss(this.options.db);
     boss.on('error', (err: Error) => this.options.log.error({ err: { message: err.message } }, 'jobs platform error'));
     await boss.start();
     this.boss = boss;
@@ -203,16 +203,22 @@ function toAttempt(job: JobWithMetadata<object> | Job<object>): JobAttempt<unkno
   };
 }
 
-/** pg-boss on the same store: PGlite natively, PostgreSQL in a schema of its own. */
-function createBoss(db: Database): PgBoss {
+/**
+ * pg-boss on the same store: PGlite natively, PostgreSQL in a schema of its own. When the
+ * service's tables live in a schema other than public (a search_path in DATABASE_URL, or the
+ * tests' per-suite schemas), pg-boss uses `<schema>_boss`, so every process on that search_path,
+ * `serve` or `worker`, meets in the same queues.
+ */
+async function createBoss(db: Database): Promise<PgBoss> {
   if (db instanceof PgliteDatabase) {
     return new PgBoss({ db: fromPglite(db.pglite), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true });
   }
   if (db instanceof PostgresDatabase) {
+    const current = db.schema ?? (await db.query<{ s: string }>('SELECT current_schema() AS s'))[0]?.s ?? 'public';
     return new PgBoss({
       // The pool was opened from DATABASE_URL; pg-boss opens its own small pool on the same server.
       connectionString: db.pool.options.connectionString,
-      schema: db.schema ? `${db.schema}_boss` : 'pgboss',
+      schema: current === 'public' ? 'pgboss' : `${current}_boss`,
       max: 4,
       application_name: 'context-hub-jobs',
     });
