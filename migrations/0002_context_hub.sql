@@ -121,8 +121,9 @@ CREATE INDEX business_links_source ON business_links (source_id);
 -- running it on a warm index. Bounds keep a very common word cheap: at most p_cap candidates per
 -- kind and per way of matching, graph expansion from the best p_seeds keys and objects, at most
 -- 25 neighbours per key; `capped` says a bound was hit (the total is then a lower bound).
--- p_raw (trigram typo matching) is '' for queries of more than two words: their words find
--- matches by full text, and a long string's trigrams hit most titles only to fail the recheck.
+-- p_raw (trigram typo matching) is '' when the caller turns it off (queries of several words,
+-- see TYPO_MAX_WORDS): their words find matches by full text, and a longer string's trigrams
+-- hit most names only to fail the similarity recheck row by row.
 -- Typos are matched on key labels/synonyms and Skill names, not on Knowledge titles: on 100,000
 -- titles a common trigram ('market') costs a recheck of every row; the sheets a typo means are
 -- still found as graph neighbours of the key it matched.

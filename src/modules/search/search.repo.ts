@@ -19,8 +19,12 @@ export interface SearchRow {
 
 /** Candidates per kind and way of matching that are ranked (see context_search in migration 0002). */
 export const TIER_CANDIDATES = 50;
-/** Typo (trigram) matching runs for queries of up to this many words. */
-export const TYPO_MAX_WORDS = 2;
+/**
+ * Typo (trigram) matching runs for one-word queries: a longer string's trigrams hit thousands of
+ * names that then fail the similarity recheck one by one (~200 ms on 10,000 Skills), and the words
+ * of a longer query find their matches by full text.
+ */
+export const TYPO_MAX_WORDS = 1;
 /** How many of the best matched keys and objects the graph expansion starts from. */
 export const GRAPH_SEEDS = 20;
 
