@@ -53,8 +53,22 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
       const abort = new AbortController();
       const onClose = () => abort.abort();
       reply.raw.once('close', onClose);
-      const answer = await deps.modernFastPath.answer(request.headers, body, caller, abort.signal).finally(() => reply.raw.off('close', onClose));
-      if (answer !== undefined) return reply.code(200).header('content-type', 'application/json').send(answer);
+      const sessionId = request.headers['mcp-session-id'];
+      // A session request is fast only on a live session of this caller held by this process.
+      const session = typeof sessionId === 'string';
+      const answer = await (session
+        ? deps.legacy.useLiveSession(sessionId, caller.actor.subject)
+          ? deps.modernFastPath.answerSession(request.headers, body, caller)
+          : Promise.resolve(undefined)
+        : deps.modernFastPath.answer(request.headers, body, caller, abort.signal)
+      ).finally(() => reply.raw.off('close', onClose));
+      if (answer !== undefined) {
+        return reply
+          .code(200)
+          .header('content-type', session ? 'text/event-stream' : 'application/json')
+          .headers(session ? { 'cache-control': 'no-cache', 'mcp-session-id': sessionId } : {})
+          .send(answer);
+      }
     }
     const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);

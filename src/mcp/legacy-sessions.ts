@@ -88,6 +88,17 @@ export class LegacySessionManager {
     void this.deps.store.touch(session.id, now).catch(() => undefined);
   }
 
+  /**
+   * For the session fast path: whether this process holds the caller's live session `id`, and
+   * records its activity when it does (the fast path answers that request itself).
+   */
+  useLiveSession(id: string, subject: string): boolean {
+    const session = this.live.get(id);
+    if (!session || session.subject !== subject) return false;
+    this.touch(session);
+    return true;
+  }
+
   get size(): number {
     return this.live.size;
   }

@@ -16,6 +16,8 @@ import type { AnyToolSpec } from './tool.js';
 
 const MODERN_REVISION = '2026-07-28';
 const RESULT_OPEN = Buffer.from('{"result":');
+const SSE_MESSAGE_OPEN = Buffer.from('event: message\ndata: ');
+const LEGACY_SESSION_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
 /** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
@@ -111,6 +113,18 @@ export class ModernFastPath {
   ): Promise<Record<string, unknown> | undefined> {
     const name = params.name;
     if (typeof name !== 'string' || nameHeader !== name) return undefined;
+    const result = await this.runReadOnly(message, params, caller, signal);
+    if (result === undefined) return undefined;
+    return { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+  }
+
+  /**
+   * The era-independent part of a fast tools/call: a known read-only registry tool the caller's
+   * role allows, with arguments its schema accepts, and an answer its output schema accepts.
+   */
+  async runReadOnly(message: unknown, params: Record<string, unknown>, caller: CallerInfo, signal: AbortSignal): Promise<CallToolResult | undefined> {
+    const name = params.name;
+    if (typeof name !== 'string') return undefined;
     if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
     if (!isSpecType.CallToolRequest(message)) return undefined;
     const tool = this.tools.get(name);
@@ -127,6 +141,38 @@ export class ModernFastPath {
     // fails it is re-run through the SDK path (read-only tools only) so the client gets the SDK's
     // own answer to that.
     if (!result.isError && tool.output && !tool.output.safeParse(result.structuredContent).success) return undefined;
-    return { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+    return result;
+  }
+
+  /**
+   * The 2025-era counterpart for a plain tools/list on a live session this process holds, framed as
+   * the one-message event stream the SDK session transport answers with. Tool calls stay on the SDK
+   * transport: its streams carry event ids, so a client that loses a slow call's stream can resume
+   * it (SEP-1699), which a direct answer could not offer.
+   */
+  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo): Promise<Buffer | undefined> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
+    if (message.method !== 'tools/list') return undefined;
+    const id = message.id;
+    const accept = header(headers, 'accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+    if (!LEGACY_SESSION_VERSIONS.has(header(headers, 'mcp-protocol-version') ?? '')) return undefined;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    if (typeof params !== 'object' || Array.isArray(params)) return undefined;
+    const meta = params._meta;
+    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 0)) return undefined;
+
+    if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
+    const listing = await cachedToolListingFor(this.deps, caller.actor);
+    if (!listing) return undefined;
+    const key = `2025\n${listing.tools.map((tool) => tool.name).join('\n')}`;
+    let result = this.serializedListings.get(key);
+    if (!result) {
+      result = Buffer.from(JSON.stringify(listing));
+      this.serializedListings.set(key, result);
+    }
+    return Buffer.concat([SSE_MESSAGE_OPEN, RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n\n`)]);
   }
 }

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -33,14 +35,35 @@ async function captureModernRequests(base: string): Promise<Raw[]> {
   return captured;
 }
 
+/** Opens a 2025-era session with the official v1 client and records its tools/list and tools/call. */
+async function captureLegacySession(base: string): Promise<{ requests: Raw[]; close(): Promise<void> }> {
+  const requests: Raw[] = [];
+  const record: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+      requests.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
+    }
+    return fetch(input, init);
+  };
+  const client = new LegacyClient({ name: 'fast-path-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new LegacyTransport(new URL(`${base}/mcp`), { fetch: record }));
+  await client.listTools();
+  expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
+  return { requests, close: () => client.close() };
+}
+
+/** One JSON-RPC answer, whether it came as JSON or as a single-message event stream. */
+const single = (body: unknown) => (Array.isArray(body) && body.length === 1 ? body[0] : body);
+
 async function send(base: string, raw: Raw, patch: { headers?: Record<string, string>; params?: Record<string, unknown> } = {}) {
   const payload = patch.params ? { ...raw.body, params: { ...(raw.body.params as object), ...patch.params } } : raw.body;
   const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...raw.headers, ...patch.headers }, body: JSON.stringify(payload) });
   const text = await res.text();
-  // An SSE answer (the SDK's, with a progress token) is compared as its data lines.
+  // An SSE answer (the SDK's) is compared as its messages (the empty priming event carries none).
   const body: unknown = res.headers.get('content-type')?.startsWith('application/json')
     ? JSON.parse(text)
-    : text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown);
+    : text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)) as unknown);
   return { status: res.status, chunked: res.headers.get('transfer-encoding') === 'chunked', body };
 }
 
@@ -104,6 +127,64 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
       const b = await send(sdk.url, call, patch);
       expect({ patch, status: a.status, body: a.body }).toEqual({ patch, status: b.status, body: b.body });
       expect(a.chunked).toBe(b.chunked);
+    }
+  });
+});
+
+describe.each(STORES)('2025-era session fast path answers as the SDK session transport does [%s]', (store) => {
+  let fast: RunningService;
+  let sdk: { app: ServiceApp; url: string; db: TestDatabase; dataDir: string };
+  let fastSession: Awaited<ReturnType<typeof captureLegacySession>>;
+  let sdkSession: Awaited<ReturnType<typeof captureLegacySession>>;
+  const pick = (session: { requests: Raw[] }, method: string) => session.requests.find((r) => r.body.method === method)!;
+
+  beforeAll(async () => {
+    fast = await startService(store);
+    const db = await openTestDatabase(store);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent' });
+    const app = await createServiceApp({ config, db: db.db, logger: createLogger({ level: 'silent' }), mcpFastPath: false });
+    sdk = { app, url: await app.listen(), db, dataDir };
+    for (const url of [fast.url, sdk.url]) {
+      expect((await api(`${url}/api/projects`, { method: 'POST', json: { id: 'proj_fast', name: 'Fast path' } })).status).toBe(201);
+    }
+    fastSession = await captureLegacySession(fast.url);
+    sdkSession = await captureLegacySession(sdk.url);
+  });
+  afterAll(async () => {
+    await fastSession?.close();
+    await sdkSession?.close();
+    await fast?.close();
+    await sdk?.app.close();
+    await sdk?.db.drop();
+    if (sdk) fs.rmSync(sdk.dataDir, { recursive: true, force: true });
+  });
+
+  it('tools/list: the same JSON-RPC answer on the same kind of stream, served without the transport', async () => {
+    const a = await send(fast.url, pick(fastSession, 'tools/list'));
+    const b = await send(sdk.url, pick(sdkSession, 'tools/list'));
+    expect(a.status).toBe(200);
+    expect(single(a.body)).toEqual(single(b.body));
+    // The fast answer has a length; the SDK transport streams (chunked).
+    expect(a.chunked).toBe(false);
+    expect(b.chunked).toBe(true);
+    // Tool calls stay on the SDK transport (resumable streams).
+    const call = await send(fast.url, pick(fastSession, 'tools/call'));
+    expect(call.chunked).toBe(true);
+  });
+
+  it('leaves unknown sessions, other versions, cursors and progress tokens to the SDK path', async () => {
+    const cases: { headers?: Record<string, string>; params?: Record<string, unknown> }[] = [
+      { headers: { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' } },
+      { headers: { 'mcp-protocol-version': '1999-01-01' } },
+      { headers: { 'mcp-protocol-version': '2025-03-26' } },
+      { params: { cursor: 'abc' } },
+      { params: { _meta: { progressToken: 'p1' } } },
+    ];
+    for (const patch of cases) {
+      const a = await send(fast.url, pick(fastSession, 'tools/list'), patch);
+      const b = await send(sdk.url, pick(sdkSession, 'tools/list'), patch);
+      expect({ patch, status: a.status, body: single(a.body) }).toEqual({ patch, status: b.status, body: single(b.body) });
     }
   });
 });
