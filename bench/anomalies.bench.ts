@@ -178,20 +178,26 @@ for (const store of STORES) {
 }
 
 const fmt = (n: number) => n.toFixed(2);
+const file = path.join(root, 'BENCHMARKS.md');
+// A run of one store keeps the other store's row (and its note) from the previous --write.
+const previous = fs.existsSync(file) ? (/## anomalies\n[\s\S]*?(?=\n## |$)/.exec(fs.readFileSync(file, 'utf8'))?.[0] ?? '') : '';
+const keptRows = previous.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !results.some((r) => l.startsWith(`| ${r.store} |`)));
 const table = [
   '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day, all series | one new day, one project |',
   '|---|---|---|---|---|---|---|---|',
   ...results.map((r) => `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s | ${(r.one_s * 1000).toFixed(0)} ms |`),
+  ...keptRows,
 ];
 process.stdout.write(`\n${table.join('\n')}\n`);
 
 if (args.write) {
-  const file = path.join(root, 'BENCHMARKS.md');
+  const stores = results.map((r) => r.store).join(', ');
   const section = [
     '## anomalies',
     '',
     `Command: \`npm run bench:anomalies -- --write\` (${PROJECTS} projects × ${CHANNELS} channels × ${DAYS} days of kpis_daily; 9 metrics per channel plus each project's total).`,
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0]!.toFixed(1)} (shared). Best of ${REPEAT} runs per figure on PostgreSQL, ${PGLITE_REPEAT} on PGlite.`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0]!.toFixed(1)} (shared) for ${stores}. Best of ${REPEAT} runs per figure on PostgreSQL, ${PGLITE_REPEAT} on PGlite.`,
+    ...(keptRows.length ? [`The ${keptRows.map((l) => l.split('|')[1]!.trim()).join(', ')} row is kept from the previous --write (same command, that store only).`] : []),
     '',
     ...table,
     '',

@@ -85,6 +85,7 @@ export function evaluationSql(s: EffectiveSettings, mode: 'window' | 'aggregate'
       FROM w
       WHERE w.date BETWEEN $3::date AND $4::date
     )
+    , ins AS (
     INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
       window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
     SELECT project_id, date, metric, channel, value, mean, sd, n,
@@ -97,7 +98,9 @@ export function evaluationSql(s: EffectiveSettings, mode: 'window' | 'aggregate'
                ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)
     -- The window pass emits rows in (project, channel, metric, day) order, the primary key's order,
     -- so the index grows at its right edge instead of splitting pages at random.
-    FROM scored`;
+    FROM scored
+    RETURNING fired)
+    SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM ins`;
 }
 
 export function evaluationParams(projectIds: string[], historyFrom: string, from: string, to: string, s: EffectiveSettings): unknown[] {
@@ -129,11 +132,7 @@ export async function evaluate(tx: SqlExecutor, project: string | string[], from
   await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [projectIds, from, to]);
   const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
   const mode = days <= AGGREGATE_PATH_MAX_DAYS ? 'aggregate' : 'window';
-  await tx.query(evaluationSql(s, mode), evaluationParams(projectIds, historyFrom, from, to, s));
-  const counts = await tx.query<{ rows: number; fired: number }>(
-    'SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3',
-    [projectIds, from, to],
-  );
+  const counts = await tx.query<{ rows: number; fired: number }>(evaluationSql(s, mode), evaluationParams(projectIds, historyFrom, from, to, s));
   return { rows: Number(counts[0]?.rows ?? 0), fired: Number(counts[0]?.fired ?? 0) };
 }
 
