@@ -73,10 +73,15 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const services = createServices({ db, feed, config, clock, log, jobs });
   // The bundled ECB history on a first start (offline conversions); one lookup on a restart.
   await services.money.ensureSnapshot(clock.now());
-  // After every module defined its queues; on-demand runs need it before the first request.
-  await jobs.start();
+  // After every module defined its queues. Not awaited (it is the slowest step of a restart):
+  // `jobs.send` waits for it, so an on-demand run requested meanwhile is queued, not lost.
+  const jobsStarted = jobs.start();
+  jobsStarted.catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
   // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
-  if (config.schedulerEnabled) await services.evaluators.scheduler.start();
+  if (config.schedulerEnabled) {
+    await jobsStarted;
+    await services.evaluators.scheduler.start();
+  }
   const registry: McpRegistry = {
     tools: withToolAuditFallback(moduleTools(services), services.org.audit),
     resources: moduleResources(services),

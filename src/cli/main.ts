@@ -66,8 +66,10 @@ async function serve(config: Config): Promise<number> {
   const log = createLogger({ level: config.logLevel });
   // Conformance fixtures are test support: loaded only when asked for, never otherwise.
   const mcpExtensions = config.mcpConformanceFixtures ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures] : [];
-  const { createServiceApp } = await loadServiceApp();
-  const app = await createServiceApp({ config, logger: log, mcpExtensions });
+  // Opening the store and loading the service graph overlap: together they are most of a restart.
+  const { openDatabase } = await import('../platform/db/open.js');
+  const [db, { createServiceApp }] = await Promise.all([openDatabase(config), loadServiceApp()]);
+  const app = await createServiceApp({ config, logger: log, mcpExtensions, db });
   if (!config.databaseUrl && (await app.services.demo.isEmpty())) {
     const seeded = await app.services.demo.run(app.systemContext());
     log.info(seeded, 'first start on an empty embedded store: demo project created');
@@ -77,6 +79,7 @@ async function serve(config: Config): Promise<number> {
   await waitForShutdown(async () => {
     log.info('shutting down');
     await app.close();
+    await db.close();
   });
   return 0;
 }

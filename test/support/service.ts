@@ -39,6 +39,8 @@ export async function startService(
       : createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     mcpExtensions: options.mcpExtensions,
   });
+  // Tests observe jobs deterministically: wait for the platform the service starts in the background.
+  await app.jobs.start();
   const url = await app.listen();
   return {
     url,

@@ -68,6 +68,7 @@ export class JobQueues {
   private readonly definitions = new Map<string, QueueDefinition<unknown>>();
   private readonly workerIds = new Map<string, string>();
   private boss: PgBoss | undefined;
+  private starting: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   readonly processId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
@@ -82,22 +83,32 @@ export class JobQueues {
   }
 
   define<T>(definition: QueueDefinition<T>): QueueHandle<T> {
-    if (this.boss) throw new Error(`queue ${definition.name} defined after the jobs platform started`);
+    if (this.starting) throw new Error(`queue ${definition.name} defined after the jobs platform started`);
     if (this.definitions.has(definition.name)) throw new Error(`queue ${definition.name} defined twice`);
     this.definitions.set(definition.name, definition as QueueDefinition<unknown>);
     return { name: definition.name, send: (data, options) => this.send(definition.name, data as object, options) };
   }
 
-  async start(): Promise<void> {
-    if (this.boss) return;
+  /**
+   * Starts pg-boss, creates the queues and (when working) the workers. Idempotent: callers share
+   * one start. `serve` does not wait for it before listening (it costs ~0.3 s on the embedded
+   * store); `send` waits for it instead, so nothing queued before it finishes is lost.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.doStart();
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
     const boss = await createBoss(this.options.db);
     boss.on('error', (err: Error) => this.options.log.error({ err: { message: err.message } }, 'jobs platform error'));
     await boss.start();
-    this.boss = boss;
+    // One read of what exists; a restart then writes nothing when no queue's options changed.
+    const existing = new Map((await boss.getQueues()).map((q) => [q.name, q as unknown as Record<string, unknown>]));
     for (const def of this.definitions.values()) {
       const dead = deadLetterName(def.name);
-      await boss.createQueue(dead, { retentionSeconds: 30 * 86_400 });
-      await boss.createQueue(def.name, {
+      if (!existing.has(dead)) await boss.createQueue(dead, { retentionSeconds: 30 * 86_400 });
+      const options = {
         policy: def.policy ?? 'standard',
         retryLimit: def.retryLimit ?? 2,
         retryDelay: def.retryDelay ?? 5,
@@ -105,18 +116,26 @@ export class JobQueues {
         ...(def.retryDelayMax ? { retryDelayMax: def.retryDelayMax } : {}),
         expireInSeconds: def.expireInSeconds ?? 3600,
         deadLetter: dead,
-      });
+      };
+      const current = existing.get(def.name);
+      if (!current) await boss.createQueue(def.name, options);
+      else if (Object.entries(options).some(([key, value]) => key !== 'policy' && current[key] !== value)) {
+        const { policy: _policy, ...changeable } = options;
+        await boss.updateQueue(def.name, changeable);
+      }
     }
     if (this.options.work) {
-      for (const def of this.definitions.values()) await this.startWorker(def);
+      for (const def of this.definitions.values()) await this.startWorker(boss, def);
+    }
+    this.boss = boss;
+    if (this.options.work) {
       await this.beat();
       this.heartbeat = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_MS);
       this.heartbeat.unref();
     }
   }
 
-  private async startWorker(def: QueueDefinition<unknown>): Promise<void> {
-    const boss = this.boss!;
+  private async startWorker(boss: PgBoss, def: QueueDefinition<unknown>): Promise<void> {
     const id = await boss.work<object>(
       def.name,
       {
@@ -133,6 +152,7 @@ export class JobQueues {
   }
 
   async send(name: string, data: object, options: SendOptions = {}): Promise<string | null> {
+    if (!this.boss && this.starting) await this.starting;
     if (!this.boss) throw new Error('the jobs platform is not started');
     const id = await this.boss.send(name, data, {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
@@ -173,10 +193,12 @@ export class JobQueues {
   }
 
   async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     const boss = this.boss;
     this.boss = undefined;
+    this.starting = undefined;
     if (!boss) return;
     // Let running handlers finish (they hold their own transactions), then close pg-boss's pool.
     await boss.stop({ graceful: true, close: true, timeout: 30_000 });

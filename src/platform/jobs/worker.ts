@@ -8,6 +8,8 @@ import { createServiceApp } from '../../app/service-app.js';
  */
 export async function startWorker(config: Config, log: Logger): Promise<() => Promise<void>> {
   const app = await createServiceApp({ config, logger: log, workJobs: true });
+  // A worker exists to work queues: it is up only once the jobs platform is.
+  await app.jobs.start();
   log.info({ store: app.db.kind, process: app.jobs.processId }, 'context-hub worker started');
   return () => app.close();
 }
