@@ -60,14 +60,14 @@ export function createServices(deps: ServiceDeps): Services {
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
   demo.add('context-events', contextEventsDemoSeeder(deps.db));
-  const skills = new SkillsService(deps.db, projects);
-  const knowledge = new KnowledgeService(deps.db, projects);
-  const taxonomy = new TaxonomyService(deps.db, projects);
+  const skills = new SkillsService(deps.db, projects, org.projectLimits);
+  const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
+  const taxonomy = new TaxonomyService(deps.db, projects, org.projectLimits);
   const search = new SearchService(deps.db, projects);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config);
   const ingestion = new IngestionService(deps.db, deps.jobs, credentials, deps.clock, deps.log, deps.feed);
-  const flows = new FlowsService(deps.db, projects, deps.config, ingestion);
+  const flows = new FlowsService(deps.db, projects, deps.config, ingestion, org.projectLimits);
   demo.add('datastreams', datastreamsDemoSeeder(deps.db, { credentials, flows }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
   return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents, credentials, ingestion, flows, evaluators };

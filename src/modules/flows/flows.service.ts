@@ -1,3 +1,4 @@
+import type { ProjectLimits } from '../org/project-limits.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../app/context.js';
@@ -29,6 +30,8 @@ export class FlowsService {
     private readonly projects: ProjectsService,
     private readonly config: Config,
     private readonly ingestion: IngestionService,
+    /** Entitlement limits (issue 4): datastreams per project. */
+    private readonly limits?: ProjectLimits,
   ) {}
 
   schedule(row: Pick<repo.DatastreamRow, 'cadence' | 'timezone'>, now: Date): Schedule {
@@ -76,6 +79,7 @@ export class FlowsService {
       const timezone = def.timezone ?? project.timezone;
       const cadence = def.cadence ?? null;
       const existing = await repo.findDatastreamByName(this.db, project.id, def.name);
+      if (!existing) await this.limits?.assertCanAddDatastream(project.id, def.name);
       const row = await repo.upsertDatastream(this.db, {
         id: existing?.id ?? newId('ds'),
         project_id: project.id,

@@ -1,3 +1,4 @@
+import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../app/context.js';
@@ -29,6 +30,8 @@ export class KnowledgeService {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
+    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
+    private readonly limits?: ProjectLimits,
   ) {}
 
   /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id. */
@@ -38,6 +41,7 @@ export class KnowledgeService {
     if (!topicId) {
       throw new ValidationError([{ path: 'topic_id', message: 'cannot be derived from this title (no letters or digits); give one' }]);
     }
+    await this.limits?.assertCanAddContextObject(resolved.project.id, 'knowledge', topicId);
     const knowledge = await this.write(ctx, resolved.project.id, { ...input, topic_id: topicId, owner: input.owner ?? null });
     return { resolved, knowledge };
   }

@@ -1,3 +1,4 @@
+import { ProjectLimits } from './project-limits.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -19,6 +20,7 @@ export interface OrgServices {
   settings: OrgSettingsService;
   members: MembersService;
   rateLimiter: RateLimiter;
+  projectLimits: ProjectLimits;
 }
 
 export function createOrgServices(deps: { db: Database; clock: Clock }): OrgServices {
@@ -26,7 +28,7 @@ export function createOrgServices(deps: { db: Database; clock: Clock }): OrgServ
   const settings = new OrgSettingsService(deps.db, audit, deps.clock);
   const members = new MembersService(deps.db, audit, settings);
   const rateLimiter = new RateLimiter(deps.clock, async () => (await settings.limits()).api_requests_per_minute);
-  return { audit, settings, members, rateLimiter };
+  return { audit, settings, members, rateLimiter, projectLimits: new ProjectLimits(deps.db, settings) };
 }
 
 /** Project creation needs the organization admin role and stays within the projects limit. */

@@ -1,3 +1,4 @@
+import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../app/context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
@@ -21,11 +22,14 @@ export class SkillsService {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
+    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
+    private readonly limits?: ProjectLimits,
   ) {}
 
   /** add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name. */
   async add(ctx: RequestContext, input: AddSkillInput, file?: FrontmatterExtras): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
+    await this.limits?.assertCanAddContextObject(resolved.project.id, 'skill', input.name);
     const skill = await this.write(ctx, resolved.project.id, input, file ?? { frontmatterRaw: null, extra: {} });
     return { resolved, skill };
   }

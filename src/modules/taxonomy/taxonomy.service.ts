@@ -1,3 +1,4 @@
+import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../app/context.js';
@@ -46,10 +47,13 @@ export class TaxonomyService {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
+    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
+    private readonly limits?: ProjectLimits,
   ) {}
 
   async createKey(ctx: RequestContext, input: CreateKeyInput): Promise<BusinessKeyOutput> {
     const { project } = await this.projects.resolve(ctx, input.project_id, 'context.write');
+    await this.limits?.assertCanAddContextObject(project.id, 'business_key', input.key);
     const parent = input.parent ?? null;
     if (parent !== null) await this.requireParent(project.id, parent);
     const row = await repo.insertKey(
