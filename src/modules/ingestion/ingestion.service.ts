@@ -55,6 +55,8 @@ export class IngestionService {
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: RUN_EXPIRE_SECONDS,
+      // A run whose worker died is retried by another within about a minute, not after 4 h.
+      heartbeatSeconds: 20,
       concurrency: 2,
       handler: (job) => this.execute(job),
     });

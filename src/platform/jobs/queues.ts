@@ -33,6 +33,12 @@ export interface QueueDefinition<T> {
   retryBackoff?: boolean;
   retryDelayMax?: number;
   expireInSeconds?: number;
+  /**
+   * Workers refresh a running job's heartbeat; a job whose process died (no heartbeat for this many
+   * seconds, at least 10) is failed by pg-boss's supervisor and retried by another process, long
+   * before `expireInSeconds`.
+   */
+  heartbeatSeconds?: number;
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number;
   handler(job: JobAttempt<T>): Promise<void>;
@@ -115,6 +121,7 @@ export class JobQueues {
         retryBackoff: def.retryBackoff ?? true,
         ...(def.retryDelayMax ? { retryDelayMax: def.retryDelayMax } : {}),
         expireInSeconds: def.expireInSeconds ?? 3600,
+        ...(def.heartbeatSeconds ? { heartbeatSeconds: def.heartbeatSeconds } : {}),
         deadLetter: dead,
       };
       const current = existing.get(def.name);
@@ -208,6 +215,8 @@ export class JobQueues {
   }
 }
 
+const SUPERVISE_SECONDS = 15;
+
 export function deadLetterName(queue: string): string {
   return `${queue}.dead`;
 }
@@ -233,7 +242,7 @@ function toAttempt(job: JobWithMetadata<object> | Job<object>): JobAttempt<unkno
  */
 async function createBoss(db: Database): Promise<PgBoss> {
   if (db instanceof PgliteDatabase) {
-    return new PgBoss({ db: fromPglite(db.pglite), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true });
+    return new PgBoss({ db: fromPglite(db.pglite), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: SUPERVISE_SECONDS });
   }
   if (db instanceof PostgresDatabase) {
     const current = db.schema ?? (await db.query<{ s: string }>('SELECT current_schema() AS s'))[0]?.s ?? 'public';
@@ -243,6 +252,8 @@ async function createBoss(db: Database): Promise<PgBoss> {
       schema: current === 'public' ? 'pgboss' : `${current}_boss`,
       max: 4,
       application_name: 'context-hub-jobs',
+      // How soon a job whose worker died (stale heartbeat) is failed and retried elsewhere.
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
     });
   }
   throw new Error('unsupported store for the jobs platform');
