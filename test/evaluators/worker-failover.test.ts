@@ -2,9 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -12,17 +10,10 @@ import { createLogger } from '../../src/platform/logger.js';
 import { runCli, stop, type CliProcess } from '../support/process.js';
 import { api, TEST_SECRETS_KEY } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
+import { createScratchDatabase, until } from '../support/scratch-database.js';
 
 const P = 'proj_failover';
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, attempts = 6000): Promise<T> {
-  for (let i = 0; i < attempts; i += 1) {
-    const v = await read();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition never held');
-}
 
 /**
  * A worker killed in the middle of a run: its job's heartbeat goes stale, pg-boss fails it, and the
@@ -30,7 +21,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, attempts 
  * first request open, so the test knows the run is in flight on the first worker when it kills it.
  */
 describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by another worker', () => {
-  let dbName: string;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let url: string;
   let dataDir: string;
   let app: ServiceApp;
@@ -57,14 +48,8 @@ describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by anothe
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
     const sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/export.csv`;
 
-    dbName = `ch_failover_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(TEST_DATABASE_URL!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    scratch = await createScratchDatabase('ch_failover');
+    url = scratch.url;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-failover-'));
     const config = loadConfig({ DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_WORKERS: 'false', LOG_LEVEL: 'silent' });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
@@ -85,10 +70,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by anothe
     for (const w of workers) await stop(w);
     await app?.close();
     await new Promise((r) => source.close(r));
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

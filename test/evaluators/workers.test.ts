@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -11,19 +9,12 @@ import { TICK_QUEUE } from '../../src/platform/jobs/scheduler.js';
 import { runCli, stop, type CliProcess } from '../support/process.js';
 import { api, TEST_SECRETS_KEY } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
+import { createScratchDatabase, until } from '../support/scratch-database.js';
 
 const P = 'proj_workers';
 const STREAMS = 8;
 
 /** Polls the database (bounded by attempts) until `ok` holds. */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, attempts = 6000): Promise<T> {
-  for (let i = 0; i < attempts; i += 1) {
-    const v = await read();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition never held');
-}
 
 /**
  * Managed mode: an API-only replica plus two `context-hub worker` processes on one PostgreSQL (a
@@ -31,7 +22,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, attempts 
  * the schedules at once; each due slot must run exactly once.
  */
 describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on one PostgreSQL', () => {
-  let dbName: string;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let url: string;
   let dataDir: string;
   let app: ServiceApp;
@@ -39,14 +30,8 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on
   const workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    dbName = `ch_workers_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(TEST_DATABASE_URL!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    scratch = await createScratchDatabase('ch_workers');
+    url = scratch.url;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-workers-'));
     const config = loadConfig({ DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_WORKERS: 'false', LOG_LEVEL: 'silent' });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
@@ -69,10 +54,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on
   afterAll(async () => {
     for (const w of workers) await stop(w);
     await app?.close();
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
