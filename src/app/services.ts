@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../platform/events/change-feed.js';
 import type { Logger } from '../platform/logger.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import { DemoSeed } from '../modules/demo/demo.seed.js';
+import { ProjectDirectory } from '../modules/projects/project-directory.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
 import { CredentialsService } from '../modules/credentials/credentials.service.js';
 import { FlowsService } from '../modules/flows/flows.service.js';
@@ -54,7 +55,9 @@ export interface Services {
 
 export function createServices(deps: ServiceDeps): Services {
   const org = createOrgServices({ db: deps.db, clock: deps.clock });
-  const projects = new ProjectsService(deps.db, deps.feed, org.audit);
+  const directory = new ProjectDirectory(deps.db, deps.clock);
+  directory.attach(deps.feed);
+  const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory);
   guardProjectCreation(projects, org);
   const demo = new DemoSeed(deps.db, projects);
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);

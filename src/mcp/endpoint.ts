@@ -58,7 +58,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
       const session = typeof sessionId === 'string';
       const answer = await (session
         ? deps.legacy.useLiveSession(sessionId, caller.actor.subject)
-          ? deps.modernFastPath.answerSession(request.headers, body, caller)
+          ? deps.modernFastPath.answerSession(request.headers, body, caller, abort.signal)
           : Promise.resolve(undefined)
         : deps.modernFastPath.answer(request.headers, body, caller, abort.signal)
       ).finally(() => reply.raw.off('close', onClose));

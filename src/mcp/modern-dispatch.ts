@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ZodType } from 'zod';
 import { actorHas } from '../platform/auth/actor.js';
+import { asciiJson } from './ascii-json.js';
 import { envelopeOutputSchema } from './envelope.js';
 import { cachedToolListingFor, runToolCall, serverIdentity, type CallerInfo, type McpServerDeps } from './server.js';
 import type { AnyToolSpec } from './tool.js';
@@ -98,7 +99,7 @@ export class ModernFastPath {
     if (!serialized) {
       // What the SDK's modern encoding adds to a cacheable result without a cache hint of its own.
       const result = { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
-      serialized = Buffer.from(JSON.stringify(result));
+      serialized = Buffer.from(asciiJson(result));
       this.serializedListings.set(key, serialized);
     }
     return serialized;
@@ -145,16 +146,17 @@ export class ModernFastPath {
   }
 
   /**
-   * The 2025-era counterpart for a plain tools/list on a live session this process holds, framed as
-   * the one-message event stream the SDK session transport answers with. Tool calls stay on the SDK
-   * transport: its streams carry event ids, so a client that loses a slow call's stream can resume
-   * it (SEP-1699), which a direct answer could not offer.
+   * The 2025-era counterpart for a plain `tools/list` or read-only `tools/call` on a live session
+   * this process holds, framed as the one-message event stream the SDK session transport answers
+   * with. The answer goes out in one write once the tool has finished, so there is no partial
+   * stream to resume; requests that ask for progress (a `_meta.progressToken`) or anything else
+   * that can stream go through the SDK transport, whose event ids let a client resume (SEP-1699).
    */
-  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo): Promise<Buffer | undefined> {
+  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<Buffer | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
-    if (message.method !== 'tools/list') return undefined;
+    if (message.method !== 'tools/list' && message.method !== 'tools/call') return undefined;
     const id = message.id;
     const accept = header(headers, 'accept') ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
@@ -164,14 +166,21 @@ export class ModernFastPath {
     const meta = params._meta;
     if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 0)) return undefined;
 
-    if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
-    const listing = await cachedToolListingFor(this.deps, caller.actor);
-    if (!listing) return undefined;
-    const key = `2025\n${listing.tools.map((tool) => tool.name).join('\n')}`;
-    let result = this.serializedListings.get(key);
-    if (!result) {
-      result = Buffer.from(JSON.stringify(listing));
-      this.serializedListings.set(key, result);
+    let result: Buffer | undefined;
+    if (message.method === 'tools/list') {
+      if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
+      const listing = await cachedToolListingFor(this.deps, caller.actor);
+      if (!listing) return undefined;
+      const key = `2025\n${listing.tools.map((tool) => tool.name).join('\n')}`;
+      result = this.serializedListings.get(key);
+      if (!result) {
+        result = Buffer.from(asciiJson(listing));
+        this.serializedListings.set(key, result);
+      }
+    } else {
+      const answer = await this.runReadOnly(message, params, caller, signal);
+      if (answer === undefined) return undefined;
+      result = Buffer.from(JSON.stringify(answer));
     }
     return Buffer.concat([SSE_MESSAGE_OPEN, RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n\n`)]);
   }

@@ -168,9 +168,19 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     // The fast answer has a length; the SDK transport streams (chunked).
     expect(a.chunked).toBe(false);
     expect(b.chunked).toBe(true);
-    // Tool calls stay on the SDK transport (resumable streams).
-    const call = await send(fast.url, pick(fastSession, 'tools/call'));
-    expect(call.chunked).toBe(true);
+  });
+
+  it('tools/call of a read-only tool: the same answer in one write; a call asking for progress streams through the transport', async () => {
+    const a = await send(fast.url, pick(fastSession, 'tools/call'));
+    const b = await send(sdk.url, pick(sdkSession, 'tools/call'));
+    expect(a.status).toBe(200);
+    expect(single(a.body)).toEqual(single(b.body));
+    expect(JSON.stringify(a.body)).toContain('proj_fast');
+    expect(a.chunked).toBe(false);
+    const withProgress = await send(fast.url, pick(fastSession, 'tools/call'), { params: { _meta: { progressToken: 'p1' } } });
+    expect(withProgress.status).toBe(200);
+    expect(withProgress.chunked).toBe(true);
+    expect(single(withProgress.body)).toEqual(single(b.body));
   });
 
   it('leaves unknown sessions, other versions, cursors and progress tokens to the SDK path', async () => {

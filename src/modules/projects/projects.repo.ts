@@ -29,15 +29,18 @@ export async function findProject(db: SqlExecutor, id: string): Promise<ProjectR
   return (await db.query<ProjectRow>(`SELECT ${COLUMNS} FROM projects WHERE id = $1`, [id]))[0];
 }
 
-/** Keyset page ordered by id; `ids` restricts to granted projects (undefined = all). */
+/**
+ * Keyset page ordered by id, bytewise ("C") whatever the database's collation, so the in-memory
+ * ProjectDirectory pages the same way; `ids` restricts to granted projects (undefined = all).
+ */
 export async function listProjects(
   db: SqlExecutor,
   options: { after?: string; limit: number; ids?: string[] },
 ): Promise<ProjectRow[]> {
   return db.query<ProjectRow>(
     `SELECT ${COLUMNS} FROM projects
-     WHERE ($1::text IS NULL OR id > $1) AND ($2::text[] IS NULL OR id = ANY($2))
-     ORDER BY id LIMIT $3`,
+     WHERE ($1::text IS NULL OR id > $1 COLLATE "C") AND ($2::text[] IS NULL OR id = ANY($2))
+     ORDER BY id COLLATE "C" LIMIT $3`,
     [options.after ?? null, options.ids ?? null, options.limit],
   );
 }

@@ -1,3 +1,4 @@
+import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { RequestContext } from '../../app/context.js';
 import { actorCanOnProject, projectRole, visibleProjects } from '../../platform/auth/actor.js';
 import type { Permission } from '../../platform/auth/permissions.js';
@@ -6,6 +7,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import type { AuditRecorder } from '../org/audit.service.js';
+import type { ProjectDirectory } from './project-directory.js';
 import * as repo from './projects.repo.js';
 import { projectResourceUri, type CreateProjectInput, type UpdateProjectInput } from './projects.schemas.js';
 
@@ -18,14 +20,22 @@ export interface ResolvedProject {
 /** Hooks other modules attach to project creation (demo content, org limits) without a cycle. */
 export type ProjectCreationGuard = (ctx: RequestContext, db: Database) => Promise<void>;
 
+/** Where project changes are announced to every replica (the change feed). */
+export interface ProjectChanges {
+  resourceUpdated(uri: string): Promise<void>;
+  publish?(event: ServerEvent): void;
+}
+
 export class ProjectsService {
   private readonly creationGuards: ProjectCreationGuard[] = [];
 
   constructor(
     private readonly db: Database,
-    private readonly changes: { resourceUpdated(uri: string): Promise<void> },
+    private readonly changes: ProjectChanges,
     /** The org audit log (issue 4); optional so the service stands alone in tools and scripts. */
     private readonly audit?: AuditRecorder,
+    /** Project rows kept in memory (every tool call resolves a project); see ProjectDirectory. */
+    private readonly directory?: ProjectDirectory,
   ) {}
 
   addCreationGuard(guard: ProjectCreationGuard): void {
@@ -35,7 +45,7 @@ export class ProjectsService {
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<repo.ProjectRow> {
     for (const guard of this.creationGuards) await guard(ctx, this.db);
     const defaults = await repo.readOrgDefaults(this.db);
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const row = await repo.insertProject(tx, {
         id: input.id,
         name: input.name,
@@ -48,6 +58,10 @@ export class ProjectsService {
       await this.audit?.record(ctx, { action: 'project.create', target: row.id, projectId: row.id, details: { name: row.name } }, tx);
       return row;
     });
+    this.directory?.invalidate();
+    // The project:// resource list grew: tells clients, and other replicas' directories.
+    this.changes.publish?.({ kind: 'resources_list_changed' });
+    return created;
   }
 
   async get(ctx: RequestContext, id: string): Promise<repo.ProjectRow> {
@@ -62,6 +76,7 @@ export class ProjectsService {
       await this.audit?.record(ctx, { action: 'project.update', target: id, projectId: id, details: { changed: patch } }, tx);
       return updated;
     });
+    this.directory?.invalidate();
     await this.changes.resourceUpdated(projectResourceUri(id));
     return row;
   }
@@ -69,7 +84,8 @@ export class ProjectsService {
   async list(ctx: RequestContext, page: PageQuery): Promise<{ items: repo.ProjectRow[]; next_cursor: string | null }> {
     const visible = visibleProjects(ctx.actor);
     const after = decodeCursor(page.cursor, z.string());
-    const rows = await repo.listProjects(this.db, { after, limit: page.limit + 1, ids: visible === 'all' ? undefined : visible });
+    const options = { after, limit: page.limit + 1, ids: visible === 'all' ? undefined : visible };
+    const rows = this.directory ? await this.directory.list(options) : await repo.listProjects(this.db, options);
     return pageOf(rows, page.limit, (row) => row.id);
   }
 
@@ -80,7 +96,7 @@ export class ProjectsService {
   async resolve(ctx: RequestContext, ref: string | undefined, permission: Permission): Promise<ResolvedProject> {
     if (ref === undefined || ref === 'default') return this.resolveDefault(ctx, permission);
     this.assertGrant(ctx, ref, permission);
-    const project = await repo.findProject(this.db, ref);
+    const project = this.directory ? await this.directory.find(ref) : await repo.findProject(this.db, ref);
     if (!project) {
       throw new NotFoundError('project_not_found', `Project ${ref} does not exist.`, {
         hint: 'Call list_projects (or GET /api/projects) for the ids you can use.',
@@ -103,7 +119,8 @@ export class ProjectsService {
 
   private async resolveDefault(ctx: RequestContext, permission: Permission): Promise<ResolvedProject> {
     const visible = visibleProjects(ctx.actor);
-    const rows = await repo.listProjects(this.db, { limit: 51, ids: visible === 'all' ? undefined : visible });
+    const options = { limit: 51, ids: visible === 'all' ? undefined : visible };
+    const rows = this.directory ? await this.directory.list(options) : await repo.listProjects(this.db, options);
     if (rows.length === 1) {
       const project = rows[0]!;
       this.assertGrant(ctx, project.id, permission);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, NotificationHandler, SqlExecutor } from './database.js';
+import { PgliteStatements } from './pglite-statements.js';
 import { OID, parseDate, parseInt8, parseNumeric } from './database.js';
 
 const parsers = {
@@ -20,7 +21,11 @@ export interface PgliteOptions {
 /** The embedded store: one PGlite instance owned by this process. */
 export class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
-  private constructor(readonly pglite: PGlite) {}
+  private readonly statements: PgliteStatements;
+
+  private constructor(readonly pglite: PGlite) {
+    this.statements = new PgliteStatements(pglite);
+  }
 
   static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
     let isNew = true;
@@ -42,8 +47,7 @@ export class PgliteDatabase implements Database {
   }
 
   async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pglite.query<T>(text, params as unknown[]);
-    return result.rows;
+    return this.statements.query<T>(text, params);
   }
 
   async exec(script: string): Promise<void> {
@@ -53,7 +57,10 @@ export class PgliteDatabase implements Database {
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (tx) => {
       const executor: SqlExecutor = {
-        query: async <R>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params as unknown[])).rows,
+        query: <R>(text: string, params: readonly unknown[] = []) => {
+          if (tx.closed) throw new Error('query on a finished transaction');
+          return this.statements.queryInTransaction<R>(text, params);
+        },
       };
       return fn(executor);
     });
