@@ -72,6 +72,54 @@ describe.each(STORES)('storage contract [%s]', (store) => {
     expect(row!.matches).toBe(true);
     expect(row!.sim).toBeGreaterThan(0.2);
   });
+
+  // PGlite runs statements as named prepared statements with node-postgres's parameter
+  // serialization (src/platform/db/pglite-statements.ts); these pin that both stores agree.
+  it('serializes parameters the same way: dates, arrays, objects, bytes, booleans, nulls', async () => {
+    const at = new Date('2026-03-29T01:30:00.000Z');
+    const [row] = await db.query<{ at: Date; tags: string[]; doc: unknown; bytes: Buffer; flag: boolean; nothing: null; sum: number; hit: boolean }>(
+      `SELECT $1::timestamptz AS at, $2::text[] AS tags, $3::jsonb AS doc, $4::bytea AS bytes, $5::boolean AS flag,
+              $6::text AS nothing, $7::int + $8::numeric AS sum, 'b' = ANY($2) AS hit`,
+      [at, ['a', 'b, "c"', 'd\\e'], { k: [1, 'two', null] }, Buffer.from([0, 1, 2, 255]), false, null, 40, '2.5'],
+    );
+    expect(row!.at.toISOString()).toBe(at.toISOString());
+    expect(row!.tags).toEqual(['a', 'b, "c"', 'd\\e']);
+    expect(row!.doc).toEqual({ k: [1, 'two', null] });
+    expect([...row!.bytes]).toEqual([0, 1, 2, 255]);
+    expect(row!).toMatchObject({ flag: false, nothing: null, sum: 42.5, hit: false });
+  });
+
+  it('answers a repeated statement after the table it reads changes shape', async () => {
+    await db.exec('CREATE TABLE contract_shape (id int PRIMARY KEY, a text)');
+    await db.query("INSERT INTO contract_shape VALUES (1, 'x')");
+    const read = () => db.query<Record<string, unknown>>('SELECT * FROM contract_shape WHERE id = $1', [1]);
+    expect(await read()).toEqual([{ id: 1, a: 'x' }]);
+    expect(await read()).toEqual([{ id: 1, a: 'x' }]);
+    await db.exec("ALTER TABLE contract_shape ADD COLUMN b text DEFAULT 'y'");
+    expect(await read()).toEqual([{ id: 1, a: 'x', b: 'y' }]);
+  });
+
+  it('keeps serving after failed statements: bad syntax, a bad value, a failed transaction', async () => {
+    await expect(db.query('SELEC 1')).rejects.toMatchObject({ code: '42601' });
+    const cast = 'SELECT $1::int AS n';
+    await expect(db.query(cast, ['not a number'])).rejects.toMatchObject({ code: '22P02' });
+    expect(await db.query(cast, ['7'])).toEqual([{ n: 7 }]);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO contract_t (label) VALUES ('aborted')");
+        await tx.query(cast, ['still not a number']);
+      }),
+    ).rejects.toMatchObject({ code: '22P02' });
+    expect(await db.query("SELECT 1 FROM contract_t WHERE label = 'aborted'")).toEqual([]);
+    expect(await db.query(cast, ['8'])).toEqual([{ n: 8 }]);
+  });
+
+  it('runs more distinct statements than any statement cache holds', async () => {
+    for (let i = 0; i < 600; i++) {
+      expect(await db.query<{ n: number }>(`SELECT $1::int + ${i} AS n`, [1])).toEqual([{ n: i + 1 }]);
+    }
+    expect(await db.query<{ n: number }>('SELECT $1::int + 0 AS n', [5])).toEqual([{ n: 5 }]);
+  });
 });
 
 describe('migration statement splitting', () => {
