@@ -59,6 +59,9 @@ export interface ServiceApp {
   close(): Promise<void>;
 }
 
+/** How long after the listener is up the job platform starts (see createServiceApp). */
+const JOBS_START_DELAY_MS = 500;
+
 /** Builds the whole service (REST + MCP) on an open, migrated store. */
 export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const { config } = options;
@@ -73,13 +76,15 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const services = createServices({ db, feed, config, clock, log, jobs });
   // The bundled ECB history on a first start (offline conversions); one lookup on a restart.
   await services.money.ensureSnapshot(clock.now());
-  // After every module defined its queues. Not awaited (it is the slowest step of a restart):
-  // `jobs.send` waits for it, so an on-demand run requested meanwhile is queued, not lost.
-  const jobsStarted = jobs.start();
-  jobsStarted.catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
+  // The job platform starts after every module defined its queues, and (unless this process drives
+  // schedules) only once the listener is up: it is the slowest step of a restart, and on the
+  // embedded store its statements hold the event loop, so the first requests would queue behind it.
+  // `jobs.send` starts it at once, so an on-demand run requested meanwhile is queued, not lost.
+  let jobsTimer: NodeJS.Timeout | undefined;
+  const startJobs = () => void jobs.start().catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
   // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
   if (config.schedulerEnabled) {
-    await jobsStarted;
+    await jobs.start();
     await services.evaluators.scheduler.start();
   }
   const registry: McpRegistry = {
@@ -149,6 +154,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     systemContext,
     async listen() {
       await http.listen({ port: config.port, host: config.host });
+      jobsTimer ??= setTimeout(startJobs, JOBS_START_DELAY_MS);
       const address = http.server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${host === '127.0.0.1' ? '127.0.0.1' : host}:${address.port}`;
@@ -156,6 +162,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(jobsTimer);
       await legacy.close();
       await modern.close();
       await http.close();

@@ -50,6 +50,26 @@ export class PgliteDatabase implements Database {
     return this.statements.query<T>(text, params);
   }
 
+  /**
+   * The PGlite instance as pg-boss's adapter (`fromPglite`) sees it: its parameterized statements
+   * (job fetches, heartbeats, completions) take the prepared-statement path too. On the embedded
+   * store every statement blocks the event loop while it runs, so the job platform's polling cost
+   * is paid by request latency.
+   */
+  forJobs(): PGlite {
+    const statements = this.statements;
+    const pglite = this.pglite;
+    return new Proxy(pglite, {
+      get(target, property) {
+        if (property === 'query') {
+          return async (text: string, values?: unknown[]) => ({ rows: await statements.query(text, values ?? []) });
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+
   async exec(script: string): Promise<void> {
     await this.pglite.exec(script);
   }

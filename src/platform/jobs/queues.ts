@@ -76,6 +76,8 @@ export class JobQueues {
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Set by stop(): a late send must not bring pg-boss back up during shutdown. */
+  private stopped = false;
   readonly processId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly options: JobQueuesOptions) {}
@@ -97,10 +99,11 @@ export class JobQueues {
 
   /**
    * Starts pg-boss, creates the queues and (when working) the workers. Idempotent: callers share
-   * one start. `serve` does not wait for it before listening (it costs ~0.3 s on the embedded
-   * store); `send` waits for it instead, so nothing queued before it finishes is lost.
+   * one start. `serve` starts it only after listening (it costs ~0.2 s on the embedded store);
+   * `send` starts it or waits for it, so nothing queued before it finishes is lost.
    */
   start(): Promise<void> {
+    this.stopped = false;
     this.starting ??= this.doStart();
     return this.starting;
   }
@@ -159,8 +162,10 @@ export class JobQueues {
   }
 
   async send(name: string, data: object, options: SendOptions = {}): Promise<string | null> {
-    if (!this.boss && this.starting) await this.starting;
-    if (!this.boss) throw new Error('the jobs platform is not started');
+    // `serve` starts the platform shortly after it listens; a job sent earlier (the demo seed's
+    // backfill, an on-demand run) starts it now instead of being refused.
+    if (!this.boss && !this.stopped) await this.start();
+    if (!this.boss) throw new Error('the jobs platform is stopped');
     const id = await this.boss.send(name, data, {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.singletonSeconds ? { singletonSeconds: options.singletonSeconds } : {}),
@@ -200,6 +205,7 @@ export class JobQueues {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.starting?.catch(() => undefined);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
@@ -242,7 +248,7 @@ function toAttempt(job: JobWithMetadata<object> | Job<object>): JobAttempt<unkno
  */
 async function createBoss(db: Database): Promise<PgBoss> {
   if (db instanceof PgliteDatabase) {
-    return new PgBoss({ db: fromPglite(db.pglite), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: SUPERVISE_SECONDS });
+    return new PgBoss({ db: fromPglite(db.forJobs()), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: SUPERVISE_SECONDS });
   }
   if (db instanceof PostgresDatabase) {
     const current = db.schema ?? (await db.query<{ s: string }>('SELECT current_schema() AS s'))[0]?.s ?? 'public';
