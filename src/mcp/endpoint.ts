@@ -21,6 +21,8 @@ export interface McpEndpointDeps {
 }
 
 const MCP_RULE = { permission: 'context.read' } as const;
+/** The signal of a fast-path request that has nothing to cancel. */
+const NEVER_ABORTED = new AbortController().signal;
 
 function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -49,19 +51,21 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     if (request.body === MALFORMED_JSON) return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
     const body = request.body;
     if (deps.modernFastPath && request.method === 'POST') {
-      // The response closing before we answered means the client went away: cancel the tool.
-      const abort = new AbortController();
-      const onClose = () => abort.abort();
-      reply.raw.once('close', onClose);
+      // The response closing before we answered means the client went away: cancel the tool. Only a
+      // tool call has something to cancel (a listing is answered from memory).
+      const isCall = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+      const abort = isCall ? new AbortController() : undefined;
+      const onClose = () => abort?.abort();
+      if (abort) reply.raw.once('close', onClose);
       const sessionId = request.headers['mcp-session-id'];
       // A session request is fast only on a live session of this caller held by this process.
       const session = typeof sessionId === 'string';
       const answer = await (session
         ? deps.legacy.useLiveSession(sessionId, caller.actor.subject)
-          ? deps.modernFastPath.answerSession(request.headers, body, caller, abort.signal)
+          ? deps.modernFastPath.answerSession(request.headers, body, caller, abort?.signal ?? NEVER_ABORTED)
           : Promise.resolve(undefined)
-        : deps.modernFastPath.answer(request.headers, body, caller, abort.signal)
-      ).finally(() => reply.raw.off('close', onClose));
+        : deps.modernFastPath.answer(request.headers, body, caller, abort?.signal ?? NEVER_ABORTED)
+      ).finally(() => abort && reply.raw.off('close', onClose));
       if (answer !== undefined) {
         return reply
           .code(200)

@@ -7,7 +7,10 @@ export const MAX_SUMMARY_LINE_CHARS = 200;
 
 export const WithheldDescriptor = z
   .object({ withheld: z.literal('moved_to_app_channel'), bytes: z.number().int() })
-  .describe('This key was larger than ENVELOPE_INLINE_BYTES; the full value is in _meta["service.app_payload"].');
+  .describe('This key was larger than ENVELOPE_INLINE_BYTES; the full value is in _meta["service.app_payload"].')
+  // An id makes JSON Schema conversion emit it once per tool under $defs and $ref it from each data
+  // key: written inline it was a third of the ~70 KB tools/list answer.
+  .meta({ id: 'withheld' });
 
 export const EnvelopeMeta = z.object({
   tool: z.string(),

@@ -160,13 +160,18 @@ export interface ToolCallChannel {
 
 /** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
 export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller: CallerInfo, args: unknown, channel: ToolCallChannel): Promise<CallToolResult> {
-  const log = deps.log.child({ request_id: caller.requestId, tool: tool.name });
+  // Made on first use: a pino child (with its redaction paths) per call was a visible share of a
+  // cheap call's CPU, and most calls log nothing.
+  let childLog: Logger | undefined;
+  const logFor = (): Logger => (childLog ??= deps.log.child({ request_id: caller.requestId, tool: tool.name }));
   const { progressToken, notify } = channel;
   const toolCtx: ToolContext = {
     actor: caller.actor,
     requestId: caller.requestId,
     clock: deps.clock,
-    log,
+    get log() {
+      return logFor();
+    },
     signal: channel.signal,
     progress: async (progress, total, message) => {
       if (progressToken === undefined || !notify) return;
@@ -186,7 +191,7 @@ export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller
   } catch (error) {
     if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
     const incident = randomUUID();
-    log.error({ err: error, incident }, 'tool failed');
+    logFor().error({ err: error, incident }, 'tool failed');
     return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
   }
 }
