@@ -1,4 +1,5 @@
 // npm run bench:search [-- --write] [--iterations=800] [--duration=10] [--connections=50] [--skip-mcp]
+//                      [--stores=pglite,postgres] (the latency part's stores; both by default)
 //
 // 1) search_context latency at scale: a generated hub of 100,000 Knowledge sheets, 10,000 Skills
 //    and 2,000 business keys (bench/search-data.ts); p50/p99 of SearchService.search (the function
@@ -22,6 +23,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestContext } from '../src/app/context.js';
 import { SearchService } from '../src/modules/search/search.service.js';
+import { ProjectDirectory } from '../src/modules/projects/project-directory.js';
 import { ProjectsService } from '../src/modules/projects/projects.service.js';
 import { OPERATOR } from '../src/platform/auth/actor.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -40,6 +42,7 @@ const DURATION_S = Number(args.duration ?? 10);
 const CONNECTIONS = Number(args.connections ?? 50);
 const SIZE: HubSize = { knowledge: Number(args.knowledge ?? 100_000), skills: Number(args.skills ?? 10_000), keys: Number(args.keys ?? 2_000) };
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const STORES = new Set((args.stores ?? 'pglite,postgres').split(','));
 const PROJECT = 'proj_bench';
 const children: ChildProcess[] = [];
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -65,7 +68,8 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
   await loadHub(db, PROJECT, SIZE);
   const loadSeconds = (performance.now() - t0) / 1000;
   out(`${store}: hub loaded in ${loadSeconds.toFixed(1)} s`);
-  const search = new SearchService(db, new ProjectsService(db, { resourceUpdated: async () => {} }));
+  // Wired as src/app/services.ts wires it: project rows come from the in-memory directory.
+  const search = new SearchService(db, new ProjectsService(db, { resourceUpdated: async () => {} }, undefined, new ProjectDirectory(db, systemClock)));
   const ctx: RequestContext = { actor: OPERATOR, requestId: 'bench', clock: systemClock, log: createLogger({ level: 'silent' }) };
   const totals = new Map<string, number>();
   for (const query of QUERY_MIX) totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
@@ -323,9 +327,10 @@ function writeSection(section: string): void {
 }
 
 async function main(): Promise<void> {
-  const latencies = [await pgliteLatency()];
-  if (PG_URL) latencies.push(await postgresLatency());
-  else out('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const latencies: LatencyRow[] = [];
+  if (STORES.has('pglite')) latencies.push(await pgliteLatency());
+  if (STORES.has('postgres') && PG_URL) latencies.push(await postgresLatency());
+  else if (STORES.has('postgres')) out('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
   const calls = args['skip-mcp'] ? [] : await mcpThroughput();
   const section = markdown(latencies, calls, `npm run bench:search${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
   out(`\n${section}`);

@@ -122,6 +122,35 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expect(demo).toMatchObject({ total: 0, total_is_lower_bound: false });
   });
 
+  it('search_context ranks objects with all the words first, and falls back to any word when none has them all', async () => {
+    const T = 'proj_tusk';
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: T, name: 'Tusk' } })).status).toBe(201);
+    // More one-word matches than are ranked (50), written first: a sample of any-word matches
+    // would miss the two sheets that have both words.
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call('add_knowledge', { project_id: T, title: `Walrus colony ${i}`, body_md: `Counting walrus colony ${i}.` })),
+    );
+    for (const i of [1, 2]) await call('add_knowledge', { project_id: T, title: `Walrus tusk care ${i}`, body_md: 'How to look after a tusk.' });
+    const both = dataOf(await call('search_context', { query: 'walrus tusk', project_id: T, limit: 5 }));
+    expect(both.hits.slice(0, 2).map((h: { title: string }) => h.title).sort()).toEqual(['Walrus tusk care 1', 'Walrus tusk care 2']);
+    expect(both.hits.every((h: { tier: string }) => h.tier === 'title')).toBe(true);
+    expect(both.total_is_lower_bound).toBe(true);
+    // No sheet has both words: the sheets with one of them fill the answer.
+    const some = dataOf(await call('search_context', { query: 'walrus narwhal', project_id: T, limit: 5 }));
+    expect(some.hits).toHaveLength(5);
+    expect(some.total).toBeGreaterThanOrEqual(50);
+    expect(some.hits[0].title).toMatch(/^Walrus /);
+    // Stop words alone match nothing (and are not an error); with a real word they are ignored.
+    expect(dataOf(await call('search_context', { query: 'the and of', project_id: T })).total).toBe(0);
+    const withStops = dataOf(await call('search_context', { query: 'the tusk of the walrus', project_id: T, limit: 2 }));
+    expect(withStops.hits.map((h: { title: string }) => h.title).sort()).toEqual(['Walrus tusk care 1', 'Walrus tusk care 2']);
+  });
+
+  it('search_context puts the key a typo means first', async () => {
+    const data = dataOf(await call('search_context', { query: 'roaz', project_id: P }));
+    expect(data.hits[0]).toMatchObject({ kind: 'business_key', key: 'kpi.roas', tier: 'title' });
+  });
+
   it('search_context answers bad queries clearly: operators, empty, 10,000 characters', async () => {
     const operators = await call('search_context', { query: `" & | ! :* \\ ' ""&&||`, project_id: P });
     expect(operators.isError).toBeFalsy();

@@ -17,7 +17,7 @@ export interface SearchRow {
   capped: boolean;
 }
 
-/** Candidates per kind and way of matching that are ranked (see context_search in migration 0002). */
+/** Candidates per kind and way of matching that are ranked (see context_search in migration 0007). */
 export const TIER_CANDIDATES = 50;
 /**
  * Typo (trigram) matching runs for one-word queries: a longer string's trigrams hit thousands of
@@ -29,23 +29,27 @@ export const TYPO_MAX_WORDS = 1;
 export const GRAPH_SEEDS = 20;
 
 /**
- * The whole tiered search is one call of the SQL function context_search (migration 0002):
- * - title tier: the words in the title weight (A: name, title, key label and synonyms) of the
- *   weighted tsvector (GIN), or trigram word similarity on the title text (GIN, `<%`) so a typo
- *   such as "roaz" still hits; description tier: the words anywhere (description, body);
+ * The whole tiered search is one call of the SQL function context_search (migration 0007):
+ * - matching is AND-first: per kind and way of matching (title words; any text) up to
+ *   TIER_CANDIDATES objects that have all the query's words, filled with objects that have some
+ *   of them only when fewer have them all ("checkout conversion" where no sheet says both);
+ * - title tier: a query word in the title text (name, title, key label, key segments, synonyms;
+ *   a title-only GIN index), or trigram word similarity on it so a typo such as "roaz" still hits
+ *   (key labels/synonyms and Skill names); description tier: the words anywhere else;
  * - graph neighbours: objects linked (business links, a Skill's mdm_references) to a matched key,
  *   and keys linked from or referenced by a matched object, from the best direct matches;
  * - each object once, in its best tier; counts per tier; the first `limit` rows with the text
- *   snippets are cut from. Ranking is ts_rank over the weighted tsvector; a typo-only match scores
- *   its word similarity (computing it costs ~25 µs a row, so only those rows pay for it).
- * `words` are letters and digits only (the caller's queryWords), so none is tsquery syntax.
+ *   snippets are cut from. Ranking is ts_rank over the weighted tsvector (so an object with more
+ *   of the words, or with them in its title, ranks higher); a typo-only match scores its
+ *   similarity to the title.
+ * `words` are letters and digits only (the caller's queryWords), so none is tsquery syntax; the
+ * function drops stop words and merges words with one stem.
  */
 export async function searchHub(db: SqlExecutor, projectId: string, words: string[], limit: number): Promise<SearchRow[]> {
-  return db.query<SearchRow>('SELECT * FROM context_search($1, $2, $3, $4, $5, $6, $7)', [
+  return db.query<SearchRow>('SELECT * FROM context_search($1, $2, $3, $4, $5, $6)', [
     projectId,
-    words.join(' | '),
+    words.join(' '),
     words.length <= TYPO_MAX_WORDS ? words.join(' ') : '',
-    words.map((w) => `${w}:A`).join(' | '),
     limit,
     TIER_CANDIDATES,
     GRAPH_SEEDS,

@@ -43,7 +43,7 @@ export const SearchOutput = z.object({
   query: z.string(),
   hits: z.array(Hit),
   total: z.number(),
-  total_is_lower_bound: z.boolean().describe('True when a very common word matched more rows than are ranked (50 per kind and way of matching); total then counts the ranked ones.'),
+  total_is_lower_bound: z.boolean().describe('True when more objects matched than are ranked (50 per kind and way of matching, those with all the words first); total then counts the ranked ones.'),
   truncated: z.boolean(),
   tiers: TierCounts,
 });

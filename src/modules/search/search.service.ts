@@ -29,23 +29,41 @@ function plainText(markdown: string): string {
 
 /** ≤ 160 code points around the first query word found, never splitting a surrogate pair. */
 export function snippetOf(text: string, words: string[]): string {
-  const points = Array.from(plainText(text));
-  if (points.length <= SNIPPET_MAX) return points.join('');
-  const lower = points.map((p) => p.toLowerCase());
-  let at = -1;
-  for (const word of words) {
-    const wp = Array.from(word);
-    for (let i = 0; i + wp.length <= lower.length && at === -1; i += 1) {
-      if (wp.every((c, j) => lower[i + j] === c)) at = i;
-    }
-    if (at !== -1) break;
-  }
+  const plain = plainText(text);
+  // Code points ≤ UTF-16 units: a short text needs no splitting into code points.
+  if (plain.length <= SNIPPET_MAX) return plain;
+  const points = Array.from(plain);
+  if (points.length <= SNIPPET_MAX) return plain;
+  const at = firstWordAt(plain, points, words);
   const start = at <= 40 ? 0 : at - 40;
   const lead = start > 0 ? '…' : '';
   const room = SNIPPET_MAX - (start > 0 ? 1 : 0);
   const body = points.slice(start, start + room);
   if (start + room >= points.length) return lead + body.join('');
   return lead + body.slice(0, room - 1).join('') + '…';
+}
+
+/** Code point index of the first of `words` (in their order) that occurs in the text, or -1. */
+function firstWordAt(plain: string, points: string[], words: string[]): number {
+  const lower = plain.toLowerCase();
+  if (lower.length === plain.length) {
+    // Same length, so a UTF-16 index into `lower` is one into `plain` (one string search per
+    // word instead of comparing every code point; this runs for every hit of every call).
+    for (const word of words) {
+      const unit = lower.indexOf(word);
+      if (unit !== -1) return Array.from(plain.slice(0, unit)).length;
+    }
+    return -1;
+  }
+  // Lowercasing changed the length (e.g. "İ"): compare code point by code point.
+  const lowerPoints = points.map((p) => p.toLowerCase());
+  for (const word of words) {
+    const wp = Array.from(word);
+    for (let i = 0; i + wp.length <= lowerPoints.length; i += 1) {
+      if (wp.every((c, j) => lowerPoints[i + j] === c)) return i;
+    }
+  }
+  return -1;
 }
 
 function nextCall(row: SearchRow, projectId: string): Hit['next'] {
