@@ -294,7 +294,7 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
     '',
     `### search_context latency on a generated hub (${SIZE.knowledge.toLocaleString('en')} Knowledge sheets, ${SIZE.skills.toLocaleString('en')} Skills, ${SIZE.keys.toLocaleString('en')} business keys)`,
     '',
-    `${ITERATIONS} calls of \`SearchService.search\` (grant check, the one search statement, snippets), limit 10, round-robin over a fixed mix of ${QUERY_MIX.length} queries (bench/search-data.ts: common and rare words, the typo \`roaz\`, operator noise, a query that matches nothing). Goal on PostgreSQL: p50 ≤ 10 ms, p99 ≤ 50 ms.`,
+    `${ITERATIONS} calls of \`SearchService.search\` (grant check on the in-memory project directory as the service wires it, the one search function call, snippets), limit 10, round-robin over a fixed mix of ${QUERY_MIX.length} queries (bench/search-data.ts: common and rare words, the typo \`roaz\`, operator noise, a query that matches nothing). Goal on PostgreSQL: p50 ≤ 10 ms, p99 ≤ 50 ms.`,
     '',
     '| store | load time s | p50 ms | p99 ms | max ms | slowest query | hits per query |',
     '|---|---:|---:|---:|---:|---|---|',
