@@ -51,10 +51,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Our service on a fresh embedded store, logging at warn (request logs would cost throughput). */
+/**
+ * Our service on a fresh embedded store, logging at warn (request logs would cost throughput). Its
+ * first start seeds the demo project and queues a 120-day demo backfill; with SERVE_WORKERS=false
+ * that job stays queued instead of sharing the CPU with the requests being measured.
+ */
 async function startService(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn' };
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', SERVE_WORKERS: 'false' };
   // --profile=DIR writes a V8 CPU profile of the service (for finding where a request's time goes).
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
