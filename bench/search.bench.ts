@@ -247,7 +247,8 @@ interface ThroughputRow {
 const DEMO_QUERIES = ['roas', 'roaz', 'roas drop', 'checkout conversion', 'budget pacing', 'tracking after release', 'cac payback', 'attribution'];
 
 async function throughput(rows: ThroughputRow[], label: string, env: Record<string, string>): Promise<void> {
-  const service = await startServe(env);
+  // No job worker: the demo seed queues a 120-day backfill that would share the CPU with the searches.
+  const service = await startServe({ ...env, SERVE_WORKERS: 'false' });
   try {
     const templates = await captureCalls(`http://127.0.0.1:${service.port}`, 'search_context', DEMO_QUERIES.map((query) => ({ query, project_id: 'proj_demo' })));
     const result = await load(service.port, templates);
