@@ -62,6 +62,9 @@ async function pipeline(): Promise<number> {
         definition: { name: 'bench', connection_ref_id: 'bench', provider: 'demo', cadence: 'manual', retrieval_window: { lookback_days: 1, start_date: window.from } },
       });
       if (ds.kind !== 'datastream') throw new Error('unexpected');
+      // A serving process has its job platform running; its one-time start (pg-boss installs its
+      // schema into the bench's fresh one) is not part of a run.
+      await app.jobs.start();
       const started = performance.now();
       const queued = await app.services.flows.runNow(ctx, ds.datastream.id);
       for (;;) {

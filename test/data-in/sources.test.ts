@@ -84,6 +84,13 @@ describe.each(STORES)('csv / jsonl exports and the postgres provider [%s]', (sto
     );
     // Two source rows of one campaign-day add up; ratios with a zero denominator are null.
     expect(kpi.map((k) => [Number(k.spend), Number(k.revenue), Number(k.roas), k.cpa, k.ctr])).toEqual([[5, 10, 2, null, null]]);
+    // The model first copies rows across one to one; the duplicate campaign-day trips the key, that
+    // attempt is rolled back to its savepoint, and the summing statement writes one canonical row.
+    const canonical = await service.app.db.query<{ spend_source: number; revenue_source: number }>(
+      "SELECT spend_source, revenue_source FROM ad_performance_daily WHERE project_id = $1 AND campaign_id = 'j1'",
+      [P],
+    );
+    expect(canonical.map((c) => [Number(c.spend_source), Number(c.revenue_source)])).toEqual([[5, 10]]);
   });
 
   it.runIf(TEST_DATABASE_URL)('reads a warehouse with a parameterized query in a READ ONLY transaction', async () => {

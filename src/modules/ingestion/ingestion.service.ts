@@ -130,10 +130,10 @@ export class IngestionService {
       phase = 'building the models';
       const project = await findProject(this.db, ds.project_id);
       const scope = { projectId: ds.project_id, datastreamId: ds.id, runId: run.id, from: window.from, to: window.to, reportingCurrency: project!.reporting_currency.trim() };
-      const written = await this.db.transaction((tx) => this.models.buildAll(tx, scope));
+      const { written, ms: modelMs } = await this.db.transaction((tx) => this.models.buildAll(tx, scope));
       const rowsWritten = Object.values(written).reduce((a, b) => a + b, 0);
       await runs.succeed(this.db, run.id, { rowsRead: read, rowsWritten, now: this.clock.now() });
-      const ms = { read_and_land: Math.round(readMs), models: Math.round(performance.now() - t0 - readMs) };
+      const ms = { read_and_land: Math.round(readMs), models: Math.round(performance.now() - t0 - readMs), per_model: modelMs };
       this.log.info({ run: run.id, datastream: ds.id, rows_read: read, written, ms }, 'datastream run succeeded');
     } catch (error) {
       const message = safeMessage(error, phase);

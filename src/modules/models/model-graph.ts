@@ -51,14 +51,20 @@ export class ModelGraph {
     return out;
   }
 
-  async buildAll(tx: SqlExecutor, scope: ModelScope): Promise<Record<string, number>> {
+  /** Rows written per model, and each model's wall-clock milliseconds (for the run log). */
+  async buildAll(tx: SqlExecutor, scope: ModelScope): Promise<{ written: Record<string, number>; ms: Record<string, number> }> {
     // Window-sized sorts and hashes stay in memory instead of spilling to disk (this transaction only).
     await tx.query("SET LOCAL work_mem = '64MB'");
     // Project-level datasets (kpis_daily, anomalies_daily) are rebuilt per date for the whole
     // project: two datastreams of one project must not rebuild the same dates at once.
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('context-hub:models:' || $1))", [scope.projectId]);
     const written: Record<string, number> = {};
-    for (const model of this.ordered()) written[model.name] = await model.build(tx, scope);
-    return written;
+    const ms: Record<string, number> = {};
+    for (const model of this.ordered()) {
+      const started = performance.now();
+      written[model.name] = await model.build(tx, scope);
+      ms[model.name] = Math.round(performance.now() - started);
+    }
+    return { written, ms };
   }
 }
