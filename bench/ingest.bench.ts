@@ -38,26 +38,68 @@ function run(store: string, mode: string, campaigns: number): Result {
 }
 
 const loadBefore = os.loadavg()[0]!.toFixed(1);
-const results: Result[] = [];
-for (const campaigns of SIZES) {
-  results.push(run('postgres', 'copy', campaigns));
-  results.push(run('postgres', 'pipeline', campaigns));
-  results.push(run('pglite', 'pipeline', campaigns));
+// The machine is shared and its speed drifts by tens of percent within minutes, so the PostgreSQL
+// pair (COPY, then the pipeline) runs several rounds back to back and each round gives a ratio; the
+// table shows the median round. PGlite runs once per size (no ratio depends on it).
+const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 3);
+
+interface Row extends Result {
+  ratio: number;
+  ratios: number[];
 }
 
-const copyAt = (rows: number) => results.find((r) => r.mode === 'copy' && r.rows === rows)!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: Row[] = [];
+for (const campaigns of SIZES) {
+  const pairs: { copy: Result; pipeline: Result }[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) pairs.push({ copy: run('postgres', 'copy', campaigns), pipeline: run('postgres', 'pipeline', campaigns) });
+  const ratios = pairs.map((p) => p.pipeline.rows_per_s / p.copy.rows_per_s);
+  const mid = pairs[ratios.indexOf(median(ratios))]!;
+  rows.push({ ...mid.copy, ratio: 1, ratios: [] });
+  rows.push({ ...mid.pipeline, ratio: median(ratios), ratios });
+  rows.push({ ...run('pglite', 'pipeline', campaigns), ratio: Number.NaN, ratios: [] });
+  const copyRate = mid.copy.rows_per_s;
+  rows[rows.length - 1]!.ratio = rows[rows.length - 1]!.rows_per_s / copyRate;
+}
+const results: Result[] = rows;
+
 const fmt = (n: number) => n.toLocaleString('en-US');
 const lines = [
-  '| rows | what | seconds | rows/s | × COPY rate | peak RSS (MB) |',
-  '|---:|---|---:|---:|---:|---:|',
-  ...results.map((r) => {
+  `| rows | what | seconds | rows/s | × COPY rate (median of ${ROUNDS} rounds; each round) | peak RSS (MB) |`,
+  '|---:|---|---:|---:|---|---:|',
+  ...rows.map((r) => {
     const label = r.mode === 'copy' ? 'PostgreSQL: plain `COPY` into one table (psql `\\copy`)' : `${r.store === 'pglite' ? 'PGlite (on disk)' : 'PostgreSQL'}: ingestion + both models`;
-    const ratio = (r.rows_per_s / copyAt(r.rows).rows_per_s).toFixed(2);
-    return `| ${fmt(r.rows)} | ${label} | ${r.seconds} | ${fmt(r.rows_per_s)} | ${r.mode === 'copy' ? '1.00' : ratio} | ${r.peak_rss_mb} |`;
+    const each = r.ratios.length ? ` (${r.ratios.map((x) => x.toFixed(2)).join(', ')})` : '';
+    return `| ${fmt(r.rows)} | ${label} | ${r.seconds} | ${fmt(r.rows_per_s)} | ${r.ratio.toFixed(2)}${each} | ${r.peak_rss_mb} |`;
   }),
 ];
 const table = lines.join('\n');
 process.stdout.write(`${table}\n`);
+
+/** The analysis paragraph, with every figure taken from this run (only the design notes are fixed text). */
+function reading(): string {
+  const at = (store: string, mode: string, rows: number) => results.find((r) => r.store === store && r.mode === mode && r.rows === rows)!;
+  const [small, large] = [results[0]!.rows, results.at(-1)!.rows];
+  const ratio = (n: number) => rows.find((r) => r.store === 'postgres' && r.mode === 'pipeline' && r.rows === n)!.ratio;
+  const largeRatio = ratio(large);
+  const verdict = largeRatio >= 0.5 ? 'the goal of 0.5× is **met**' : 'the goal of 0.5× is **not met**';
+  const rssGrowth = (store: string) => at(store, 'pipeline', large).peak_rss_mb - at(store, 'pipeline', small).peak_rss_mb;
+  return [
+    `Reading it: on PostgreSQL the whole run reaches **${largeRatio.toFixed(2)}×** the COPY rate at ${fmt(large)} rows in the median round`,
+    `(${ratio(small).toFixed(2)}× at ${fmt(small)}): ${verdict} in this run. The landing is a COPY of its own (≈ the baseline);`,
+    'the rest is the model step in one transaction. `ad_performance_daily` first copies the raw rows one-to-one (converted',
+    'to the reporting currency) into a table whose only index is its key, `(project_id, date, datastream_id, campaign_id)`;',
+    'only when a source repeats a campaign-day does that insert fail, roll back to a savepoint and run the grouped insert that',
+    'sums the duplicates (grouping every window cost about a quarter of the step). `kpis_daily` aggregates',
+    'with a hash instead of a sort that spilled to disk. The job platform\'s one-time start is outside the timed window, as',
+    `it is for a serving process. PGlite is single-threaded WASM: ${fmt(at('pglite', 'pipeline', large).rows_per_s)} rows/s.`,
+    `Peak RSS grows little as the window grows ${(large / small).toFixed(0)}× (PostgreSQL ${signed(rssGrowth('postgres'))} MB, PGlite`,
+    `${signed(rssGrowth('pglite'))} MB, most of it the generator's and driver's buffers): records stream through, the window is never held in memory.`,
+    'Compare ratios, not seconds, across runs: the machine is shared and its speed varies between sessions.',
+    '',
+  ].join('\n');
+}
+const signed = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
 
 if (write) {
   const file = path.join(root, 'BENCHMARKS.md');
@@ -76,15 +118,7 @@ if (write) {
     '',
     table,
     '',
-    // Analysis from the run recorded in the repository; revisit it when the figures move.
-    '',
-    'Reading it: on PostgreSQL the whole run (landing, conversion, both models, in one transaction after the landing) reaches',
-    '0.46× the COPY rate at 1M rows in this run; runs on this shared machine ranged from 0.2× to 0.5× with the load. Where the',
-    'time goes: the landing is a COPY of its own (≈ the baseline), and the model step is dominated by inserting 1M rows into',
-    '`ad_performance_daily` with its primary key (the `GROUP BY` that sums duplicate campaign-days costs little; measured by',
-    'removing it). PGlite is single-threaded WASM: ≈ 9k rows/s, a 120-day demo backfill (1,440 rows) takes a couple of seconds.',
-    "Peak RSS stays flat as the window grows 4× (PostgreSQL ≈ +40 MB, PGlite ≈ +65 MB, most of it the generator's and",
-    "driver's buffers): records stream through, the window is never held in memory.",
+    reading(),
     '',
   ].join('\n');
   const re = /## ingest\n[\s\S]*?(?=\n## |$)/;

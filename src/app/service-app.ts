@@ -92,7 +92,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     resources: moduleResources(services),
     extensions: options.mcpExtensions ?? [],
   };
-  const mcpDeps: McpServerDeps = { registry, clock, log, version: VERSION, envelopeInlineBytes: config.envelopeInlineBytes };
+  const mcpDeps: McpServerDeps = { registry, clock, log, version: VERSION, envelopeInlineBytes: config.envelopeInlineBytes, answerCacheEntries: config.searchCacheEntries };
   const factory = (): McpServer => createMcpServer(mcpDeps);
   const modern: McpHttpHandler = createMcpHandler(factory, {
     legacy: 'reject',

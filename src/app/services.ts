@@ -66,7 +66,7 @@ export function createServices(deps: ServiceDeps): Services {
   const skills = new SkillsService(deps.db, projects, org.projectLimits);
   const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
   const taxonomy = new TaxonomyService(deps.db, projects, org.projectLimits);
-  const search = new SearchService(deps.db, projects);
+  const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config);
   const ingestion = new IngestionService(deps.db, deps.jobs, credentials, deps.clock, deps.log, deps.feed);

@@ -9,7 +9,9 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import type { ZodType } from 'zod';
+import type { RequestContext } from '../app/context.js';
 import { actorHas } from '../platform/auth/actor.js';
+import { VersionedCache } from '../platform/cache/versioned-cache.js';
 import { asciiJson } from './ascii-json.js';
 import { envelopeOutputSchema } from './envelope.js';
 import { cachedToolListingFor, runToolCall, serverIdentity, type CallerInfo, type McpServerDeps } from './server.js';
@@ -48,8 +50,16 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
  */
 export class ModernFastPath {
   private readonly tools = new Map<string, FastTool>();
+  /**
+   * Finished answers of tools that name their state (ToolSpec.answerToken), by tool and arguments,
+   * tagged with the token. Stored frozen and already checked against the output schema.
+   */
+  private readonly answers: VersionedCache<CallToolResult, string>;
+  /** The modern-era serialization of a reused answer (the same object serializes the same). */
+  private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
 
   constructor(private readonly deps: McpServerDeps) {
+    this.answers = new VersionedCache<CallToolResult, string>(deps.answerCacheEntries ?? 0);
     for (const spec of deps.registry.tools) {
       if (!spec.annotations.readOnlyHint) continue;
       this.tools.set(spec.name, { spec, ...(spec.dataShape ? { output: envelopeOutputSchema(spec.dataShape) as unknown as ZodType } : {}) });
@@ -79,10 +89,7 @@ export class ModernFastPath {
     if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
     if (Object.keys(meta).some((key) => !PLAIN_META_KEYS.has(key))) return undefined;
 
-    const result =
-      method === 'tools/list'
-        ? await this.list(message, params, mcpNameHeader, caller)
-        : await this.call(message, params, mcpNameHeader, caller, signal).then((r) => (r === undefined ? undefined : Buffer.from(JSON.stringify(r))));
+    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, signal);
     if (result === undefined) return undefined;
     return Buffer.concat([RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)]);
   }
@@ -111,12 +118,16 @@ export class ModernFastPath {
     nameHeader: string | undefined,
     caller: CallerInfo,
     signal: AbortSignal,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Promise<Buffer | undefined> {
     const name = params.name;
     if (typeof name !== 'string' || nameHeader !== name) return undefined;
     const result = await this.runReadOnly(message, params, caller, signal);
     if (result === undefined) return undefined;
-    return { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
+    const known = this.modernBytes.get(result);
+    if (known) return known;
+    const bytes = Buffer.from(JSON.stringify({ ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } }));
+    if (Object.isFrozen(result)) this.modernBytes.set(result, bytes);
+    return bytes;
   }
 
   /**
@@ -137,12 +148,27 @@ export class ModernFastPath {
     const parsed = tool.spec.input.safeParse(params.arguments);
     if (!parsed.success) return undefined;
 
+    const token = await this.answerToken(tool.spec, caller, parsed.data);
+    const key = token === undefined ? undefined : `${name}\n${JSON.stringify(parsed.data)}`;
+    if (key !== undefined) {
+      const reused = this.answers.get(key, token!);
+      if (reused) return reused;
+    }
     const result: CallToolResult = await runToolCall(this.deps, tool.spec, caller, parsed.data, { signal });
     // The SDK validates structuredContent against the advertised outputSchema; an answer that
     // fails it is re-run through the SDK path (read-only tools only) so the client gets the SDK's
     // own answer to that.
     if (!result.isError && tool.output && !tool.output.safeParse(result.structuredContent).success) return undefined;
+    if (key !== undefined && !result.isError) this.answers.set(key, token!, result);
     return result;
+  }
+
+  /** The tool's answer token for this call; undefined (no reuse) when it has none or cannot say. */
+  private async answerToken(spec: AnyToolSpec, caller: CallerInfo, input: unknown): Promise<string | undefined> {
+    if (!spec.answerToken || !this.answers.enabled) return undefined;
+    const ctx: RequestContext = { actor: caller.actor, requestId: caller.requestId, clock: this.deps.clock, log: this.deps.log };
+    // An error (unknown project, no access) is the tool's to answer: runToolCall gives it.
+    return spec.answerToken(ctx, input).catch(() => undefined);
   }
 
   /**

@@ -49,6 +49,8 @@ export interface McpServerDeps {
   log: Logger;
   version: string;
   envelopeInlineBytes: number;
+  /** Finished answers of tools with an answerToken kept by the fast path (0: none). */
+  answerCacheEntries?: number;
 }
 
 /**

@@ -47,6 +47,13 @@ export interface ToolSpec<S extends ZodObject<ZodRawShape> = ZodObject<ZodRawSha
   /** For enveloped tools: the shape of `data`; each key becomes value | withheld in the outputSchema. */
   dataShape?: ZodRawShape;
   run(ctx: ToolContext, input: z.output<S>): Promise<ToolAnswer>;
+  /**
+   * Read-only tools may name the state their answer depends on: calls with equal arguments and an
+   * equal token get the same answer, so a finished answer can be reused (ModernFastPath). The token
+   * must come from a read made after the call arrived, so it changes with every write that could
+   * change the answer; it also checks the caller's access, as `run` would. Undefined: no reuse.
+   */
+  answerToken?(ctx: RequestContext, input: z.output<S>): Promise<string | undefined>;
 }
 
 // A registry holds tools of different input types side by side.

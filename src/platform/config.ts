@@ -27,6 +27,7 @@ export interface Config {
   fxRatesUrl: string;
   connectorServiceUrl: string | undefined;
   envelopeInlineBytes: number;
+  searchCacheEntries: number;
   mcpConformanceFixtures: boolean;
   orgOwnerSubject: string | undefined;
   logLevel: string;
@@ -140,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     fxRatesUrl: url(env, 'FX_RATES_URL', ['http:', 'https:', 'file:']) ?? DEFAULT_FX_RATES_URL,
     connectorServiceUrl: env.CONNECTOR_SERVICE_URL || undefined,
     envelopeInlineBytes: integer(env, 'ENVELOPE_INLINE_BYTES', 4096, 64, 64 * 1024 * 1024),
+    searchCacheEntries: integer(env, 'SEARCH_CACHE_ENTRIES', 2000, 0, 1_000_000),
     mcpConformanceFixtures: bool(env, 'MCP_CONFORMANCE_FIXTURES', false),
     orgOwnerSubject: env.ORG_OWNER_SUBJECT || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -77,7 +77,7 @@ export class UnnestLander implements RawLander {
 }
 
 /** CSV text field: always quoted, quotes doubled (names may hold commas, quotes, newlines). */
-const q = (text: string) => `"${text.replaceAll('"', '""')}"`;
+const q = (text: string) => (text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`);
 
 /**
  * One COPY … FROM STDIN for the whole run on a dedicated connection, fed in ~256 KiB chunks with

@@ -9,6 +9,9 @@ import { z } from 'zod';
 import type { AuditRecorder } from '../org/audit.service.js';
 import type { ProjectDirectory } from './project-directory.js';
 import * as repo from './projects.repo.js';
+
+/** Built once: a zod schema per call was a visible share of a list_projects call (bench:mcp). */
+const PROJECT_CURSOR = z.string();
 import { projectResourceUri, type CreateProjectInput, type UpdateProjectInput } from './projects.schemas.js';
 
 export interface ResolvedProject {
@@ -83,7 +86,7 @@ export class ProjectsService {
 
   async list(ctx: RequestContext, page: PageQuery): Promise<{ items: repo.ProjectRow[]; next_cursor: string | null }> {
     const visible = visibleProjects(ctx.actor);
-    const after = decodeCursor(page.cursor, z.string());
+    const after = decodeCursor(page.cursor, PROJECT_CURSOR);
     const options = { after, limit: page.limit + 1, ids: visible === 'all' ? undefined : visible };
     const rows = this.directory ? await this.directory.list(options) : await repo.listProjects(this.db, options);
     return pageOf(rows, page.limit, (row) => row.id);

@@ -1,6 +1,8 @@
 import type { RequestContext } from '../../app/context.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import { VersionedCache } from '../../platform/cache/versioned-cache.js';
+import { ContextVersionReader } from './search.cache.js';
 import { searchHub, type SearchRow } from './search.repo.js';
 import { SNIPPET_MAX, TIERS, type Hit, type SearchOutput } from './search.schemas.js';
 
@@ -77,11 +79,39 @@ export interface SearchResult extends SearchOutput {
   ignored_words: number;
 }
 
+/** What a search found, independent of how the query was spelled (cached per query words). */
+type Found = Pick<SearchOutput, 'hits' | 'total' | 'total_is_lower_bound' | 'truncated' | 'tiers'>;
+
 export class SearchService {
+  private readonly cache: VersionedCache<Found>;
+  private readonly versions: ContextVersionReader;
+
+  /** `cacheEntries` 0 turns the result cache off (SEARCH_CACHE_ENTRIES). */
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
-  ) {}
+    cacheEntries = 0,
+  ) {
+    this.cache = new VersionedCache<Found>(cacheEntries);
+    this.versions = new ContextVersionReader(db);
+  }
+
+  /** Hits and misses of the result cache since start (tests, operations). */
+  cacheStats(): { entries: number; capacity: number; hits: number; misses: number } {
+    return { entries: this.cache.size, capacity: this.cache.capacity, hits: this.cache.hits, misses: this.cache.misses };
+  }
+
+  /**
+   * What a search_context answer depends on besides its arguments: the project it resolves to (and
+   * how), and the project's content version read after this call arrived. Undefined when the cache
+   * is off. Resolving checks the caller's access, as the search itself does.
+   */
+  async answerToken(ctx: RequestContext, input: { project_id: string }): Promise<string | undefined> {
+    if (!this.cache.enabled) return undefined;
+    const resolved = await this.projects.resolve(ctx, input.project_id, 'context.read');
+    const version = await this.versions.read(resolved.project.id);
+    return `${resolved.project.id}\n${resolved.resolvedFrom}\n${version}`;
+  }
 
   async search(ctx: RequestContext, input: { query: string; project_id: string; limit: number }): Promise<SearchResult> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.read');
@@ -90,7 +120,21 @@ export class SearchService {
     if (words.length === 0) {
       return { ...base, hits: [], total: 0, total_is_lower_bound: false, truncated: false, tiers: { title: 0, description: 0, 'graph-neighbor': 0 } };
     }
-    const rows = await searchHub(this.db, resolved.project.id, words, input.limit);
+    const projectId = resolved.project.id;
+    if (!this.cache.enabled) return { ...base, ...(await this.find(projectId, words, input.limit)) };
+    // The version is read before the search runs: if a write lands in between, the entry is
+    // tagged older than the data it holds and simply never matches again.
+    const key = `${projectId}\n${input.limit}\n${words.join(' ')}`;
+    const version = await this.versions.read(projectId);
+    const cached = this.cache.get(key, version);
+    if (cached) return { ...base, ...cached };
+    const found = await this.find(projectId, words, input.limit);
+    this.cache.set(key, version, found);
+    return { ...base, ...found };
+  }
+
+  private async find(projectId: string, words: string[], limit: number): Promise<Found> {
+    const rows = await searchHub(this.db, projectId, words, limit);
     const first = rows[0];
     const hits: Hit[] = rows.map((row) => ({
       kind: row.kind,
@@ -100,11 +144,10 @@ export class SearchService {
       tier: TIERS[row.tier - 1]!,
       score: Math.round(Number(row.score) * 10000) / 10000,
       snippet: snippetOf(row.text ?? '', words),
-      next: nextCall(row, resolved.project.id),
+      next: nextCall(row, projectId),
     }));
     const total = first ? Number(first.total) : 0;
     return {
-      ...base,
       hits,
       total,
       total_is_lower_bound: first?.capped === true,

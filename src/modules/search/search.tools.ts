@@ -40,6 +40,7 @@ export function searchTools(search: SearchService) {
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: SearchOutput.shape,
+      answerToken: (ctx, input) => search.answerToken(ctx, input),
       run: async (ctx, input) => {
         const result = await search.search(ctx, input);
         return {

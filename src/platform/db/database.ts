@@ -27,6 +27,12 @@ export interface Database extends SqlExecutor {
   notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Only a store this process alone can reach (embedded PGlite): how many protocol rounds have run
+   * on it, counting every path (services, jobs, scripts). Unchanged means nothing read or wrote
+   * the data since, which lets a reader reuse what it last read without asking again.
+   */
+  roundsRun?(): number;
 }
 
 /** OIDs whose parsing differs between drivers by default. */

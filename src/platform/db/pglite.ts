@@ -22,9 +22,21 @@ export interface PgliteOptions {
 export class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
   private readonly statements: PgliteStatements;
+  private rounds = 0;
 
   private constructor(readonly pglite: PGlite) {
     this.statements = new PgliteStatements(pglite);
+    // Every query, script, transaction and job statement reaches the WASM backend through this
+    // one method; counting there cannot miss a path (see Database.roundsRun).
+    const runRound = pglite.execProtocolRawSync.bind(pglite);
+    pglite.execProtocolRawSync = (message: Uint8Array) => {
+      this.rounds += 1;
+      return runRound(message);
+    };
+  }
+
+  roundsRun(): number {
+    return this.rounds;
   }
 
   static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {

@@ -1,0 +1,42 @@
+-- A content version per project for what search_context reads (Skills, Knowledge, business keys,
+-- business links), so the search result cache (src/modules/search/search-cache.ts) can prove an
+-- entry is still exact before serving it.
+--
+-- The bump is a deferred constraint trigger: it runs at commit, once per project and transaction
+-- (later rows see the transaction-local marker and skip). Taking the version row's lock at commit,
+-- not at the first write, means it is held for an instant and never while the transaction waits
+-- for another lock, so it cannot join a deadlock. Every writer is covered, whatever its path (the
+-- services, a demo seed, an import, plain SQL by an operator).
+--
+-- No foreign key to projects: a project deleted with its content bumps its version as the cascade
+-- removes the rows; a stale row for a deleted project costs nothing, and a project created again
+-- with the same id continues from the old version, so a cached entry can never match by accident.
+CREATE TABLE context_versions (
+  project_id text PRIMARY KEY,
+  version bigint NOT NULL
+);
+
+CREATE FUNCTION context_version_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  p text := CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END;
+  marker text := coalesce(current_setting('context_hub.versions_bumped', true), '');
+BEGIN
+  -- The marker is a list of '|'-delimited project ids (ids never contain '|').
+  IF position('|' || p || '|' IN marker) > 0 THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO context_versions AS v (project_id, version) VALUES (p, 1)
+  ON CONFLICT (project_id) DO UPDATE SET version = v.version + 1;
+  PERFORM set_config('context_hub.versions_bumped', CASE WHEN marker = '' THEN '|' ELSE marker END || p || '|', true);
+  RETURN NULL;
+END
+$$;
+
+CREATE CONSTRAINT TRIGGER skills_context_version AFTER INSERT OR UPDATE OR DELETE ON skills
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION context_version_bump();
+CREATE CONSTRAINT TRIGGER knowledge_context_version AFTER INSERT OR UPDATE OR DELETE ON knowledge
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION context_version_bump();
+CREATE CONSTRAINT TRIGGER business_keys_context_version AFTER INSERT OR UPDATE OR DELETE ON business_keys
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION context_version_bump();
+CREATE CONSTRAINT TRIGGER business_links_context_version AFTER INSERT OR UPDATE OR DELETE ON business_links
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION context_version_bump();
