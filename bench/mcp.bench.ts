@@ -3,8 +3,9 @@
 // tools/list and tools/call of a cheap read-only tool (list_projects), 50 concurrent keep-alive
 // connections for 10 s each, calls/s and p50/p99, for our service on the 2026-07-28 era
 // (stateless) and the 2025 era (50 sessions), side by side with (a) a minimal server on the same
-// SDK wired as its README shows (bench/support/sdk-minimal-server.ts) and (b) a raw node:http
-// JSON-RPC echo (bench/support/raw-echo-server.ts). Every server and the load generator
+// SDK wired as its README shows, in both of the README's wirings (plain node:http:
+// bench/support/sdk-minimal-server.ts; Express: bench/support/sdk-express-server.ts), and (b) a raw
+// node:http JSON-RPC echo (bench/support/raw-echo-server.ts). Every server and the load generator
 // (bench/support/load.ts, undici) run in processes of their own. The requests replayed are the
 // ones the official clients send: they are captured from a real client session first.
 // --write replaces the "## mcp" section of BENCHMARKS.md with the figures.
@@ -25,6 +26,8 @@ const DURATION_S = Number(args.duration ?? 10);
 const CONNECTIONS = Number(args.connections ?? 50);
 const WARMUP_MS = 2000;
 const children: ChildProcess[] = [];
+const MINIMAL = '(a) SDK README, node:http wiring, server per request';
+const EXPRESS = '(a) SDK README, Express wiring, server per request';
 
 function startChild(script: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -179,6 +182,7 @@ async function measure(rows: Row[], server: string, era: string, op: string, por
 }
 
 function markdown(rows: Row[], command: string): string {
+  const aExpress = (op: string) => rows.find((r) => r.server === EXPRESS && r.op === op)?.result.rps;
   const ref = (server: string, op: string) => rows.find((r) => r.server === server && r.op === op)?.result.rps;
   const lines = [
     '## mcp',
@@ -186,14 +190,14 @@ function markdown(rows: Row[], command: string): string {
     `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
     '',
-    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) | × (b) |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
-    const a = ref('(a) SDK minimal, server per request', r.op);
+    const a = ref(MINIMAL, r.op);
     const b = ref('(b) raw node:http JSON-RPC echo', 'echo');
     lines.push(
-      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${Number.isFinite(r.cpuUsPerCall) ? r.cpuUsPerCall.toFixed(0) : ''} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
+      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${Number.isFinite(r.cpuUsPerCall) ? r.cpuUsPerCall.toFixed(0) : ''} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${aExpress(r.op) ? (r.result.rps / aExpress(r.op)!).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -241,10 +245,18 @@ async function main(): Promise<void> {
       const minimalLegacy = await legacySessions(`http://127.0.0.1:${minimal.port}`, 1, 'echo');
       const noSession = { headers: { 'mcp-session-id': undefined } };
       const callEcho = byMethod(minimalLegacy.captured, 'tools/call');
-      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)], minimal.child.pid);
-      await measure(rows, '(a) SDK minimal, server per request', '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)], minimal.child.pid);
+      await measure(rows, MINIMAL, '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)], minimal.child.pid);
+      await measure(rows, MINIMAL, '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)], minimal.child.pid);
       await minimalLegacy.close();
       minimal.child.kill('SIGTERM');
+
+      // The same README's other wiring (its first example): Express via createMcpExpressApp.
+      const express = await startChild(['bench/support/sdk-express-server.ts']);
+      const expressLegacy = await legacySessions(`http://127.0.0.1:${express.port}`, 1, 'echo');
+      await measure(rows, EXPRESS, '2025-11-25', 'tools/list', express.port, [template(byMethod(expressLegacy.captured, 'tools/list'), noSession)], express.child.pid);
+      await measure(rows, EXPRESS, '2025-11-25', 'tools/call', express.port, [template(byMethod(expressLegacy.captured, 'tools/call'), noSession)], express.child.pid);
+      await expressLegacy.close();
+      express.child.kill('SIGTERM');
 
       const echo = await startChild(['bench/support/raw-echo-server.ts']);
       await measure(rows, '(b) raw node:http JSON-RPC echo', '—', 'echo', echo.port, [template(byMethod(legacy.captured, 'tools/list'))], echo.child.pid);
