@@ -1,6 +1,6 @@
 -- A content version per project for what search_context reads (Skills, Knowledge, business keys,
--- business links), so the search result cache (src/modules/search/search-cache.ts) can prove an
--- entry is still exact before serving it.
+-- business links), so the search caches (src/modules/search/search.versions.ts reads it,
+-- src/platform/cache/versioned-cache.ts keeps the entries) can prove an entry still exact.
 --
 -- The bump is a deferred constraint trigger: it runs at commit, once per project and transaction
 -- (later rows see the transaction-local marker and skip). Taking the version row's lock at commit,

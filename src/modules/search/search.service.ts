@@ -2,7 +2,7 @@ import type { RequestContext } from '../../app/context.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';
-import { ContextVersionReader } from './search.cache.js';
+import { ContextVersionReader } from './search.versions.js';
 import { searchHub, type SearchRow } from './search.repo.js';
 import { SNIPPET_MAX, TIERS, type Hit, type SearchOutput } from './search.schemas.js';
 
