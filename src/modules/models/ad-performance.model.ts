@@ -64,7 +64,7 @@ export const adPerformanceDaily: ModelSpec = {
     const params = [s.projectId, s.datastreamId, s.reportingCurrency, s.runId, s.from, s.to];
     // Most providers send one row per campaign-day: copy rows straight across, and let the primary
     // key detect the exception. Summing in SQL costs a sort and an aggregate over the whole window
-    // (about a third of a 1M-row run, bench:ingest), so it runs only when the key says it must.
+    // (about a quarter of the model step at 1M rows, bench:ingest), so it runs only when the key says it must.
     await tx.query('SAVEPOINT one_row_per_campaign_day');
     try {
       const rows = await tx.query<{ n: number }>(INSERT_ONE_ROW_PER_DAY, params);
