@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { authorizeRequest, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type HttpAppDeps } from '../platform/http/app.js';
-import { createOriginValidator } from '../platform/http/host-validation.js';
+import { authorizeRequest, installPreRouter, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type AuthorizableRequest, type HttpAppDeps } from '../platform/http/app.js';
+import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
+import { createMcpPreRouter, preRoutedBody, preRoutedOf } from './pre-router.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
 import { writeWebResponse } from './web-response.js';
@@ -16,13 +17,11 @@ export interface McpEndpointDeps {
   modern: McpHttpHandler;
   /** A server for one 2024-11-05 SSE connection, bound to its caller. */
   createSseServer: (caller: CallerInfo) => McpServer;
-  /** Answers plain 2026-07-28 tools/list and tools/call without a server per request (absent: off). */
+  /** Answers plain tools/list and read-only tools/call without a server per request, below Fastify (absent: off). */
   modernFastPath?: ModernFastPath;
 }
 
 const MCP_RULE = { permission: 'context.read' } as const;
-/** The signal of a fast-path request that has nothing to cancel. */
-const NEVER_ABORTED = new AbortController().signal;
 
 function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -37,43 +36,48 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   const originAllowed = createOriginValidator(deps.http.config);
   const sseSessions = new Map<string, { transport: SseServerTransport; subject: string }>();
 
-  async function gate(request: FastifyRequest): Promise<CallerInfo> {
+  async function gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo> {
     const origin = request.headers.origin;
     if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
       throw new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).');
     }
     await authorizeRequest(request, deps.http, MCP_RULE);
-    return { actor: request.actor!, requestId: String(request.id) };
+    return { actor: request.actor!, requestId };
+  }
+
+  /** The gate for a request Fastify routed: its outcome from the pre-router when that ran it. */
+  async function gateRouted(request: FastifyRequest): Promise<CallerInfo> {
+    const gated = preRoutedOf(request.raw)?.gate;
+    if (!gated) return gate(request, String(request.id));
+    if ('error' in gated) throw gated.error;
+    request.actor = gated.caller.actor;
+    return gated.caller;
+  }
+
+  // Plain tools/list and read-only tools/call are answered below Fastify (pre-router.ts); this
+  // route answers everything else, and all of it when the fast path is off.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  if (deps.modernFastPath) {
+    installPreRouter(
+      app,
+      createMcpPreRouter({
+        gate,
+        hostAllowed: createHostValidator(deps.http.config),
+        fastPath: deps.modernFastPath,
+        legacy: deps.legacy,
+        log: deps.http.logger,
+        closing: () => closing,
+      }),
+    );
   }
 
   const handleMcp = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = await gate(request);
+    const caller = await gateRouted(request);
     if (request.body === MALFORMED_JSON) return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
     const body = request.body;
-    if (deps.modernFastPath && request.method === 'POST') {
-      // The response closing before we answered means the client went away: cancel the tool. Only a
-      // tool call has something to cancel (a listing is answered from memory).
-      const isCall = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
-      const abort = isCall ? new AbortController() : undefined;
-      const onClose = () => abort?.abort();
-      if (abort) reply.raw.once('close', onClose);
-      const sessionId = request.headers['mcp-session-id'];
-      // A session request is fast only on a live session of this caller held by this process.
-      const session = typeof sessionId === 'string';
-      const answer = await (session
-        ? deps.legacy.useLiveSession(sessionId, caller.actor.subject)
-          ? deps.modernFastPath.answerSession(request.headers, body, caller, abort?.signal ?? NEVER_ABORTED)
-          : Promise.resolve(undefined)
-        : deps.modernFastPath.answer(request.headers, body, caller, abort?.signal ?? NEVER_ABORTED)
-      ).finally(() => abort && reply.raw.off('close', onClose));
-      if (answer !== undefined) {
-        return reply
-          .code(200)
-          .header('content-type', session ? 'text/event-stream' : 'application/json')
-          .headers(session ? { 'cache-control': 'no-cache', 'mcp-session-id': sessionId } : {})
-          .send(answer);
-      }
-    }
     const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);
     const legacy = await isLegacyRequest(webRequest, body);
@@ -85,10 +89,18 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   };
 
   const mcpConfig = { rule: MCP_RULE, ownsMalformedJson: true };
-  app.route({ method: ['POST', 'GET', 'DELETE'], url: '/mcp', bodyLimit: MCP_BODY_LIMIT, config: mcpConfig, handler: handleMcp });
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: '/mcp',
+    bodyLimit: MCP_BODY_LIMIT,
+    config: mcpConfig,
+    // A request the pre-router read and handed on: parse the bytes it read.
+    preParsing: async (request, _reply, payload) => preRoutedBody(request.raw) ?? payload,
+    handler: handleMcp,
+  });
 
   app.get('/sse', { config: { rule: MCP_RULE } }, async (request, reply) => {
-    const caller = await gate(request);
+    const caller = await gate(request, String(request.id));
     reply.hijack();
     const transport = new SseServerTransport(reply.raw, '/messages');
     const server = deps.createSseServer(caller);
@@ -101,7 +113,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   });
 
   app.post('/messages', { bodyLimit: MCP_BODY_LIMIT, config: { rule: MCP_RULE, ownsMalformedJson: true } }, async (request, reply) => {
-    const caller = await gate(request);
+    const caller = await gate(request, String(request.id));
     const sessionId = (request.query as { sessionId?: string }).sessionId;
     const session = sessionId ? sseSessions.get(sessionId) : undefined;
     if (!session || session.subject !== caller.actor.subject) {

@@ -19,10 +19,15 @@ import type { AnyToolSpec } from './tool.js';
 
 const MODERN_REVISION = '2026-07-28';
 const RESULT_OPEN = Buffer.from('{"result":');
-const SSE_MESSAGE_OPEN = Buffer.from('event: message\ndata: ');
+const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 const LEGACY_SESSION_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
 /** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+/** How a fast call learns it was cancelled; the signal is read only by tools that can stop early. */
+export interface Cancellation {
+  readonly signal: AbortSignal;
+}
 
 interface FastTool {
   spec: AnyToolSpec;
@@ -69,8 +74,11 @@ export class ModernFastPath {
   /** Serialized tools/list results by the set of tools the caller sees (the listing is ~70 KB of JSON). */
   private readonly serializedListings = new Map<string, Buffer>();
 
-  /** The JSON body of the answer, or undefined when the SDK path must answer this request. */
-  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<Buffer | undefined> {
+  /**
+   * The JSON body of the answer as the chunks to write in order (a listing is not copied per
+   * request), or undefined when the SDK path must answer this request.
+   */
+  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, cancel: Cancellation): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const method = (body as { method?: unknown }).method;
     if (method !== 'tools/list' && method !== 'tools/call') return undefined;
@@ -89,9 +97,9 @@ export class ModernFastPath {
     if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
     if (Object.keys(meta).some((key) => !PLAIN_META_KEYS.has(key))) return undefined;
 
-    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, signal);
+    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, cancel);
     if (result === undefined) return undefined;
-    return Buffer.concat([RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)]);
+    return [RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)];
   }
 
   private async list(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined, caller: CallerInfo): Promise<Buffer | undefined> {
@@ -117,11 +125,11 @@ export class ModernFastPath {
     params: Record<string, unknown>,
     nameHeader: string | undefined,
     caller: CallerInfo,
-    signal: AbortSignal,
+    cancel: Cancellation,
   ): Promise<Buffer | undefined> {
     const name = params.name;
     if (typeof name !== 'string' || nameHeader !== name) return undefined;
-    const result = await this.runReadOnly(message, params, caller, signal);
+    const result = await this.runReadOnly(message, params, caller, cancel);
     if (result === undefined) return undefined;
     const known = this.modernBytes.get(result);
     if (known) return known;
@@ -134,7 +142,7 @@ export class ModernFastPath {
    * The era-independent part of a fast tools/call: a known read-only registry tool the caller's
    * role allows, with arguments its schema accepts, and an answer its output schema accepts.
    */
-  async runReadOnly(message: unknown, params: Record<string, unknown>, caller: CallerInfo, signal: AbortSignal): Promise<CallToolResult | undefined> {
+  async runReadOnly(message: unknown, params: Record<string, unknown>, caller: CallerInfo, cancel: Cancellation): Promise<CallToolResult | undefined> {
     const name = params.name;
     if (typeof name !== 'string') return undefined;
     if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
@@ -154,7 +162,7 @@ export class ModernFastPath {
       const reused = this.answers.get(key, token!);
       if (reused) return reused;
     }
-    const result: CallToolResult = await runToolCall(this.deps, tool.spec, caller, parsed.data, { signal });
+    const result: CallToolResult = await runToolCall(this.deps, tool.spec, caller, parsed.data, cancel);
     // The SDK validates structuredContent against the advertised outputSchema; an answer that
     // fails it is re-run through the SDK path (read-only tools only) so the client gets the SDK's
     // own answer to that.
@@ -178,7 +186,7 @@ export class ModernFastPath {
    * stream to resume; requests that ask for progress (a `_meta.progressToken`) or anything else
    * that can stream go through the SDK transport, whose event ids let a client resume (SEP-1699).
    */
-  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, signal: AbortSignal): Promise<Buffer | undefined> {
+  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, cancel: Cancellation): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
@@ -204,10 +212,10 @@ export class ModernFastPath {
         this.serializedListings.set(key, result);
       }
     } else {
-      const answer = await this.runReadOnly(message, params, caller, signal);
+      const answer = await this.runReadOnly(message, params, caller, cancel);
       if (answer === undefined) return undefined;
       result = Buffer.from(JSON.stringify(answer));
     }
-    return Buffer.concat([SSE_MESSAGE_OPEN, RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n\n`)]);
+    return [SSE_RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n\n`)];
   }
 }

@@ -174,7 +174,10 @@ export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller
     get log() {
       return logFor();
     },
-    signal: channel.signal,
+    // Read through: a channel may make its signal only when a tool asks for it.
+    get signal() {
+      return channel.signal;
+    },
     progress: async (progress, total, message) => {
       if (progressToken === undefined || !notify) return;
       await notify({

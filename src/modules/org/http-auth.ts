@@ -7,6 +7,7 @@ import { assertMcpCallScopes } from '../../platform/auth/mcp-scope.js';
 import { OAuthAuthenticator } from '../../platform/auth/oauth.js';
 import { scopeFor, type Permission } from '../../platform/auth/permissions.js';
 import { publicBase, wellKnownRoutes } from '../../platform/auth/well-known.js';
+import type { AuthorizableRequest } from '../../platform/http/app.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { UnauthorizedError } from '../../platform/errors.js';
@@ -20,7 +21,7 @@ const MCP_BASE_SCOPE = 'context.read data.read';
 export interface HttpAuth {
   authenticator: Authenticator;
   challenge(request: FastifyRequest, error: UnauthorizedError | InsufficientScopeError): string;
-  onAuthenticated(actor: Actor, request: FastifyRequest): Promise<void>;
+  onAuthenticated(actor: Actor, request: AuthorizableRequest): Promise<void>;
   routes: ReturnType<typeof wellKnownRoutes>;
 }
 

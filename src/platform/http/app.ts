@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../app/context.js';
 import type { Actor } from '../auth/actor.js';
@@ -47,7 +48,7 @@ export interface HttpAppDeps {
   authenticator: Authenticator;
   version: string;
   /** Called after authentication on every non-public request (rate limiting, issue 4). */
-  onAuthenticated?: (actor: Actor, request: FastifyRequest) => Promise<void>;
+  onAuthenticated?: (actor: Actor, request: AuthorizableRequest) => Promise<void>;
   /** WWW-Authenticate value for 401 answers and 403 insufficient_scope answers. */
   challenge(request: FastifyRequest, error: UnauthorizedError | InsufficientScopeError): string;
 }
@@ -69,6 +70,40 @@ function newRequestId(): string {
   return `${REQUEST_ID_PREFIX}${requestCounter.toString(36)}`;
 }
 
+/** The caller's X-Request-Id when it is a sane one, else a new id. */
+export function requestIdFor(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newRequestId();
+}
+
+/** Where a pre-router (see installPreRouter) leaves the request id it gave a request it handed on. */
+const PRE_ROUTED_ID = Symbol('pre-routed-request-id');
+
+/**
+ * Takes a request on node's `request` event, before Fastify routes it: returns false to leave it to
+ * Fastify, or true when it owns the request; it may still hand it to `fastify` later (after giving
+ * it an id with `handOn`).
+ */
+export type PreRouter = (req: IncomingMessage, res: ServerResponse, fastify: (req: IncomingMessage, res: ServerResponse) => void) => boolean;
+
+const preRouterSlots = new WeakMap<FastifyInstance, { route?: PreRouter }>();
+
+/**
+ * Lets a hot endpoint answer its plain requests without Fastify's per-request machinery (routing,
+ * hooks, child logger, reply). It must apply the same gate as the route it shadows
+ * (authorizeRequest) and hand everything else on, so Fastify still gives every other answer.
+ */
+export function installPreRouter(app: FastifyInstance, route: PreRouter): void {
+  const slot = preRouterSlots.get(app);
+  if (!slot) throw new Error('installPreRouter: the app was not built by buildHttpApp');
+  slot.route = route;
+}
+
+/** Marks a request a pre-router hands to Fastify with the id it already used (logs, answers). */
+export function handOnWithId(req: IncomingMessage, requestId: string): void {
+  (req as IncomingMessage & { [PRE_ROUTED_ID]?: string })[PRE_ROUTED_ID] = requestId;
+}
+
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   return reply
     .code(error.status)
@@ -76,8 +111,16 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
     .send(problemFromError(error, String(reply.request.id)));
 }
 
+/** What the gate reads of a request (a FastifyRequest, or the MCP pre-router's own view of one). */
+export interface AuthorizableRequest {
+  headers: IncomingHttpHeaders;
+  url: string;
+  body?: unknown;
+  actor?: Actor;
+}
+
 /** Authenticates and checks the route rule's permission; the one gate for REST and MCP. */
-export async function authorizeRequest(request: FastifyRequest, deps: HttpAppDeps, rule: RouteRule): Promise<void> {
+export async function authorizeRequest(request: AuthorizableRequest, deps: HttpAppDeps, rule: RouteRule): Promise<void> {
   if ('public' in rule) return;
   const actor = await deps.authenticator.authenticate(request.headers.authorization);
   request.actor = actor;
@@ -103,12 +146,25 @@ export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
 }
 
 export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): FastifyInstance {
+  const slot: { route?: PreRouter } = {};
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: REST_BODY_LIMIT,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(given) ? given : newRequestId();
+    genReqId: (req) => (req as IncomingMessage & { [PRE_ROUTED_ID]?: string })[PRE_ROUTED_ID] ?? requestIdFor(req),
+    // Fastify's own server, with a door for the pre-router (installPreRouter) in front of it.
+    serverFactory: (handler, options) => {
+      // Fastify has filled in its defaults by the time it calls the factory; its types do not say so.
+      const o = options as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const server = http.createServer(o.http ?? {}, (req, res) => {
+        if (slot.route?.(req, res, handler)) return;
+        handler(req, res);
+      });
+      // What Fastify's own factory sets on the server it builds.
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
+      return server;
     },
     return503OnClosing: true,
     forceCloseConnections: true,
@@ -117,6 +173,7 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
     schemaController: { compilersFactory: { buildValidator: refuseFastifySchemas, buildSerializer: refuseFastifySchemas } },
   });
 
+  preRouterSlots.set(app, slot);
   const hostAllowed = createHostValidator(deps.config);
 
   const table: RegisteredRoute[] = [];
