@@ -28,6 +28,8 @@ export function envelopeOutputSchema(dataShape: ZodRawShape) {
 
 /** Cuts a string to at most `max` code points without splitting a surrogate pair. */
 export function truncateCodePoints(text: string, max: number, ellipsis = '…'): string {
+  // A string has at least as many UTF-16 units as code points: short ones need no splitting.
+  if (text.length <= max) return text;
   const points = Array.from(text);
   if (points.length <= max) return text;
   return points.slice(0, Math.max(0, max - Array.from(ellipsis).length)).join('') + ellipsis;

@@ -64,6 +64,7 @@ export class ModernFastPath {
   private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
 
   constructor(private readonly deps: McpServerDeps) {
+    this.toolPermissions = [...new Set(deps.registry.tools.map((tool) => tool.permission))].sort();
     this.answers = new VersionedCache<CallToolResult, string>(deps.answerCacheEntries ?? 0);
     for (const spec of deps.registry.tools) {
       if (!spec.annotations.readOnlyHint) continue;
@@ -71,8 +72,36 @@ export class ModernFastPath {
     }
   }
 
-  /** Serialized tools/list results by the set of tools the caller sees (the listing is ~70 KB of JSON). */
+  /**
+   * Serialized tools/list results by era and by which tool permissions the caller holds (the
+   * listing is ~54 KB of JSON): callers with the same permissions see the same tools, so a
+   * listing is filtered and serialized once per kind of caller, not per request.
+   */
   private readonly serializedListings = new Map<string, Buffer>();
+  /** The distinct permissions the registry's tools need, in a fixed order. */
+  private readonly toolPermissions: AnyToolSpec['permission'][];
+
+  /** Which of the tool permissions the actor holds, as a key ('1' held, '0' not). */
+  private permissionKey(actor: CallerInfo['actor']): string {
+    let key = '';
+    for (const permission of this.toolPermissions) key += actorHas(actor, permission) ? '1' : '0';
+    return key;
+  }
+
+  /** The serialized listing this caller sees in an era, or undefined until some SDK server has listed. */
+  private async serializedListing(era: 'modern' | 'legacy', caller: CallerInfo): Promise<Buffer | undefined> {
+    const key = `${era}:${this.permissionKey(caller.actor)}`;
+    const known = this.serializedListings.get(key);
+    if (known) return known;
+    // Filled by the first tools/list any SDK server answered (the SDK path answers that one).
+    const listing = await cachedToolListingFor(this.deps, caller.actor);
+    if (!listing) return undefined;
+    // The modern encoding adds to a cacheable result what the SDK adds without a cache hint of its own.
+    const result = era === 'modern' ? { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } } : listing;
+    const serialized = Buffer.from(asciiJson(result));
+    this.serializedListings.set(key, serialized);
+    return serialized;
+  }
 
   /**
    * The JSON body of the answer as the chunks to write in order (a listing is not copied per
@@ -106,18 +135,7 @@ export class ModernFastPath {
     // A cursor, or any other parameter, is the SDK's to interpret.
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     if (!isSpecType.ListToolsRequest(message)) return undefined;
-    // Filled by the first tools/list any SDK server answered (the SDK path answers that one).
-    const listing = await cachedToolListingFor(this.deps, caller.actor);
-    if (!listing) return undefined;
-    const key = listing.tools.map((tool) => tool.name).join('\n');
-    let serialized = this.serializedListings.get(key);
-    if (!serialized) {
-      // What the SDK's modern encoding adds to a cacheable result without a cache hint of its own.
-      const result = { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } };
-      serialized = Buffer.from(asciiJson(result));
-      this.serializedListings.set(key, serialized);
-    }
-    return serialized;
+    return this.serializedListing('modern', caller);
   }
 
   private async call(
@@ -203,14 +221,8 @@ export class ModernFastPath {
     let result: Buffer | undefined;
     if (message.method === 'tools/list') {
       if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
-      const listing = await cachedToolListingFor(this.deps, caller.actor);
-      if (!listing) return undefined;
-      const key = `2025\n${listing.tools.map((tool) => tool.name).join('\n')}`;
-      result = this.serializedListings.get(key);
-      if (!result) {
-        result = Buffer.from(asciiJson(listing));
-        this.serializedListings.set(key, result);
-      }
+      result = await this.serializedListing('legacy', caller);
+      if (!result) return undefined;
     } else {
       const answer = await this.runReadOnly(message, params, caller, cancel);
       if (answer === undefined) return undefined;

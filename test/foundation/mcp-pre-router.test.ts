@@ -14,8 +14,8 @@ const META = {
 };
 
 /** A 2026-07-28 request as the official client frames it (headers that equal the body). */
-function modern(method: 'tools/list' | 'tools/call', params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+function modern(method: 'tools/list' | 'tools/call', params: Record<string, unknown> = {}, headers: Record<string, string> = {}): { headers: Record<string, string>; body: unknown } {
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return {
     headers: {
       'content-type': 'application/json',
@@ -104,7 +104,7 @@ describe.each(STORES)('the /mcp pre-router answers hot requests below Fastify an
 
   it('a refused gate is answered by the route: 401 with the challenge, foreign Origin 403, malformed JSON -32700', async () => {
     const noToken = modern('tools/list');
-    delete (noToken.headers as Record<string, string>).authorization;
+    delete noToken.headers.authorization;
     const unauthorized = await post(service.url, noToken);
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toContain('resource_metadata=');
