@@ -95,7 +95,13 @@ export function createMcpPreRouter(deps: McpPreRouterDeps): PreRouter {
     const length = Number(req.headers['content-length']);
     if (!(length > 0 && length <= MCP_BODY_LIMIT) || req.headers['content-encoding'] !== undefined) return false;
     if (!isJsonContentType(req.headers['content-type']) || !deps.hostAllowed(req.headers.host)) return false;
-    void serve(deps, req, res, fastify);
+    serve(deps, req, res, fastify).catch((error: unknown) => {
+      // A defect here must cost one request, never the process (an unhandled rejection would).
+      deps.log.error({ err: { message: error instanceof Error ? error.message : String(error) } }, 'mcp pre-router failed');
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}');
+    });
     return true;
   };
 }
