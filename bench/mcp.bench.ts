@@ -1,4 +1,4 @@
-// npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--only=ours]
+// npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--rounds=3] [--only=ours]
 //
 // tools/list and tools/call of a cheap read-only tool (list_projects), 50 concurrent keep-alive
 // connections for 10 s each, calls/s and p50/p99, for our service on the 2026-07-28 era
@@ -8,6 +8,9 @@
 // node:http JSON-RPC echo (bench/support/raw-echo-server.ts). Every server and the load generator
 // (bench/support/load.ts, undici) run in processes of their own. The requests replayed are the
 // ones the official clients send: they are captured from a real client session first.
+// Every server runs for the whole benchmark and each round measures every row once, back to back,
+// so a ratio compares rows measured within a minute of each other (this machine's speed drifts by
+// up to 2x within minutes); the table shows per-row medians over the rounds and each round's ratio.
 // --write replaces the "## mcp" section of BENCHMARKS.md with the figures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,11 +26,13 @@ import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
 const DURATION_S = Number(args.duration ?? 10);
+const ROUNDS = Number(args.rounds ?? 3);
 const CONNECTIONS = Number(args.connections ?? 50);
 const WARMUP_MS = 2000;
 const children: ChildProcess[] = [];
 const MINIMAL = '(a) SDK README, node:http wiring, server per request';
 const EXPRESS = '(a) SDK README, Express wiring, server per request';
+const ECHO = '(b) raw node:http JSON-RPC echo';
 
 function startChild(script: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -183,25 +188,42 @@ async function measure(rows: Row[], server: string, era: string, op: string, por
   );
 }
 
-function markdown(rows: Row[], command: string): string {
-  const aExpress = (op: string) => rows.find((r) => r.server === EXPRESS && r.op === op)?.result.rps;
-  const ref = (server: string, op: string) => rows.find((r) => r.server === server && r.op === op)?.result.rps;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** One table row per measured row: medians over the rounds, ratios taken within each round. */
+function markdown(rounds: Row[][], command: string): string {
   const lines = [
     '## mcp',
     '',
-    `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up, ${rounds.length} rounds; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
+    'Each round measures every row once, back to back; calls/s, latency and CPU are the median over the rounds, and each ratio is the median of the ratios taken within a round (each round\'s in brackets).',
     '',
     '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const r of rows) {
-    const a = ref(MINIMAL, r.op);
-    const b = ref('(b) raw node:http JSON-RPC echo', 'echo');
+  const find = (round: Row[], server: string, op: string) => round.find((r) => r.server === server && r.op === op)?.result.rps;
+  const ratio = (row: Row, index: number, server: string, op: string) => {
+    const values = rounds.map((round) => {
+      const mine = round[index]!.result.rps;
+      const base = find(round, server, op);
+      return base ? mine / base : NaN;
+    });
+    if (values.some((v) => !Number.isFinite(v))) return '';
+    return `${median(values).toFixed(2)}${values.length > 1 ? ` (${values.map((v) => v.toFixed(2)).join(', ')})` : ''}`;
+  };
+  rounds[0]!.forEach((row, index) => {
+    const all = rounds.map((round) => round[index]!);
+    const m = (pick: (r: Row) => number) => median(all.map(pick));
+    const cpu = m((r) => r.cpuUsPerCall);
     lines.push(
-      `| ${r.server} | ${r.era} | ${r.op} | ${r.result.rps.toFixed(0)} | ${r.result.p50ms.toFixed(2)} | ${r.result.p99ms.toFixed(2)} | ${Number.isFinite(r.cpuUsPerCall) ? r.cpuUsPerCall.toFixed(0) : ''} | ${r.result.errors} | ${a ? (r.result.rps / a).toFixed(2) : ''} | ${aExpress(r.op) ? (r.result.rps / aExpress(r.op)!).toFixed(2) : ''} | ${b ? (r.result.rps / b).toFixed(2) : ''} |`,
+      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, row.op)} | ${ratio(row, index, EXPRESS, row.op)} | ${ratio(row, index, ECHO, 'echo')} |`,
     );
-  }
+  });
   return `${lines.join('\n')}\n`;
 }
 
@@ -224,51 +246,65 @@ function writeSection(section: string): void {
   fs.writeFileSync(file, `${before}${section}${notes}${after ? `\n${after}` : ''}`);
 }
 
+interface Plan {
+  server: string;
+  era: string;
+  op: string;
+  port: number;
+  templates: LoadTemplate[];
+  pid?: number;
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-'));
-  const rows: Row[] = [];
+  const rounds: Row[][] = [];
+  const closers: (() => Promise<void>)[] = [];
   try {
     const ours = await startService(dataDir);
     const oursBase = `http://127.0.0.1:${ours.port}`;
     const modern = await captureModern(oursBase, 'list_projects', {});
     const legacy = await legacySessions(oursBase, CONNECTIONS, 'list_projects');
+    closers.push(() => legacy.close());
     const perSession = (c: Captured) => legacy.sessionIds.map((id) => template(c, { headers: { 'mcp-session-id': id } }));
-    await measure(rows, 'context-hub', '2026-07-28', 'tools/list', ours.port, [template(byMethod(modern, 'tools/list'))], ours.child.pid);
-    await measure(rows, 'context-hub', '2026-07-28', 'tools/call', ours.port, [template(byMethod(modern, 'tools/call'))], ours.child.pid);
-    await measure(rows, 'context-hub', '2025-11-25', 'tools/list', ours.port, perSession(byMethod(legacy.captured, 'tools/list')), ours.child.pid);
-    await measure(rows, 'context-hub', '2025-11-25', 'tools/call', ours.port, perSession(byMethod(legacy.captured, 'tools/call')), ours.child.pid);
-    await legacy.close();
-    ours.child.kill('SIGTERM');
-    await new Promise((r) => (ours.child.exitCode === null ? ours.child.once('exit', r) : r(undefined)));
+    const pid = ours.child.pid;
+    const plans: Plan[] = [
+      { server: 'context-hub', era: '2026-07-28', op: 'tools/list', port: ours.port, templates: [template(byMethod(modern, 'tools/list'))], pid },
+      { server: 'context-hub', era: '2026-07-28', op: 'tools/call', port: ours.port, templates: [template(byMethod(modern, 'tools/call'))], pid },
+      { server: 'context-hub', era: '2025-11-25', op: 'tools/list', port: ours.port, templates: perSession(byMethod(legacy.captured, 'tools/list')), pid },
+      { server: 'context-hub', era: '2025-11-25', op: 'tools/call', port: ours.port, templates: perSession(byMethod(legacy.captured, 'tools/call')), pid },
+    ];
 
     if (args.only !== 'ours') {
-      const minimal = await startChild(['bench/support/sdk-minimal-server.ts']);
       // The README server is stateless: 2025-era requests without a session.
-      const minimalLegacy = await legacySessions(`http://127.0.0.1:${minimal.port}`, 1, 'echo');
       const noSession = { headers: { 'mcp-session-id': undefined } };
-      const callEcho = byMethod(minimalLegacy.captured, 'tools/call');
-      await measure(rows, MINIMAL, '2025-11-25', 'tools/list', minimal.port, [template(byMethod(minimalLegacy.captured, 'tools/list'), noSession)], minimal.child.pid);
-      await measure(rows, MINIMAL, '2025-11-25', 'tools/call', minimal.port, [template(callEcho, noSession)], minimal.child.pid);
-      await minimalLegacy.close();
-      minimal.child.kill('SIGTERM');
-
-      // The same README's other wiring (its first example): Express via createMcpExpressApp.
-      const express = await startChild(['bench/support/sdk-express-server.ts']);
-      const expressLegacy = await legacySessions(`http://127.0.0.1:${express.port}`, 1, 'echo');
-      await measure(rows, EXPRESS, '2025-11-25', 'tools/list', express.port, [template(byMethod(expressLegacy.captured, 'tools/list'), noSession)], express.child.pid);
-      await measure(rows, EXPRESS, '2025-11-25', 'tools/call', express.port, [template(byMethod(expressLegacy.captured, 'tools/call'), noSession)], express.child.pid);
-      await expressLegacy.close();
-      express.child.kill('SIGTERM');
-
+      const baselines: [string, string][] = [
+        [MINIMAL, 'bench/support/sdk-minimal-server.ts'],
+        // The same README's other wiring (its first example): Express via createMcpExpressApp.
+        [EXPRESS, 'bench/support/sdk-express-server.ts'],
+      ];
+      for (const [name, script] of baselines) {
+        const server = await startChild([script]);
+        const session = await legacySessions(`http://127.0.0.1:${server.port}`, 1, 'echo');
+        closers.push(() => session.close());
+        plans.push({ server: name, era: '2025-11-25', op: 'tools/list', port: server.port, templates: [template(byMethod(session.captured, 'tools/list'), noSession)], pid: server.child.pid });
+        plans.push({ server: name, era: '2025-11-25', op: 'tools/call', port: server.port, templates: [template(byMethod(session.captured, 'tools/call'), noSession)], pid: server.child.pid });
+      }
       const echo = await startChild(['bench/support/raw-echo-server.ts']);
-      await measure(rows, '(b) raw node:http JSON-RPC echo', '—', 'echo', echo.port, [template(byMethod(legacy.captured, 'tools/list'))], echo.child.pid);
-      echo.child.kill('SIGTERM');
+      plans.push({ server: ECHO, era: '—', op: 'echo', port: echo.port, templates: [template(byMethod(legacy.captured, 'tools/list'))], pid: echo.child.pid });
+    }
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      process.stdout.write(`round ${round} of ${ROUNDS}\n`);
+      const rows: Row[] = [];
+      for (const plan of plans) await measure(rows, plan.server, plan.era, plan.op, plan.port, plan.templates, plan.pid);
+      rounds.push(rows);
     }
   } finally {
+    for (const close of closers) await close().catch(() => undefined);
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const section = markdown(rows, `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
+  const section = markdown(rounds, `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
   process.stdout.write(`\n${section}`);
   if (args.write === 'true') writeSection(section);
 }
