@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../app/context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
+import { PostgresDatabase } from '../../platform/db/postgres.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobAttempt, JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
@@ -10,10 +11,10 @@ import type { DatastreamRow, RunRow } from '../flows/flows.repo.js';
 import * as flowsRepo from '../flows/flows.repo.js';
 import { adPerformanceDaily } from '../models/ad-performance.model.js';
 import { kpisDaily } from '../models/kpis-daily.model.js';
-import { ModelGraph } from '../models/model-graph.js';
+import { ModelGraph, type ModelScope } from '../models/model-graph.js';
 import { findProject } from '../projects/projects.repo.js';
-import { ProviderError } from '../providers/provider.js';
-import { openRawLander } from './raw-writer.js';
+import { type AnyProvider, type DateWindow, type ProviderContext, ProviderError } from '../providers/provider.js';
+import { ChunkedCopyLander, LANDING_CHUNK_ROWS, type RawLander, UnnestLander } from './raw-writer.js';
 import * as runs from './runs.repo.js';
 
 export const DATASTREAM_QUEUE = 'datastream.run';
@@ -25,16 +26,27 @@ export interface RunJob {
   run_id: string;
 }
 
+/** What a run reads: the provider's records for the window, through the run's connection. */
+interface Source {
+  run: RunRow;
+  provider: AnyProvider;
+  context: ProviderContext;
+  window: DateWindow;
+}
+
 export const runResourceUri = (projectId: string, runId: string) => `run://${projectId}/${runId}`;
 
 /**
- * A run: stream the window from the provider into raw storage in batches, then rebuild the
- * models for the window's dates in one transaction. A failure anywhere leaves the datasets as
- * they were, records a clear error and lets pg-boss retry with backoff. Runs of one datastream
- * never overlap: the queue is a singleton per datastream and the store allows one `running` row.
+ * A run: stream the window from the provider into raw storage and rebuild the models for the
+ * window's dates in one transaction (on PostgreSQL the models follow the landing chunk by chunk;
+ * on PGlite they build after it). A failure anywhere leaves the datasets as they were, records a
+ * clear error and lets pg-boss retry with backoff. Runs of one datastream never overlap: the
+ * queue is a singleton per datastream and the store allows one `running` row.
  */
 export class IngestionService {
   readonly models = new ModelGraph();
+  /** Records per landing chunk on PostgreSQL (the models follow the landing chunk by chunk). */
+  landingChunkRows = LANDING_CHUNK_ROWS;
   private readonly queue: QueueHandle<RunJob>;
 
   constructor(
@@ -103,36 +115,44 @@ export class IngestionService {
       if (connection.status === 'revoked') throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
       const { provider, context } = this.credentials.contextFor(connection, this.clock, job.signal);
       const window = { from: run.window_from, to: run.window_to };
-      const lander = await openRawLander(this.db, run.id, ds.id);
+      const project = await findProject(this.db, ds.project_id);
+      const scope: ModelScope = { projectId: ds.project_id, datastreamId: ds.id, runId: run.id, from: window.from, to: window.to, reportingCurrency: project!.reporting_currency.trim() };
+      const source: Source = { run, provider, context, window };
       // Wall-clock phase timings for the log (operations, benchmarks); not business time.
       const t0 = performance.now();
       let read = 0;
-      let reported = 0;
-      try {
-        for await (const source of provider.fetch(context, window)) {
-          read += 1;
-          const record = provider.toCanonical(source, context);
-          if (record.date < window.from || record.date > window.to) continue;
-          const pending = lander.add(record);
-          if (pending) await pending;
-          if (read - reported >= PROGRESS_EVERY_ROWS) {
-            reported = read;
-            await runs.progress(this.db, run.id, read);
+      let readMs = 0;
+      let built: { written: Record<string, number>; ms: Record<string, number> };
+      const db = this.db;
+      if (db instanceof PostgresDatabase) {
+        // Two connections side by side: the landing commits chunk after chunk, and the model
+        // transaction converts each landed chunk while the next one lands; the other models build
+        // after the landing, in the same transaction. A failure anywhere rolls the transaction back.
+        built = await db.transaction(async (tx) => {
+          const follower = this.models.followLanding(tx, scope);
+          try {
+            const lander = await ChunkedCopyLander.open(db, run.id, ds.id, this.landingChunkRows, (chunk) => follower.chunkLanded(chunk));
+            read = await this.land(source, lander, () => follower.failed);
+          } catch (error) {
+            // The follower's statement in flight must finish before the rollback is sent behind it.
+            await follower.stop();
+            throw error;
           }
-        }
-        await lander.finish();
-      } catch (error) {
-        await lander.abort();
-        throw error;
+          readMs = performance.now() - t0;
+          phase = 'building the models';
+          return follower.finish();
+        });
+      } else {
+        // One connection (PGlite): land the whole run, then build the models.
+        read = await this.land(source, new UnnestLander(db, run.id, ds.id));
+        readMs = performance.now() - t0;
+        phase = 'building the models';
+        built = await db.transaction((tx) => this.models.buildAll(tx, scope));
       }
-      await runs.progress(this.db, run.id, read);
-      const readMs = performance.now() - t0;
-      phase = 'building the models';
-      const project = await findProject(this.db, ds.project_id);
-      const scope = { projectId: ds.project_id, datastreamId: ds.id, runId: run.id, from: window.from, to: window.to, reportingCurrency: project!.reporting_currency.trim() };
-      const { written, ms: modelMs } = await this.db.transaction((tx) => this.models.buildAll(tx, scope));
+      const { written, ms: modelMs } = built;
       const rowsWritten = Object.values(written).reduce((a, b) => a + b, 0);
       await runs.succeed(this.db, run.id, { rowsRead: read, rowsWritten, now: this.clock.now() });
+      // On PostgreSQL `models` is what remains after the landing; per_model counts each model's own statements.
       const ms = { read_and_land: Math.round(readMs), models: Math.round(performance.now() - t0 - readMs), per_model: modelMs };
       this.log.info({ run: run.id, datastream: ds.id, rows_read: read, written, ms }, 'datastream run succeeded');
     } catch (error) {
@@ -146,6 +166,39 @@ export class IngestionService {
     } finally {
       await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id)).catch(() => undefined);
     }
+  }
+
+  /**
+   * Streams the window from the provider into `lander` and returns the records read. Stops early
+   * (dropping the landing) when `stop` says the models following it have failed.
+   */
+  private async land(src: Source, lander: RawLander, stop: () => boolean = () => false): Promise<number> {
+    const { run, provider, context, window } = src;
+    let read = 0;
+    let reported = 0;
+    let stopped = false;
+    try {
+      for await (const source of provider.fetch(context, window)) {
+        read += 1;
+        const record = provider.toCanonical(source, context);
+        if (record.date < window.from || record.date > window.to) continue;
+        const pending = lander.add(record);
+        if (pending) {
+          await pending;
+          if ((stopped = stop())) break;
+        }
+        if (read - reported >= PROGRESS_EVERY_ROWS) {
+          reported = read;
+          await runs.progress(this.db, run.id, read);
+        }
+      }
+      await (stopped ? lander.abort() : lander.finish());
+    } catch (error) {
+      await lander.abort();
+      throw error;
+    }
+    await runs.progress(this.db, run.id, read);
+    return read;
   }
 
   /** Polls the run until it settles (or `signal` aborts), reporting progress on each change. */

@@ -1,9 +1,12 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { PostgresDatabase } from '../../platform/db/postgres.js';
+import type pg from 'pg';
+import type { SqlExecutor } from '../../platform/db/database.js';
+import type { PostgresDatabase } from '../../platform/db/postgres.js';
+import type { LandingChunk } from '../models/model-graph.js';
 import type { CanonicalRecord } from '../providers/provider.js';
+import { RawCsvEncoder, WRITE_BYTES } from './raw-writer.csv.js';
 
 export const RAW_BATCH_ROWS = 5_000;
 const COLUMNS = 'run_id, datastream_id, date, campaign_id, campaign_name, channel, currency, spend, impressions, clicks, conversions, revenue';
@@ -16,12 +19,6 @@ export interface RawLander {
   finish(): Promise<void>;
   /** Stops a load that failed half-way (nothing more is written). */
   abort(): Promise<void>;
-}
-
-/** COPY on PostgreSQL (the bulk path), unnest batches on PGlite. */
-export async function openRawLander(db: Database, runId: string, datastreamId: string): Promise<RawLander> {
-  if (db instanceof PostgresDatabase) return CopyLander.open(db, runId, datastreamId);
-  return new UnnestLander(db, runId, datastreamId);
 }
 
 /**
@@ -79,48 +76,84 @@ export class UnnestLander implements RawLander {
 /** CSV text field: always quoted, quotes doubled (names may hold commas, quotes, newlines). */
 const q = (text: string) => (text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`);
 
+/** Rows per COPY statement (and per handed-over chunk) unless the caller says otherwise. */
+export const LANDING_CHUNK_ROWS = 50_000;
+
 /**
- * One COPY … FROM STDIN for the whole run on a dedicated connection, fed in ~256 KiB chunks with
- * backpressure: the fastest way into PostgreSQL, and memory stays flat.
+ * PostgreSQL: the run lands in chunks of `chunkRows` records, each one COPY … FROM STDIN on one
+ * dedicated connection, committed on its own and numbered in the `chunk` column. `onChunk` hears of
+ * each chunk once it is committed, so the model transaction (another connection) converts it while
+ * the next one lands. Text goes out in ~256 KiB writes with backpressure, and the next chunk's COPY
+ * is queued before the previous one has finished: memory stays flat and the connection never idles.
  */
-export class CopyLander implements RawLander {
-  private buffer = '';
-  private readonly prefix: string;
+export class ChunkedCopyLander implements RawLander {
+  private readonly csv: RawCsvEncoder;
+  private stream: CopyStream | undefined;
+  private index = 0;
+  private rows = 0;
+  /** The previous chunk's commit and hand-over; at most one is outstanding. */
+  private previous: Promise<void> = Promise.resolve();
+  private released = false;
 
   private constructor(
-    private readonly release: (error?: Error) => void,
-    private readonly stream: NodeJS.WritableStream & import('node:stream').Writable,
+    private readonly client: pg.PoolClient,
     runId: string,
     datastreamId: string,
+    private readonly chunkRows: number,
+    private readonly onChunk: (chunk: LandingChunk) => void,
   ) {
-    this.prefix = `${q(runId)},${q(datastreamId)},`;
+    this.csv = new RawCsvEncoder(`${q(runId)},${q(datastreamId)},`);
   }
 
-  static async open(db: PostgresDatabase, runId: string, datastreamId: string): Promise<CopyLander> {
-    const client = await db.pool.connect();
-    const stream = client.query(copyFrom(`COPY raw_ad_records (${COLUMNS}) FROM STDIN WITH (FORMAT csv)`));
-    // An error surfaces through write/finish; this listener keeps it from being unhandled meanwhile.
-    stream.on('error', () => undefined);
-    return new CopyLander((error) => client.release(error), stream, runId, datastreamId);
+  static async open(db: PostgresDatabase, runId: string, datastreamId: string, chunkRows: number, onChunk: (chunk: LandingChunk) => void): Promise<ChunkedCopyLander> {
+    if (!(chunkRows >= 1)) throw new Error(`landing chunk size must be at least 1 row, not ${chunkRows}`);
+    return new ChunkedCopyLander(await db.pool.connect(), runId, datastreamId, chunkRows, onChunk);
   }
 
   add(r: CanonicalRecord): Promise<void> | undefined {
-    this.buffer += `${this.prefix}${r.date},${q(r.campaign_id)},${q(r.campaign_name)},${q(r.channel)},${q(r.currency)},${r.spend},${r.impressions},${r.clicks},${r.conversions},${r.revenue}\n`;
-    if (this.buffer.length < 256 * 1024) return undefined;
-    const chunk = this.buffer;
-    this.buffer = '';
-    return this.stream.write(chunk) ? undefined : this.drain();
+    if (!this.stream) this.startChunk();
+    this.csv.row(r);
+    this.rows += 1;
+    if (this.rows >= this.chunkRows) return this.endChunk();
+    if (this.csv.size < WRITE_BYTES) return undefined;
+    return this.stream!.write(this.csv.take()) ? undefined : this.drain(this.stream!);
   }
 
-  private async drain(): Promise<void> {
-    await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error').then(([e]) => Promise.reject(e))]);
+  private startChunk(): void {
+    // pg queues this COPY behind the one still finishing; the stream holds writes until it starts.
+    const stream = this.client.query(copyFrom(`COPY raw_ad_records (${COLUMNS}, chunk) FROM STDIN WITH (FORMAT csv)`));
+    // An error surfaces through write/finish; this listener keeps it from being unhandled meanwhile.
+    stream.on('error', () => undefined);
+    this.stream = stream;
+    this.csv.endRowsWith(`,${this.index}\n`);
+  }
+
+  /** Ends the current COPY; resolves once the chunk before it is committed and handed over. */
+  private endChunk(): Promise<void> {
+    const stream = this.stream!;
+    const chunk: LandingChunk = { index: this.index, rows: this.rows };
+    stream.end(this.csv.take());
+    this.stream = undefined;
+    this.index += 1;
+    this.rows = 0;
+    const committed = finished(stream).then(() => this.onChunk(chunk));
+    // Awaited at the next chunk's end (or in finish); until then a failure must not count as unhandled.
+    committed.catch(() => undefined);
+    const before = this.previous;
+    this.previous = committed;
+    return before;
+  }
+
+  private async drain(stream: CopyStream): Promise<void> {
+    // A stream that already failed emits no more events; `once` rejects on an error that comes later.
+    if (stream.errored) throw stream.errored;
+    await once(stream, 'drain');
   }
 
   async finish(): Promise<void> {
     try {
-      this.stream.end(this.buffer);
-      this.buffer = '';
-      await finished(this.stream);
+      if (this.stream) await this.endChunk();
+      await this.previous;
       this.release();
     } catch (error) {
       this.release(error as Error);
@@ -129,11 +162,22 @@ export class CopyLander implements RawLander {
   }
 
   async abort(): Promise<void> {
-    // Destroying the connection aborts the COPY server-side; the pool replaces the client.
-    this.stream.destroy();
+    // Destroying the connection aborts the COPY server-side; the pool replaces the client. Chunks
+    // already committed stay in raw_ad_records until the datastream's next run clears them.
+    this.stream?.destroy();
+    this.stream = undefined;
     this.release(new Error('copy aborted'));
   }
+
+  /** Once only: abort() follows a finish() that failed. An error makes the pool drop the connection. */
+  private release(error?: Error): void {
+    if (this.released) return;
+    this.released = true;
+    this.client.release(error);
+  }
 }
+
+type CopyStream = ReturnType<typeof copyFrom>;
 
 function emptyColumns() {
   return {
