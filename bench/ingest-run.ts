@@ -1,6 +1,7 @@
 // One configuration of bench:ingest, in a process of its own so its peak RSS is its own.
 //   tsx bench/ingest-run.ts <pglite|postgres> <pipeline|copy> <campaigns> <days>
-// Prints one JSON line: { store, mode, rows, seconds, rows_per_s, peak_rss_mb }.
+// Prints one JSON line: { store, mode, rows, seconds, rows_per_s, peak_rss_mb[, phases] }; `phases`
+// (pipeline only) is the run log's timing: landing, what follows it, each model's own statements.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -39,12 +40,22 @@ async function withSchema<T>(fn: (schema: string) => Promise<T>): Promise<T> {
   }
 }
 
+/** The run log's `ms` (IngestionService: read_and_land, models, per_model), caught from the log stream. */
+let runMs: { read_and_land: number; models: number; per_model: Record<string, number> } | undefined;
+const logLines = {
+  write(line: string) {
+    if (process.env.BENCH_LOG) process.stderr.write(line);
+    if (!line.includes('datastream run succeeded')) return;
+    runMs = (JSON.parse(line) as { ms: typeof runMs }).ms;
+  },
+};
+
 /** The pipeline: demo provider → raw landing → ad_performance_daily → kpis_daily, through the jobs platform. */
 async function pipeline(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-'));
   const run = async (db: Database) => {
     const config = loadConfig({ DATA_DIR: dataDir, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), LOG_LEVEL: 'silent', PORT: '0' });
-    const app = await createServiceApp({ config, db, clock, logger: createLogger({ level: process.env.BENCH_LOG ?? 'silent' }) });
+    const app = await createServiceApp({ config, db, clock, logger: createLogger({ level: process.env.BENCH_LOG ?? 'info', destination: logLines }) });
     try {
       const ctx = app.systemContext();
       await app.services.projects.create(ctx, { id: 'proj_bench', name: 'bench', reporting_currency: 'USD', timezone: 'UTC' });
@@ -125,7 +136,13 @@ async function copy(): Promise<number> {
 
 const seconds = mode === 'copy' ? await copy() : await pipeline();
 const rows = campaigns * days;
+const s = (ms: number | undefined) => Number(((ms ?? 0) / 1000).toFixed(2));
+const phases = runMs && {
+  land_s: s(runMs.read_and_land),
+  after_land_s: s(runMs.models),
+  model_s: Object.fromEntries(Object.entries(runMs.per_model).map(([name, ms]) => [name, s(ms)])),
+};
 process.stdout.write(
-  `${JSON.stringify({ store, mode, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,
+  `${JSON.stringify({ store, mode, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), ...(phases ? { phases } : {}) })}\n`,
 );
 process.exit(0);

@@ -170,6 +170,21 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     expect(await adRows(dsId)).toEqual([]);
   });
 
+  it('a record the database refuses, chunks into the landing, fails the run and changes nothing', async () => {
+    const rows = [];
+    for (let d = 1; d <= 6; d += 1) for (let c = 1; c <= 5; c += 1) rows.push({ day: day(d), cid: `n${c}`, cur: 'USD', cost: c });
+    // A NUL character: JSON carries it, PostgreSQL text cannot (SQLSTATE 22021), in the fourth chunk.
+    rows.splice(24, 0, { day: day(3), cid: 'n\u0000ul', cur: 'USD', cost: 1 });
+    writeJsonl('nul.jsonl', rows);
+    const dsId = await datastream('NUL', 'nul', { path: 'nul.jsonl' });
+    const before = await kpiRows();
+    const r = await run(dsId);
+    expect(r.status).toBe('failed');
+    expect(r.error).toBe('internal error while reading the source (SQLSTATE 22021); the service log has details');
+    expect(await adRows(dsId)).toEqual([]);
+    expect(await kpiRows()).toEqual(before);
+  });
+
   it.runIf(store === 'postgres')('a source failing after chunks were converted leaves the datasets as they were', async () => {
     const header = 'day,cid,cur,cost,clicks,value\n';
     const good = (d: number, c: number) => `${day(d)},f${c},USD,${c * 1.5 + d},${c},${d * 2.25}\n`;

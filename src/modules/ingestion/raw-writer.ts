@@ -94,6 +94,13 @@ export class ChunkedCopyLander implements RawLander {
   /** The previous chunk's commit and hand-over; at most one is outstanding. */
   private previous: Promise<void> = Promise.resolve();
   private released = false;
+  /**
+   * The first error of any chunk's COPY. pg-copy-streams emits a server error as an event without
+   * marking the stream errored, so waits on a stream would never hear of it: every wait races this.
+   */
+  private error: Error | undefined;
+  private readonly failed: Promise<never>;
+  private fail!: (error: Error) => void;
 
   private constructor(
     private readonly client: pg.PoolClient,
@@ -103,6 +110,9 @@ export class ChunkedCopyLander implements RawLander {
     private readonly onChunk: (chunk: LandingChunk) => void,
   ) {
     this.csv = new RawCsvEncoder(`${q(runId)},${q(datastreamId)},`);
+    this.failed = new Promise<never>((_, reject) => (this.fail = reject));
+    // Observed through the races below (or not at all when nothing fails).
+    this.failed.catch(() => undefined);
   }
 
   static async open(db: PostgresDatabase, runId: string, datastreamId: string, chunkRows: number, onChunk: (chunk: LandingChunk) => void): Promise<ChunkedCopyLander> {
@@ -111,6 +121,7 @@ export class ChunkedCopyLander implements RawLander {
   }
 
   add(r: CanonicalRecord): Promise<void> | undefined {
+    if (this.error) throw this.error;
     if (!this.stream) this.startChunk();
     this.csv.row(r);
     this.rows += 1;
@@ -122,8 +133,10 @@ export class ChunkedCopyLander implements RawLander {
   private startChunk(): void {
     // pg queues this COPY behind the one still finishing; the stream holds writes until it starts.
     const stream = this.client.query(copyFrom(`COPY raw_ad_records (${COLUMNS}, chunk) FROM STDIN WITH (FORMAT csv)`));
-    // An error surfaces through write/finish; this listener keeps it from being unhandled meanwhile.
-    stream.on('error', () => undefined);
+    stream.on('error', (error: Error) => {
+      this.error ??= error;
+      this.fail(this.error);
+    });
     this.stream = stream;
     this.csv.endRowsWith(`,${this.index}\n`);
   }
@@ -136,7 +149,7 @@ export class ChunkedCopyLander implements RawLander {
     this.stream = undefined;
     this.index += 1;
     this.rows = 0;
-    const committed = finished(stream).then(() => this.onChunk(chunk));
+    const committed = Promise.race([finished(stream), this.failed]).then(() => this.onChunk(chunk));
     // Awaited at the next chunk's end (or in finish); until then a failure must not count as unhandled.
     committed.catch(() => undefined);
     const before = this.previous;
@@ -145,13 +158,12 @@ export class ChunkedCopyLander implements RawLander {
   }
 
   private async drain(stream: CopyStream): Promise<void> {
-    // A stream that already failed emits no more events; `once` rejects on an error that comes later.
-    if (stream.errored) throw stream.errored;
-    await once(stream, 'drain');
+    await Promise.race([once(stream, 'drain'), this.failed]);
   }
 
   async finish(): Promise<void> {
     try {
+      if (this.error) throw this.error;
       if (this.stream) await this.endChunk();
       await this.previous;
       this.release();
