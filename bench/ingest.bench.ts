@@ -98,6 +98,12 @@ function reading(): string {
   return [
     `Reading it: on PostgreSQL the whole run reaches **${largeRatio.toFixed(2)}×** the COPY rate at ${fmt(large)} rows in the median round`,
     `(${ratio(small).toFixed(2)}× at ${fmt(small)}): ${verdict} in this run.`,
+    ...(ratio(small) < 0.5
+      ? [
+          `At ${fmt(small)} rows the run stays below 0.5×: what does not shrink with the window (the rates lookup before the first`,
+          `chunk, \`kpis_daily\` and \`anomalies_daily\` after the last) weighs more against a ${at('postgres', 'copy', small).seconds} s COPY.`,
+        ]
+      : []),
     '',
     `Where the time goes (PostgreSQL, ${fmt(large)} rows, median round, from the run log): the landing took ${ph.land_s} s of the ${pg.seconds} s, in`,
     'chunks of 50,000 records, each a COPY of its own, committed. Meanwhile the model transaction, on a second connection, converted',
@@ -138,8 +144,8 @@ if (write) {
     '`ad_performance_daily` (currency conversion at the spend date\'s rate) and `kpis_daily` for the window in one transaction',
     '(plus any model other modules registered, e.g. `anomalies_daily`). On PostgreSQL the landing is a COPY per chunk of 50,000',
     'records and `ad_performance_daily` follows it chunk by chunk on a second connection; PGlite lands in `unnest` batches of',
-    '5,000, then builds. The COPY line',
-    'streams the same generated rows as CSV into one plain table: the practical limit for getting rows into PostgreSQL.',
+    '5,000, then builds. The COPY line streams the same generated rows as CSV into one plain table: the practical limit for',
+    'getting rows into PostgreSQL.',
     'Peak RSS is the Node process (for PGlite it includes the embedded database; PostgreSQL\'s server memory is not counted).',
     '',
     table,

@@ -137,6 +137,29 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     expect({ ad, kpis: await kpiRows() }).toEqual(await wholeRunBuild(r));
   });
 
+  it('two datastreams of one project run side by side; kpis_daily adds up both', async () => {
+    // The project lock is taken after the landing (the chunk-by-chunk conversion writes only its own
+    // datastream's rows), so both runs land and convert at once and queue only for kpis_daily.
+    const ids: string[] = [];
+    for (const side of ['left', 'right']) {
+      const rows = [];
+      for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 4; c += 1) rows.push({ day: day(d), cid: `${side}${c}`, cur: side === 'left' ? 'USD' : 'GBP', cost: c * d, clicks: c, value: d });
+      writeJsonl(`${side}.jsonl`, rows);
+      ids.push(await datastream(`Side ${side}`, side, { path: `${side}.jsonl` }));
+    }
+    const queued = await Promise.all(ids.map((id) => api(`${service.url}/api/flows/${id}/run`, { method: 'POST' })));
+    const done = await Promise.all(queued.map((q) => awaitRun(service, P, q.body.id)));
+    expect(done.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    const expected = await service.app.db.query(
+      `SELECT date, channel, sum(spend) AS spend, sum(revenue) AS revenue, sum(clicks) AS clicks FROM ad_performance_daily
+       WHERE project_id = $1 GROUP BY date, channel ORDER BY date, channel`,
+      [P],
+    );
+    const kpis = await service.app.db.query('SELECT date, channel, spend, revenue, clicks FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    expect(kpis).toEqual(expected);
+    for (const id of ids) expect(await adRows(id)).toHaveLength(72);
+  });
+
   /** Rows with two currencies lacking rates, the earliest such date of one landing chunks after a later one. */
   const missingRateRows = () => {
     const rows: Record<string, unknown>[] = [];
