@@ -5,7 +5,8 @@
 // (stateless) and the 2025 era (50 sessions), side by side with (a) a minimal server on the same
 // SDK wired as its README shows, in both of the README's wirings (plain node:http:
 // bench/support/sdk-minimal-server.ts; Express: bench/support/sdk-express-server.ts), and (b) a raw
-// node:http JSON-RPC echo (bench/support/raw-echo-server.ts). Every server and the load generator
+// node:http JSON-RPC echo (bench/support/raw-echo-server.ts), once with an empty result and once
+// answering our own tools/list result (the floor for answers that large). Every server and the load generator
 // (bench/support/load.ts, undici) run in processes of their own. The requests replayed are the
 // ones the official clients send: they are captured from a real client session first.
 // Every server runs for the whole benchmark and each round measures every row once, back to back,
@@ -22,6 +23,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+import { serviceNodeFlags } from './support/start-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -33,6 +35,8 @@ const children: ChildProcess[] = [];
 const MINIMAL = '(a) SDK README, node:http wiring, server per request';
 const EXPRESS = '(a) SDK README, Express wiring, server per request';
 const ECHO = '(b) raw node:http JSON-RPC echo';
+/** Not a goal's yardstick: the floor for a tools/list answer as large as ours (the baseline lists one tool). */
+const ECHO_LISTING = '(b) raw echo answering our tools/list result';
 
 function startChild(script: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -69,9 +73,9 @@ async function startService(dataDir: string): Promise<{ port: number; child: Chi
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', SERVE_WORKERS: 'false' };
   // --profile=DIR writes a V8 CPU profile of the service (for finding where a request's time goes).
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
-  // The build `npm start` runs (dist/, compiled by the npm script before this file runs), not tsx:
-  // tsx's per-closure name helpers alone cost a few percent of a cheap call.
-  const child = spawn(process.execPath, [...profile, 'dist/cli.js', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  // What `npm start` runs (its node flags, and dist/, compiled by the npm script before this file
+  // runs), not tsx: tsx's per-closure name helpers alone cost a few percent of a cheap call.
+  const child = spawn(process.execPath, [...serviceNodeFlags(root), ...profile, 'dist/cli.js', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(child);
   // Bounded wait: a first start on a fresh data dir runs initdb and seeds the demo project.
   for (let i = 0; i < 3000; i++) {
@@ -154,6 +158,14 @@ async function legacySessions(base: string, count: number, toolName: string): Pr
   return { captured, sessionIds, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
 }
 
+/** The `result` of our 2026-07-28 tools/list answer, as JSON text. */
+async function ourListingResult(base: string, request: LoadTemplate): Promise<string> {
+  const response = await fetch(`${base}/mcp`, { method: 'POST', headers: request.headers, body: request.body.replace('"__ID__"', '1') });
+  const answer = (await response.json()) as { result?: unknown };
+  if (!answer.result) throw new Error(`tools/list failed: HTTP ${response.status}`);
+  return JSON.stringify(answer.result);
+}
+
 interface Row {
   server: string;
   era: string;
@@ -203,8 +215,8 @@ function markdown(rounds: Row[][], command: string): string {
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
     'Each round measures every row once, back to back; calls/s, latency and CPU are the median over the rounds, and each ratio is the median of the ratios taken within a round (each round\'s in brackets).',
     '',
-    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) | × (b) with our listing |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const find = (round: Row[], server: string, op: string) => round.find((r) => r.server === server && r.op === op)?.result.rps;
   const ratio = (row: Row, index: number, server: string, op: string) => {
@@ -221,7 +233,7 @@ function markdown(rounds: Row[][], command: string): string {
     const m = (pick: (r: Row) => number) => median(all.map(pick));
     const cpu = m((r) => r.cpuUsPerCall);
     lines.push(
-      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, row.op)} | ${ratio(row, index, EXPRESS, row.op)} | ${ratio(row, index, ECHO, 'echo')} |`,
+      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, row.op)} | ${ratio(row, index, EXPRESS, row.op)} | ${ratio(row, index, ECHO, 'echo')} | ${row.op === 'tools/list' ? ratio(row, index, ECHO_LISTING, 'echo-listing') : ''} |`,
     );
   });
   return `${lines.join('\n')}\n`;
@@ -291,6 +303,12 @@ async function main(): Promise<void> {
       }
       const echo = await startChild(['bench/support/raw-echo-server.ts']);
       plans.push({ server: ECHO, era: '—', op: 'echo', port: echo.port, templates: [template(byMethod(legacy.captured, 'tools/list'))], pid: echo.child.pid });
+      // The same echo answering our 2026-07-28 tools/list result byte for byte: what node:http
+      // alone reaches with answers of that size (the baselines list one small tool).
+      const listingFile = path.join(dataDir, 'tools-list-result.json');
+      fs.writeFileSync(listingFile, await ourListingResult(oursBase, template(byMethod(modern, 'tools/list'))));
+      const echoListing = await startChild(['bench/support/raw-echo-server.ts', '0', listingFile]);
+      plans.push({ server: ECHO_LISTING, era: '—', op: 'echo-listing', port: echoListing.port, templates: [template(byMethod(legacy.captured, 'tools/list'))], pid: echoListing.child.pid });
     }
 
     for (let round = 1; round <= ROUNDS; round++) {

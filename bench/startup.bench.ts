@@ -1,5 +1,5 @@
 // npm run bench:startup [-- --write]
-// Time from spawning `node dist/cli.js serve` to the first 200 from /readyz: on an empty DATA_DIR
+// Time from spawning `node dist/cli.js serve` (with the node flags of `npm start`) to the first 200 from /readyz: on an empty DATA_DIR
 // (first start: template load, migrations check, demo seeding) and on an existing one (restart),
 // side by side with the floor: a bare PGlite open of the same data directory in a fresh process.
 import { spawn } from 'node:child_process';
@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serviceNodeFlags } from './support/start-command.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -23,7 +24,7 @@ async function freePort(): Promise<number> {
 async function timeToReady(dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'serve'], {
+  const child = spawn(process.execPath, [...serviceNodeFlags(root), path.join(root, 'dist/cli.js'), 'serve'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });

@@ -1,10 +1,13 @@
 // Baseline (b) of bench:mcp: a raw node:http JSON-RPC echo, the runtime's limit on this machine.
 // It reads the body, parses it, and answers {jsonrpc, id, result: {}}: no MCP at all.
-// Usage: tsx bench/support/raw-echo-server.ts [port]; prints `listening <port>`.
+// With a result file it answers that result instead (bench:mcp passes our tools/list result, so
+// the row shows what node:http alone reaches when every answer is as large as our listing).
+// Usage: tsx bench/support/raw-echo-server.ts [port] [result.json]; prints `listening <port>`.
+import fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export function startRawEchoServer(port = 0): Promise<{ port: number; close(): Promise<void> }> {
+export function startRawEchoServer(port = 0, result?: Buffer): Promise<{ port: number; close(): Promise<void> }> {
   const http = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -15,7 +18,7 @@ export function startRawEchoServer(port = 0): Promise<{ port: number; close(): P
       } catch {
         // answered as id null, like a parse error would be
       }
-      const body = JSON.stringify({ jsonrpc: '2.0', id, result: {} });
+      const body = result ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, Buffer.from('}')]) : JSON.stringify({ jsonrpc: '2.0', id, result: {} });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
@@ -28,6 +31,7 @@ export function startRawEchoServer(port = 0): Promise<{ port: number; close(): P
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { port } = await startRawEchoServer(Number(process.argv[2] ?? 0));
+  const result = process.argv[3] ? fs.readFileSync(process.argv[3]) : undefined;
+  const { port } = await startRawEchoServer(Number(process.argv[2] ?? 0), result);
   process.stdout.write(`listening ${port}\n`);
 }

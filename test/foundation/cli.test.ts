@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/process.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
 
 describe('context-hub CLI', () => {
   it('prints help naming every command', async () => {
@@ -30,5 +35,17 @@ describe('context-hub CLI', () => {
     const proc = runCli(['worker'], {});
     expect(await proc.exited).toBe(78);
     expect(proc.output()).toContain('DATABASE_URL');
+  });
+
+  it('runs the bin with the node flags of `npm start`, and node accepts them', () => {
+    const shebang = fs.readFileSync(path.join(root, 'src/cli.ts'), 'utf8').split('\n', 1)[0]!;
+    expect(shebang.startsWith('#!/usr/bin/env -S node')).toBe(true);
+    const binFlags = shebang.slice('#!/usr/bin/env -S node'.length).trim().split(/\s+/).filter(Boolean);
+    const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    expect(start[0]).toBe('node');
+    expect(binFlags).toEqual(start.slice(1, start.indexOf('dist/cli.js')));
+    expect(binFlags.length).toBeGreaterThan(0);
+    // A misspelt V8 flag makes node refuse to start ("bad option").
+    expect(execFileSync(process.execPath, [...binFlags, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
   });
 });
