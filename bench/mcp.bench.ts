@@ -158,12 +158,16 @@ async function legacySessions(base: string, count: number, toolName: string): Pr
   return { captured, sessionIds, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
 }
 
-/** The `result` of our 2026-07-28 tools/list answer, as JSON text. */
+/** The `result` of our 2026-07-28 tools/list answer, byte for byte as the service sent it. */
 async function ourListingResult(base: string, request: LoadTemplate): Promise<string> {
   const response = await fetch(`${base}/mcp`, { method: 'POST', headers: request.headers, body: request.body.replace('"__ID__"', '1') });
-  const answer = (await response.json()) as { result?: unknown };
-  if (!answer.result) throw new Error(`tools/list failed: HTTP ${response.status}`);
-  return JSON.stringify(answer.result);
+  const text = await response.text();
+  // Cut out rather than re-serialized: JSON.stringify would unescape the \u escapes the service
+  // sends, and a non-ASCII body costs the client more to decode.
+  const open = '{"result":';
+  const close = ',"jsonrpc":"2.0","id":1}';
+  if (!response.ok || !text.startsWith(open) || !text.endsWith(close)) throw new Error(`unexpected tools/list answer: HTTP ${response.status}`);
+  return text.slice(open.length, -close.length);
 }
 
 interface Row {

@@ -18,7 +18,17 @@ export function startRawEchoServer(port = 0, result?: Buffer): Promise<{ port: n
       } catch {
         // answered as id null, like a parse error would be
       }
-      const body = result ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, Buffer.from('}')]) : JSON.stringify({ jsonrpc: '2.0', id, result: {} });
+      if (result) {
+        // Head and the three parts leave in one writev, without copying the result per answer.
+        const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': head.length + result.length + 1 });
+        res.cork();
+        res.write(head);
+        res.write(result);
+        res.end('}');
+        return;
+      }
+      const body = JSON.stringify({ jsonrpc: '2.0', id, result: {} });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });

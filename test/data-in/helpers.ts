@@ -1,6 +1,4 @@
-import pg from 'pg';
 import { api, type RunningService } from '../support/service.js';
-import { TEST_DATABASE_URL } from '../support/stores.js';
 
 export type Run = {
   id: string;
@@ -28,17 +26,9 @@ export async function awaitRun(service: RunningService, projectId: string, runId
   throw new Error(`run ${runId} did not settle`);
 }
 
-/** pg-boss keeps its tables in `<schema>_boss` next to a suite's schema; drop it with the suite. */
+/** Closes a suite's service; its store's drop also removes the pg-boss schema next to it (stores.ts). */
 export async function closeService(service: RunningService | undefined): Promise<void> {
-  if (!service) return;
-  const schema = service.store.schema;
-  await service.close();
-  if (schema && TEST_DATABASE_URL) {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
-    await client.end();
-  }
+  await service?.close();
 }
 
 /** A few published rates (units per EUR) so conversion has something to use; kept if already there. */

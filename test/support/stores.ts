@@ -49,6 +49,8 @@ export async function openTestDatabase(kind: StoreKind): Promise<TestDatabase> {
       const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      // The jobs platform of a service on this schema keeps its queues in <schema>_boss (queues.ts).
+      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
       await cleanup.end();
     },
   };
