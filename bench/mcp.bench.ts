@@ -15,15 +15,13 @@
 // --write replaces the "## mcp" section of BENCHMARKS.md with the figures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+import { byMethod, captureModern, legacySessions, template, type Captured } from './support/mcp-requests.js';
 import { serviceNodeFlags } from './support/start-command.js';
+import { freePort } from './support/free-port.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -52,16 +50,6 @@ function startChild(script: string[], env: Record<string, string> = {}): Promise
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Our service on a fresh embedded store, logging at warn (request logs would cost throughput). Its
@@ -94,68 +82,6 @@ function runLoadProcess(spec: LoadSpec): Promise<LoadResult> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
   });
-}
-
-interface Captured {
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
-/** A fetch that records the JSON-RPC requests an official client sends. */
-function recordingFetch(into: Captured[]): typeof fetch {
-  return async (input, init) => {
-    if (init?.method === 'POST' && typeof init.body === 'string') {
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-      into.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
-    }
-    return fetch(input, init);
-  };
-}
-
-function template(c: Captured, patch: { headers?: Record<string, string | undefined>; body?: Record<string, unknown> } = {}): LoadTemplate {
-  const headers = { ...c.headers };
-  for (const [k, v] of Object.entries(patch.headers ?? {})) {
-    if (v === undefined) delete headers[k];
-    else headers[k] = v;
-  }
-  delete headers['content-length'];
-  return { headers, body: JSON.stringify({ ...c.body, ...patch.body, id: '__ID__' }) };
-}
-
-const byMethod = (list: Captured[], method: string): Captured => {
-  const found = list.find((c) => c.body.method === method);
-  if (!found) throw new Error(`the client sent no ${method}`);
-  return found;
-};
-
-async function captureModern(base: string, toolName: string, toolArgs: Record<string, unknown>): Promise<Captured[]> {
-  const captured: Captured[] = [];
-  const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recordingFetch(captured) }));
-  await client.listTools();
-  const result = await client.callTool({ name: toolName, arguments: toolArgs });
-  if (result.isError) throw new Error(`${toolName} failed: ${JSON.stringify(result.content)}`);
-  await client.close();
-  return captured;
-}
-
-async function legacySessions(base: string, count: number, toolName: string): Promise<{ captured: Captured[]; sessionIds: string[]; close(): Promise<void> }> {
-  const captured: Captured[] = [];
-  const clients: LegacyClient[] = [];
-  const sessionIds: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const client = new LegacyClient({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
-    const transport = new LegacyTransport(new URL(`${base}/mcp`), { fetch: recordingFetch(i === 0 ? captured : []) });
-    await client.connect(transport);
-    if (i === 0) {
-      await client.listTools();
-      await client.callTool({ name: toolName, arguments: {} });
-    }
-    clients.push(client);
-    sessionIds.push(transport.sessionId!);
-  }
-  return { captured, sessionIds, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
 }
 
 /** The `result` of our 2026-07-28 tools/list answer, byte for byte as the service sent it. */
@@ -210,6 +136,9 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The baseline operation a row compares with: the listing-sized echo is a tools/list floor. */
+const baselineOp = (op: string) => (op === 'echo-listing' ? 'tools/list' : op);
+
 /** One table row per measured row: medians over the rounds, ratios taken within each round. */
 function markdown(rounds: Row[][], command: string): string {
   const lines = [
@@ -237,7 +166,7 @@ function markdown(rounds: Row[][], command: string): string {
     const m = (pick: (r: Row) => number) => median(all.map(pick));
     const cpu = m((r) => r.cpuUsPerCall);
     lines.push(
-      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, row.op)} | ${ratio(row, index, EXPRESS, row.op)} | ${ratio(row, index, ECHO, 'echo')} | ${row.op === 'tools/list' ? ratio(row, index, ECHO_LISTING, 'echo-listing') : ''} |`,
+      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, baselineOp(row.op))} | ${ratio(row, index, EXPRESS, baselineOp(row.op))} | ${ratio(row, index, ECHO, 'echo')} | ${row.op === 'tools/list' ? ratio(row, index, ECHO_LISTING, 'echo-listing') : ''} |`,
     );
   });
   return `${lines.join('\n')}\n`;

@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +33,7 @@ import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { createLogger } from '../src/platform/logger.js';
 import { loadHub, QUERY_MIX, type HubSize } from './search-data.js';
 import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+import { freePort } from './support/free-port.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -137,16 +137,6 @@ async function postgresLatency(): Promise<LatencyRow> {
 
 // ---- part 2: calls/s over MCP --------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function run(argv: string[], env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });

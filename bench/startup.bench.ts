@@ -4,22 +4,14 @@
 // side by side with the floor: a bare PGlite open of the same data directory in a fresh process.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serviceNodeFlags } from './support/start-command.js';
+import { freePort } from './support/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function timeToReady(dataDir: string): Promise<number> {
   const port = await freePort();
