@@ -15,6 +15,18 @@ describe.each(STORES)('storage contract [%s]', (store) => {
   });
   afterAll(async () => test?.drop());
 
+  it('closes idempotently, so a store closed early is still dropped', async () => {
+    const other = await openTestDatabase(store);
+    await other.db.query('SELECT 1');
+    await Promise.all([other.db.close(), other.db.close()]);
+    await other.db.close();
+    await other.drop();
+    if (other.schema) {
+      const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname IN ($1, $2)', [other.schema, `${other.schema}_boss`]);
+      expect(left[0]!.n).toBe(0);
+    }
+  });
+
   it('has every migration applied, and a second migrate applies nothing', async () => {
     expect(await pendingMigrations(db)).toEqual([]);
     const again = await migrate(db);

@@ -118,8 +118,12 @@ export class PgliteDatabase implements Database {
     await this.pglite.query('SELECT 1');
   }
 
-  async close(): Promise<void> {
-    if (!this.pglite.closed) await this.pglite.close();
+  private closing: Promise<void> | undefined;
+
+  /** Idempotent, like PostgresDatabase.close: concurrent and repeated calls share one close. */
+  close(): Promise<void> {
+    this.closing ??= this.pglite.closed ? Promise.resolve() : this.pglite.close();
+    return this.closing;
   }
 
   /** A tarball of the data directory, for preparing the first-start template. */

@@ -110,9 +110,15 @@ export class PostgresDatabase implements Database {
     await this.pool.query('SELECT 1');
   }
 
-  async close(): Promise<void> {
-    await this.listenClient?.end().catch(() => undefined);
-    this.listenClient = undefined;
-    await this.pool.end();
+  private closing: Promise<void> | undefined;
+
+  /** Idempotent: several shutdown paths (a signal, app.close, a test's cleanup) may each close the store. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.listenClient?.end().catch(() => undefined);
+      this.listenClient = undefined;
+      await this.pool.end();
+    })();
+    return this.closing;
   }
 }
