@@ -71,7 +71,12 @@ export class EvaluatorPipeline {
     deps.feed.subscribe((event) => {
       if (event.kind !== 'resource_updated' || !event.uri.startsWith('run://')) return;
       const runId = event.uri.slice(event.uri.lastIndexOf('/') + 1);
-      void this.signal(runId).catch((err: unknown) => deps.log.warn({ err: { message: (err as Error).message } }, 'after-run signal failed'));
+      void this.signal(runId).catch((err: unknown) => {
+        // The process stopped its jobs while the signal was in flight (shutdown): nothing is lost,
+        // the outbox row stays unsettled and the next sweep queues it.
+        if (!deps.jobs.started) return;
+        deps.log.warn({ err: { message: (err as Error).message } }, 'after-run signal failed');
+      });
     });
   }
 
