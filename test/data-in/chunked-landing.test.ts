@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { until } from '../support/scratch-database.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { awaitRun, closeService, createProject, seedRates, type Run } from './helpers.js';
+import { awaitRun, createProject, seedRates, type Run } from './helpers.js';
 
 const P = 'proj_chunks';
 const TODAY = '2026-05-18';
@@ -91,7 +91,7 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/export.csv`;
   });
   afterAll(async () => {
-    await closeService(service);
+    await service?.close();
     files?.closeAllConnections();
     await new Promise((resolve) => files?.close(resolve));
   });

@@ -8,7 +8,7 @@ import { SecretBox } from '../../src/modules/credentials/secret-box.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { CLIENT, fakeRows, GOOD_REFRESH, startFakeProvider, type FakeProvider } from './fake-provider.js';
-import { awaitRun, closeService, createProject, seedRates } from './helpers.js';
+import { awaitRun, createProject, seedRates } from './helpers.js';
 
 const P = 'proj_creds';
 
@@ -38,7 +38,7 @@ describe.each(STORES)('connections, verification and the http_json provider [%s]
     await seedRates(service, [['USD', '2026-05-08', 1.12]]);
   });
   afterAll(async () => {
-    await closeService(service);
+    await service?.close();
     await fake?.close();
   });
 

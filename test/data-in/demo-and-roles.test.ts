@@ -5,7 +5,7 @@ import { addDays } from '../../src/modules/providers/dates.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { awaitRun, closeService, type Run } from './helpers.js';
+import { awaitRun, type Run } from './helpers.js';
 
 describe.each(STORES)('demo backfill and process roles [%s]', (store) => {
   let service: RunningService;
@@ -15,7 +15,7 @@ describe.each(STORES)('demo backfill and process roles [%s]', (store) => {
   beforeAll(async () => {
     service = await startService(store, { clock });
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('the demo project gets a demo connection and a daily datastream that backfills 120 days as a queued job', async () => {
     const seeded = await service.app.services.demo.run(service.app.systemContext());
@@ -57,7 +57,7 @@ describe.each(STORES)('a run nobody can pick up [%s]', (store) => {
     service = await startService(store, { env: { SERVE_WORKERS: 'false' }, clock: new ManualClock('2026-04-13T15:00:00Z') });
     await service.app.services.demo.run(service.app.systemContext());
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('stays queued and says why, over REST and MCP', async () => {
     const runs = await api(`${service.url}/api/flows/runs?project_id=proj_demo`);

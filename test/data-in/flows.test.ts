@@ -6,7 +6,7 @@ import { demoProvider } from '../../src/modules/providers/demo.provider.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { awaitRun, closeService, createProject, rateOn, seedRates } from './helpers.js';
+import { awaitRun, createProject, rateOn, seedRates } from './helpers.js';
 
 const P = 'proj_flows';
 
@@ -32,7 +32,7 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
     });
     expect(conn.status).toBe(200);
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('rejects a bad datastream with one errors[] entry per violation, storing nothing', async () => {
     const res = await api(`${service.url}/api/flows/upsert`, {

@@ -26,11 +26,6 @@ export async function awaitRun(service: RunningService, projectId: string, runId
   throw new Error(`run ${runId} did not settle`);
 }
 
-/** Closes a suite's service; its store's drop also removes the pg-boss schema next to it (stores.ts). */
-export async function closeService(service: RunningService | undefined): Promise<void> {
-  await service?.close();
-}
-
 /** A few published rates (units per EUR) so conversion has something to use; kept if already there. */
 export async function seedRates(service: RunningService, rows: [string, string, number][]): Promise<void> {
   for (const [currency, date, rate] of rows) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES, TEST_DATABASE_URL } from '../support/stores.js';
-import { awaitRun, closeService, createProject, seedRates } from './helpers.js';
+import { awaitRun, createProject, seedRates } from './helpers.js';
 
 const P = 'proj_sources';
 
@@ -42,7 +42,7 @@ describe.each(STORES)('csv / jsonl exports and the postgres provider [%s]', (sto
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/exports/ads.csv`;
   });
   afterAll(async () => {
-    await closeService(service);
+    await service?.close();
     await new Promise((resolve) => files?.close(resolve));
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
-import { awaitRun, closeService, type Run } from './helpers.js';
+import { awaitRun, type Run } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -25,7 +25,7 @@ describe.runIf(TEST_DATABASE_URL)('`context-hub worker` works runs an API-only s
       worker.kill('SIGTERM');
       await exited;
     }
-    await closeService(service);
+    await service?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { closeService, createProject } from '../data-in/helpers.js';
+import { createProject } from '../data-in/helpers.js';
 import { days, meanStd, writeKpis, type KpiPoint } from './helpers.js';
 
 const P = 'proj_anom';
@@ -37,7 +37,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     const ev = await api(`${service.url}/api/context/events`, { method: 'POST', json: { project_id: P, event_type: 'promotion', title: 'Spring sale', event_date: DATES[50], impact_window_days: 0 } });
     expect(ev.status).toBe(201);
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('rejects bad settings with one errors[] entry per violation and stores nothing', async () => {
     const res = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {

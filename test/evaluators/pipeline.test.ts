@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectLegacy, connectModern } from '../support/mcp-clients.js';
-import { awaitRun, closeService, createProject, seedRates } from '../data-in/helpers.js';
+import { awaitRun, createProject, seedRates } from '../data-in/helpers.js';
 
 const P = 'proj_pipe';
 
@@ -52,7 +52,7 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
   });
   afterAll(async () => {
     await legacy?.close();
-    await closeService(service);
+    await service?.close();
   });
 
   it('a run evaluates anomalies, checks quality, publishes facts and composes the insights', async () => {

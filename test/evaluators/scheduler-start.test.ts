@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { TICK_QUEUE } from '../../src/platform/jobs/scheduler.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { awaitRun, closeService, createProject } from '../data-in/helpers.js';
+import { awaitRun, createProject } from '../data-in/helpers.js';
 
 const P = 'proj_driven';
 
@@ -17,7 +17,7 @@ describe.each(STORES)('serve with SCHEDULER_ENABLED [%s]', (store) => {
     await createProject(service, P);
     expect((await api(`${service.url}/api/credentials`, { method: 'POST', json: { project_id: P, provider: 'demo', connection_ref_id: 'demo', config: { campaigns: 3 } } })).status).toBe(200);
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('registers the minute cron once, and a tick taken from the queue starts what is due', async () => {
     const schedules = await service.app.jobs.engine.getSchedules(TICK_QUEUE);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { closeService, createProject } from '../data-in/helpers.js';
+import { createProject } from '../data-in/helpers.js';
 
 const P = 'proj_sched';
 const HALF_HOUR = 30 * 60_000;
@@ -63,7 +63,7 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
     // No cadence: SCHEDULER_NIGHTLY_HOUR (2) in SCHEDULER_TIMEZONE (New York), an hour that does not exist on 8 March.
     await upsert('fallback', {});
   });
-  afterAll(async () => closeService(service));
+  afterAll(async () => service?.close());
 
   it('runs each daily schedule once per local day across spring-forward, and an edit reschedules at once', async () => {
     await tickUntil('2026-03-20T00:00:00Z');
