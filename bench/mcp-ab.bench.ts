@@ -1,5 +1,5 @@
 // npm run bench:mcp-ab -- --b=<checkout>[,<node flag>...] [--a=<checkout>[,<node flag>...]] [--op=tools/call]
-//                         [--rounds=6] [--seconds=5] [--connections=50]
+//                         [--rounds=6] [--seconds=5] [--connections=50] [--client=socket]
 //
 // Two builds of the service (or one build with two sets of node flags) up at once, each on a fresh
 // embedded store, and the same 2026-07-28 request (captured from the official client) replayed
@@ -74,7 +74,7 @@ function peakRss(pid: number): string {
 }
 
 function load(base: string, request: LoadTemplate): Promise<LoadResult> {
-  const spec: LoadSpec = { origin: base, path: '/mcp', templates: [request], connections: CONNECTIONS, durationMs: SECONDS * 1000, warmupMs: 1000 };
+  const spec: LoadSpec = { origin: base, path: '/mcp', templates: [request], connections: CONNECTIONS, durationMs: SECONDS * 1000, warmupMs: 1000, client: args.client === 'socket' ? 'socket' : 'undici' };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';

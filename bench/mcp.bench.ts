@@ -1,4 +1,4 @@
-// npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--rounds=3] [--only=ours]
+// npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--rounds=3] [--only=ours] [--client=socket]
 //
 // tools/list and tools/call of a cheap read-only tool (list_projects), 50 concurrent keep-alive
 // connections for 10 s each, calls/s and p50/p99, for our service on the 2026-07-28 era
@@ -7,12 +7,15 @@
 // bench/support/sdk-minimal-server.ts; Express: bench/support/sdk-express-server.ts), and (b) a raw
 // node:http JSON-RPC echo (bench/support/raw-echo-server.ts), once with an empty result and once
 // answering our own tools/list result (the floor for answers that large). Every server and the load generator
-// (bench/support/load.ts, undici) run in processes of their own. The requests replayed are the
+// (bench/support/load.ts; undici, or with --client=socket a bare keep-alive socket client) run in
+// processes of their own; the load generator's CPU per call is reported next to the server's, so a
+// row the client limits shows as one (with undici, the 54 KB tools/list answers do). The requests replayed are the
 // ones the official clients send: they are captured from a real client session first.
 // Every server runs for the whole benchmark and each round measures every row once, back to back,
 // so a ratio compares rows measured within a minute of each other (this machine's speed drifts by
 // up to 2x within minutes); the table shows per-row medians over the rounds and each round's ratio.
-// --write replaces the "## mcp" section of BENCHMARKS.md with the figures.
+// --write replaces the "## mcp" section of BENCHMARKS.md with the figures ("## mcp, socket client"
+// with --client=socket).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +32,8 @@ const DURATION_S = Number(args.duration ?? 10);
 const ROUNDS = Number(args.rounds ?? 3);
 const CONNECTIONS = Number(args.connections ?? 50);
 const WARMUP_MS = 2000;
+const CLIENT: 'undici' | 'socket' = args.client === 'socket' ? 'socket' : 'undici';
+const HEADING = CLIENT === 'socket' ? '## mcp, socket client' : '## mcp';
 const children: ChildProcess[] = [];
 const MINIMAL = '(a) SDK README, node:http wiring, server per request';
 const EXPRESS = '(a) SDK README, Express wiring, server per request';
@@ -122,11 +127,11 @@ async function measure(rows: Row[], server: string, era: string, op: string, por
   // Server CPU per call (over warm-up and measurement alike) is robust to other load on the
   // machine, which calls/s is not: both are reported.
   const cpuBefore = cpuSeconds(pid);
-  const result = await runLoadProcess({ origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: WARMUP_MS });
+  const result = await runLoadProcess({ origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: WARMUP_MS, client: CLIENT });
   const cpuUsPerCall = ((cpuSeconds(pid) - cpuBefore) * 1e6) / (result.ok * (1 + WARMUP_MS / (DURATION_S * 1000)));
   rows.push({ server, era, op, result, cpuUsPerCall });
   process.stdout.write(
-    `${server.padEnd(34)} ${era.padEnd(11)} ${op.padEnd(10)} ${result.rps.toFixed(0).padStart(7)} calls/s  p50 ${result.p50ms.toFixed(2)} ms  p99 ${result.p99ms.toFixed(2)} ms  cpu ${cpuUsPerCall.toFixed(0)} µs/call  errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}\n`,
+    `${server.padEnd(34)} ${era.padEnd(11)} ${op.padEnd(10)} ${result.rps.toFixed(0).padStart(7)} calls/s  p50 ${result.p50ms.toFixed(2)} ms  p99 ${result.p99ms.toFixed(2)} ms  cpu ${cpuUsPerCall.toFixed(0)} µs/call  client cpu ${result.clientCpuUsPerCall.toFixed(0)} µs/call  errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}\n`,
   );
 }
 
@@ -142,14 +147,15 @@ const baselineOp = (op: string) => (op === 'echo-listing' ? 'tools/list' : op);
 /** One table row per measured row: medians over the rounds, ratios taken within each round. */
 function markdown(rounds: Row[][], command: string): string {
   const lines = [
-    '## mcp',
+    HEADING,
     '',
-    `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up, ${rounds.length} rounds; every server and the undici load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up, ${rounds.length} rounds; every server and the ${CLIENT === 'socket' ? 'socket-client' : 'undici'} load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    'Client CPU is the load generator\'s own CPU per call: on 2 cores, a row whose client CPU is near or above its server CPU is limited by the load generator as much as by the server.',
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
     'Each round measures every row once, back to back; calls/s, latency and CPU are the median over the rounds, and each ratio is the median of the ratios taken within a round (each round\'s in brackets).',
     '',
-    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) | × (b) with our listing |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | client CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) | × (b) with our listing |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const find = (round: Row[], server: string, op: string) => round.find((r) => r.server === server && r.op === op)?.result.rps;
   const ratio = (row: Row, index: number, server: string, op: string) => {
@@ -166,7 +172,7 @@ function markdown(rounds: Row[][], command: string): string {
     const m = (pick: (r: Row) => number) => median(all.map(pick));
     const cpu = m((r) => r.cpuUsPerCall);
     lines.push(
-      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, baselineOp(row.op))} | ${ratio(row, index, EXPRESS, baselineOp(row.op))} | ${ratio(row, index, ECHO, 'echo')} | ${row.op === 'tools/list' ? ratio(row, index, ECHO_LISTING, 'echo-listing') : ''} |`,
+      `| ${row.server} | ${row.era} | ${row.op} | ${m((r) => r.result.rps).toFixed(0)} | ${m((r) => r.result.p50ms).toFixed(2)} | ${m((r) => r.result.p99ms).toFixed(2)} | ${Number.isFinite(cpu) ? cpu.toFixed(0) : ''} | ${m((r) => r.result.clientCpuUsPerCall).toFixed(0)} | ${all.reduce((n, r) => n + r.result.errors, 0)} | ${ratio(row, index, MINIMAL, baselineOp(row.op))} | ${ratio(row, index, EXPRESS, baselineOp(row.op))} | ${ratio(row, index, ECHO, 'echo')} | ${row.op === 'tools/list' ? ratio(row, index, ECHO_LISTING, 'echo-listing') : ''} |`,
     );
   });
   return `${lines.join('\n')}\n`;
@@ -175,14 +181,14 @@ function markdown(rounds: Row[][], command: string): string {
 function writeSection(section: string): void {
   const file = path.join(root, 'BENCHMARKS.md');
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
-  const start = current.search(/^## mcp\s*$/m);
+  const start = current.search(new RegExp(`^${HEADING.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm'));
   if (start < 0) {
     fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
     return;
   }
-  const rest = current.slice(start + 6);
+  const rest = current.slice(start + HEADING.length);
   const next = rest.search(/^## /m);
-  const end = next < 0 ? current.length : start + 6 + next;
+  const end = next < 0 ? current.length : start + HEADING.length + next;
   const before = current.slice(0, start);
   const after = current.slice(end);
   // Keep any hand-written notes that follow the generated table ("### mcp notes" lives inside our section).

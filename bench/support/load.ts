@@ -2,9 +2,14 @@
 // not share an event loop with the server under test. N virtual users each keep one request in
 // flight over an undici keep-alive pool of N connections; user i sends template i % templates.
 // A response counts as ok when its status is 2xx and its body carries a JSON-RPC "result".
+// Two clients: `undici` (a Pool, the default) and `socket` (bench/support/http1-socket.ts, a bare
+// keep-alive socket that costs the client about half of undici's CPU on a 54 KB answer). The result
+// reports the client's own CPU per call over the measured window, so a row the load generator
+// limits shows as one.
 // Usage: tsx bench/support/load.ts '<json LoadSpec>'; prints one JSON LoadResult line.
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { Http1Socket } from './http1-socket.js';
 
 export interface LoadTemplate {
   headers: Record<string, string>;
@@ -19,6 +24,8 @@ export interface LoadSpec {
   connections: number;
   durationMs: number;
   warmupMs: number;
+  /** Which HTTP client sends the load; undici unless named. */
+  client?: 'undici' | 'socket';
 }
 
 export interface LoadResult {
@@ -30,6 +37,35 @@ export interface LoadResult {
   rps: number;
   p50ms: number;
   p99ms: number;
+  /** The load generator's own CPU (user + system) per counted call over the measured window, µs. */
+  clientCpuUsPerCall: number;
+}
+
+/** One request/response exchange: status and body text (or bytes), whichever client sends it. */
+type Exchange = (body: string) => Promise<{ status: number; ok: boolean; excerpt: () => string }>;
+
+function undiciExchange(pool: Pool, path: string, template: LoadTemplate): Exchange {
+  return async (body) => {
+    const res = await pool.request({ path, method: 'POST', headers: template.headers, body });
+    const text = await res.body.text();
+    return { status: res.statusCode, ok: text.includes('"result"'), excerpt: () => text.slice(0, 200) };
+  };
+}
+
+function socketExchange(origin: URL, path: string, template: LoadTemplate, closers: (() => void)[]): Exchange {
+  let head = `POST ${path} HTTP/1.1\r\nhost: ${origin.host}\r\n`;
+  for (const [name, value] of Object.entries(template.headers)) head += `${name}: ${value}\r\n`;
+  let connection: Http1Socket | undefined;
+  return async (body) => {
+    if (!connection || connection.isClosed) {
+      const opened = new Http1Socket(origin.hostname, Number(origin.port));
+      closers.push(() => opened.close());
+      connection = opened;
+    }
+    const bytes = Buffer.from(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const res = await connection.request(bytes);
+    return { status: res.status, ok: res.hasResult, excerpt: () => res.excerpt };
+  };
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -38,7 +74,9 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const pool = new Pool(spec.origin, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  const origin = new URL(spec.origin);
+  const sockets: (() => void)[] = [];
+  const pool = spec.client === 'socket' ? undefined : new Pool(spec.origin, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let nextId = 1;
   let measuring = false;
   let stop = false;
@@ -49,20 +87,20 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 
   async function user(index: number): Promise<void> {
     const template = spec.templates[index % spec.templates.length]!;
+    const exchange = pool ? undiciExchange(pool, spec.path, template) : socketExchange(origin, spec.path, template, sockets);
     while (!stop) {
       const body = template.body.replace('"__ID__"', String(nextId++));
       const started = performance.now();
       try {
-        const res = await pool.request({ path: spec.path, method: 'POST', headers: template.headers, body });
-        const text = await res.body.text();
+        const res = await exchange(body);
         const elapsed = performance.now() - started;
         if (!measuring) continue;
-        if (res.statusCode >= 200 && res.statusCode < 300 && text.includes('"result"')) {
+        if (res.status >= 200 && res.status < 300 && res.ok) {
           ok++;
           latencies.push(elapsed);
         } else {
           errors++;
-          firstError ??= `HTTP ${res.statusCode}: ${text.slice(0, 200)}`;
+          firstError ??= `HTTP ${res.status}: ${res.excerpt()}`;
         }
       } catch (error) {
         if (measuring) {
@@ -77,14 +115,18 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   await new Promise((r) => setTimeout(r, spec.warmupMs));
   measuring = true;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, spec.durationMs));
   measuring = false;
+  const cpu = process.cpuUsage(cpu0);
   const seconds = (performance.now() - t0) / 1000;
   stop = true;
   await Promise.all(users);
-  await pool.close();
+  await pool?.close();
+  sockets.forEach((close) => close());
   const sorted = Float64Array.from(latencies).sort();
-  return { ok, errors, firstError, seconds, rps: ok / seconds, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99) };
+  const clientCpuUsPerCall = (cpu.user + cpu.system) / ok;
+  return { ok, errors, firstError, seconds, rps: ok / seconds, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99), clientCpuUsPerCall };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
