@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { serviceNodeFlags } from './support/start-command.js';
 import { freePort } from './support/free-port.js';
+// The floor opens the store with the service's own buffer cache setting.
+import { EMBEDDED_SHARED_BUFFERS } from '../src/platform/db/pglite.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -36,7 +38,7 @@ async function timeToReady(dataDir: string): Promise<number> {
 }
 
 async function bareOpen(dataDir: string): Promise<number> {
-  const script = `const t=performance.now();const {PGlite}=await import('@electric-sql/pglite');const db=await PGlite.create({dataDir:${JSON.stringify(dataDir)}});await db.query('select 1');console.log(performance.now()-t);await db.close();`;
+  const script = `const t=performance.now();const {PGlite}=await import('@electric-sql/pglite');const db=await PGlite.create({dataDir:${JSON.stringify(dataDir)},startParams:[...PGlite.defaultStartParams,'-c','shared_buffers=${EMBEDDED_SHARED_BUFFERS}']});await db.query('select 1');console.log(performance.now()-t);await db.close();`;
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((r) => child.once('exit', r));

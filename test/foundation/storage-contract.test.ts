@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/platform/db/database.js';
 import { migrate, pendingMigrations, splitStatements } from '../../src/platform/db/migrate.js';
+import { EMBEDDED_SHARED_BUFFERS } from '../../src/platform/db/pglite.js';
 import { openTestDatabase, STORES, type TestDatabase } from '../support/stores.js';
 
 /** What every repository relies on, proven on both stores. */
@@ -131,6 +132,17 @@ describe.each(STORES)('storage contract [%s]', (store) => {
       expect(await db.query<{ n: number }>(`SELECT $1::int + ${i} AS n`, [1])).toEqual([{ n: i + 1 }]);
     }
     expect(await db.query<{ n: number }>('SELECT $1::int + 0 AS n', [5])).toEqual([{ n: 5 }]);
+  });
+});
+
+describe.runIf(STORES.includes('pglite'))('embedded store settings', () => {
+  it('opens with the smaller buffer cache, whatever the data directory\'s postgresql.conf says', async () => {
+    const test = await openTestDatabase('pglite');
+    try {
+      expect(await test.db.query('SHOW shared_buffers')).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);
+    } finally {
+      await test.drop();
+    }
   });
 });
 
