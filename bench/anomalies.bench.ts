@@ -11,6 +11,8 @@
 //   day    the incremental evaluation of one new day for every project (the after-ingestion path).
 // PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a schema of its own, dropped afterwards).
 // --write replaces the "## anomalies" section of BENCHMARKS.md with the figures.
+// zod configured as the CLI entry configures it, before any schema is built.
+import '../src/platform/zod-runtime.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

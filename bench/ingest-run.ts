@@ -2,6 +2,8 @@
 //   tsx bench/ingest-run.ts <pglite|postgres> <pipeline|copy> <campaigns> <days>
 // Prints one JSON line: { store, mode, rows, seconds, rows_per_s, peak_rss_mb[, phases] }; `phases`
 // (pipeline only) is the run log's timing: landing, what follows it, each model's own statements.
+// zod configured as the CLI entry configures it, before any schema is built.
+import '../src/platform/zod-runtime.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -9,6 +9,8 @@
 //    the foundation's SDK baseline (bench/support/sdk-minimal-server.ts: a trivial echo tool, a new
 //    server per request), using bench/support/load.ts in a process of its own.
 // --write replaces the "## search" section of BENCHMARKS.md.
+// zod configured as the CLI entry configures it, before any schema is built.
+import '../src/platform/zod-runtime.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
