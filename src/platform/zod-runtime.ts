@@ -7,9 +7,9 @@ import { config, type $ZodMemoizer } from 'zod/v4/core';
  * holding reference cycles can be parsed; it allocates a WeakMap per parse and keeps per-parse
  * state that survives young-generation GCs. Nothing we validate can hold a cycle: requests and
  * answers come from or go to JSON, and config comes from strings. Measured on the MCP hot path
- * (2026-07-28 tools/list, the SDK's classifyInboundRequest and spec schemas on every request, same
- * build side by side with and without it): 108 → 90 µs server CPU per call, scavenge time per
- * request 10–11 → 6.6 µs. zod/mini runs this way by default; classic zod installs its memoizer
+ * (the SDK's classifyInboundRequest and spec schemas run on every 2026-07-28 request; bench:mcp-ab,
+ * the commit before and this one side by side): server CPU per call 107 → 96 µs for tools/list,
+ * 130 → 117 µs for tools/call; scavenge time per request 10–11 → 6.6 µs. zod/mini runs this way by default; classic zod installs its memoizer
  * only when none is configured, so a memoizer that does nothing is how to opt out.
  *
  * zod reads the setting when a schema is constructed, so this module must be evaluated before

@@ -135,7 +135,7 @@ describe.each(STORES)('storage contract [%s]', (store) => {
   });
 });
 
-describe.runIf(STORES.includes('pglite'))('embedded store settings', () => {
+describe('embedded store settings', () => {
   it('opens with the smaller buffer cache, whatever the data directory\'s postgresql.conf says', async () => {
     const test = await openTestDatabase('pglite');
     try {
