@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
@@ -34,6 +35,32 @@ async function post(url: string, request: { headers: Record<string, string>; bod
   const res = await fetch(`${url}/mcp`, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined };
+}
+
+/**
+ * One raw HTTP/1.1 request on its own connection that sends `Expect: 100-continue`: node answers
+ * `100 Continue` as it hands the request to the service, so the body can be sent strictly after the
+ * service has started reading it.
+ */
+function rawExchange(url: string, request: { headers: Record<string, string>; body: unknown }) {
+  const { hostname, port, host } = new URL(url);
+  const body = Buffer.from(JSON.stringify(request.body));
+  const headers = { ...request.headers, host, 'content-length': String(body.length), expect: '100-continue', connection: 'close' };
+  const socket = net.connect(Number(port), hostname);
+  socket.on('error', () => undefined);
+  socket.write(`POST /mcp HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
+  let received = '';
+  let onContinue: () => void;
+  const continued = new Promise<void>((resolve) => (onContinue = resolve));
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('utf8');
+    if (received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+      received = received.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+      onContinue();
+    }
+  });
+  const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  return { socket, body, continued, answer };
 }
 
 describe.each(STORES)('the /mcp pre-router answers hot requests below Fastify and hands the rest on intact [%s]', (store) => {
@@ -100,6 +127,26 @@ describe.each(STORES)('the /mcp pre-router answers hot requests below Fastify an
     expect(limited.headers.get('retry-after')).toBe('60');
     clock.advance(60_000);
     expect((await api(`${service.url}/api/org/settings`, { method: 'PUT', headers: AUTH, json: { limits: { api_requests_per_minute: 6000 } } })).status).toBe(200);
+  });
+
+  it('reads a body that arrives after its headers, in parts, and lets a client leave mid-body without a trace', async () => {
+    const call = modern('tools/call', { name: 'list_projects', arguments: {} });
+    const parted = rawExchange(service.url, call);
+    const leaving = rawExchange(service.url, call);
+    await Promise.all([parted.continued, leaving.continued]);
+    parted.socket.write(parted.body.subarray(0, 20));
+    leaving.socket.write(leaving.body.subarray(0, 20));
+    // A whole request in between, so the parts are likely to be read apart (either way is correct).
+    expect((await post(service.url, modern('tools/list'))).status).toBe(200);
+    parted.socket.write(parted.body.subarray(20));
+    leaving.socket.destroy();
+    const answer = await parted.answer;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).result.structuredContent.data.projects.map((p: { id: string }) => p.id)).toContain('proj_pre');
+    expect(await leaving.answer).toBe('');
+    // And the service goes on serving.
+    expect((await post(service.url, modern('tools/call', { name: 'list_projects', arguments: {} }))).status).toBe(200);
+    expect(logLines.filter((l) => Number(l.level) >= 50)).toEqual([]);
   });
 
   it('a refused gate is answered by the route: 401 with the challenge, foreign Origin 403, malformed JSON -32700', async () => {
