@@ -160,32 +160,54 @@ export interface ToolCallChannel {
   notify?: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
 }
 
-/** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
-export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller: CallerInfo, args: unknown, channel: ToolCallChannel): Promise<CallToolResult> {
+/**
+ * What a tool sees of its call. A class, not an object literal with getters: a literal whose
+ * getters close over the call gets accessor functions of its own each time, V8 gives such objects
+ * no shared hidden class, and (measured, as with zod's safeParse failures) what they hold then
+ * survives young-generation GCs: ~0.5 MB per scavenge on the cheap-call benchmark.
+ */
+class ToolCallContext implements ToolContext {
+  readonly actor: Actor;
+  readonly requestId: string;
+  readonly clock: Clock;
+  private childLog: Logger | undefined;
+
+  constructor(
+    private readonly deps: McpServerDeps,
+    private readonly toolName: string,
+    private readonly channel: ToolCallChannel,
+    caller: CallerInfo,
+  ) {
+    this.actor = caller.actor;
+    this.requestId = caller.requestId;
+    this.clock = deps.clock;
+  }
+
   // Made on first use: a pino child (with its redaction paths) per call was a visible share of a
   // cheap call's CPU, and most calls log nothing.
-  let childLog: Logger | undefined;
-  const logFor = (): Logger => (childLog ??= deps.log.child({ request_id: caller.requestId, tool: tool.name }));
-  const { progressToken, notify } = channel;
-  const toolCtx: ToolContext = {
-    actor: caller.actor,
-    requestId: caller.requestId,
-    clock: deps.clock,
-    get log() {
-      return logFor();
-    },
-    // Read through: a channel may make its signal only when a tool asks for it.
-    get signal() {
-      return channel.signal;
-    },
-    progress: async (progress, total, message) => {
-      if (progressToken === undefined || !notify) return;
-      await notify({
-        method: 'notifications/progress',
-        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
-      });
-    },
+  get log(): Logger {
+    return (this.childLog ??= this.deps.log.child({ request_id: this.requestId, tool: this.toolName }));
+  }
+
+  // Read through: a channel may make its signal only when a tool asks for it.
+  get signal(): AbortSignal {
+    return this.channel.signal;
+  }
+
+  // A bound function, as before: a tool may hand `ctx.progress` on as a callback.
+  readonly progress = async (progress: number, total?: number, message?: string): Promise<void> => {
+    const { progressToken, notify } = this.channel;
+    if (progressToken === undefined || !notify) return;
+    await notify({
+      method: 'notifications/progress',
+      params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+    });
   };
+}
+
+/** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
+export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller: CallerInfo, args: unknown, channel: ToolCallChannel): Promise<CallToolResult> {
+  const toolCtx = new ToolCallContext(deps, tool.name, channel, caller);
   try {
     if (!actorHas(caller.actor, tool.permission)) {
       return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
@@ -196,7 +218,7 @@ export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller
   } catch (error) {
     if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
     const incident = randomUUID();
-    logFor().error({ err: error, incident }, 'tool failed');
+    toolCtx.log.error({ err: error, incident }, 'tool failed');
     return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
   }
 }
