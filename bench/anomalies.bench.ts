@@ -13,7 +13,6 @@
 // --write replaces the "## anomalies" section of BENCHMARKS.md with the figures.
 // zod configured as the CLI entry configures it, before any schema is built.
 import '../src/platform/zod-runtime.js';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import { evaluate, lookbackDays } from '../src/modules/anomalies/anomalies.repo.
 import { METRICS, TOTAL_CHANNEL } from '../src/modules/anomalies/anomalies.schemas.js';
 import { effective } from '../src/modules/anomalies/anomalies.service.js';
 import { addDays } from '../src/modules/money/calendar.js';
+import { readBenchmarkSection, writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -182,7 +182,7 @@ for (const store of STORES) {
 const fmt = (n: number) => n.toFixed(2);
 const file = path.join(root, 'BENCHMARKS.md');
 // A run of one store keeps the other store's row (and its note) from the previous --write.
-const previous = fs.existsSync(file) ? (/## anomalies\n[\s\S]*?(?=\n## |$)/.exec(fs.readFileSync(file, 'utf8'))?.[0] ?? '') : '';
+const previous = readBenchmarkSection(file, 'anomalies');
 const keptRows = previous.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !results.some((r) => l.startsWith(`| ${r.store} |`)));
 const table = [
   '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day, all series | one new day, one project |',
@@ -208,8 +208,6 @@ if (args.write) {
     '- one new day, all series: the new date of every project in one statement, reading 28 days of history; one project: what one ingestion run triggers (mean of 10).',
     '',
   ].join('\n');
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\n';
-  const re = /## anomalies\n[\s\S]*?(?=\n## |$)/;
-  fs.writeFileSync(file, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}`);
+  writeBenchmarkSection(file, 'anomalies', section);
   process.stdout.write(`wrote the "## anomalies" section of ${path.relative(process.cwd(), file)}\n`);
 }

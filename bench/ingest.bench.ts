@@ -6,9 +6,9 @@
 // its own; it is measured at 250k and 1M rows to show memory stays flat as the window grows.
 // PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const write = process.argv.includes('--write');
@@ -133,7 +133,6 @@ const signed = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
 
 if (write) {
   const file = path.join(root, 'BENCHMARKS.md');
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
   const section = [
     '## ingest',
     '',
@@ -153,7 +152,6 @@ if (write) {
     reading(),
     '',
   ].join('\n');
-  const re = /## ingest\n[\s\S]*?(?=\n## |$)/;
-  fs.writeFileSync(file, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}`);
+  writeBenchmarkSection(file, 'ingest', section);
   process.stdout.write('BENCHMARKS.md updated (## ingest)\n');
 }

@@ -25,6 +25,7 @@ import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
 import { byMethod, captureModern, legacySessions, template, type Captured } from './support/mcp-requests.js';
 import { serviceNodeFlags } from './support/start-command.js';
 import { freePort } from './support/free-port.js';
+import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -33,7 +34,8 @@ const ROUNDS = Number(args.rounds ?? 3);
 const CONNECTIONS = Number(args.connections ?? 50);
 const WARMUP_MS = 2000;
 const CLIENT: 'undici' | 'socket' = args.client === 'socket' ? 'socket' : 'undici';
-const HEADING = CLIENT === 'socket' ? '## mcp, socket client' : '## mcp';
+const SECTION = CLIENT === 'socket' ? 'mcp, socket client' : 'mcp';
+const HEADING = `## ${SECTION}`;
 const children: ChildProcess[] = [];
 const MINIMAL = '(a) SDK README, node:http wiring, server per request';
 const EXPRESS = '(a) SDK README, Express wiring, server per request';
@@ -178,24 +180,6 @@ function markdown(rounds: Row[][], command: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function writeSection(section: string): void {
-  const file = path.join(root, 'BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
-  const start = current.search(new RegExp(`^${HEADING.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm'));
-  if (start < 0) {
-    fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const rest = current.slice(start + HEADING.length);
-  const next = rest.search(/^## /m);
-  const end = next < 0 ? current.length : start + HEADING.length + next;
-  const before = current.slice(0, start);
-  const after = current.slice(end);
-  // Keep any hand-written notes that follow the generated table ("### mcp notes" lives inside our section).
-  const notesAt = current.slice(start, end).search(/^### mcp notes/m);
-  const notes = notesAt < 0 ? '' : `\n${current.slice(start + notesAt, end).trimEnd()}\n`;
-  fs.writeFileSync(file, `${before}${section}${notes}${after ? `\n${after}` : ''}`);
-}
 
 interface Plan {
   server: string;
@@ -263,7 +247,7 @@ async function main(): Promise<void> {
   }
   const section = markdown(rounds, `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
   process.stdout.write(`\n${section}`);
-  if (args.write === 'true') writeSection(section);
+  if (args.write === 'true') writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), SECTION, section);
 }
 
 main().then(

@@ -36,6 +36,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { loadHub, QUERY_MIX, type HubSize } from './search-data.js';
 import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
 import { freePort } from './support/free-port.js';
+import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -339,16 +340,6 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
   return `${lines.join('\n')}\n`;
 }
 
-function writeSection(section: string): void {
-  const file = path.join(root, 'BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
-  const start = current.search(/^## search\s*$/m);
-  if (start < 0) return fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
-  const rest = current.slice(start + '## search'.length);
-  const next = rest.search(/^## /m);
-  const end = next < 0 ? current.length : start + '## search'.length + next;
-  fs.writeFileSync(file, `${current.slice(0, start)}${section}${end < current.length ? `\n${current.slice(end)}` : ''}`);
-}
 
 async function main(): Promise<void> {
   const latencies: LatencyRow[] = [];
@@ -358,7 +349,7 @@ async function main(): Promise<void> {
   const calls = args['skip-mcp'] ? [] : await mcpThroughput();
   const section = markdown(latencies, calls, `npm run bench:search${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
   out(`\n${section}`);
-  if (args.write === 'true') writeSection(section);
+  if (args.write === 'true') writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), 'search', section);
 }
 
 main().then(

@@ -10,6 +10,7 @@ import { serviceNodeFlags } from './support/start-command.js';
 import { freePort } from './support/free-port.js';
 // The floor opens the store with the service's own buffer cache setting.
 import { EMBEDDED_SHARED_BUFFERS } from '../src/platform/db/pglite.js';
+import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -72,19 +73,8 @@ Command: \`npm run build && npm run bench:startup -- --write\` (${RUNS} runs eac
 Goal: restart ≤ 1.5 s.
 `;
   process.stdout.write(section);
-  if (process.argv.includes('--write')) writeSection('startup', section);
+  if (process.argv.includes('--write')) writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), 'startup', section);
 }
 
-function writeSection(name: string, section: string): void {
-  const file = path.join(root, 'BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
-  const heading = new RegExp(`^## ${name}\\s*$`, 'm');
-  const start = current.search(heading);
-  if (start < 0) return fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
-  const rest = current.slice(start + 3 + name.length);
-  const next = rest.search(/^## /m);
-  const end = next < 0 ? current.length : start + 3 + name.length + next;
-  fs.writeFileSync(file, `${current.slice(0, start)}${section}${end < current.length ? `\n${current.slice(end)}` : ''}`);
-}
 
 await main();
