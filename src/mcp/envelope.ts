@@ -1,4 +1,5 @@
 import { z, type ZodRawShape } from 'zod';
+import { rememberResultJson } from './result-json.js';
 import type { EnvelopedAnswer } from './tool.js';
 
 export const APP_PAYLOAD_META_KEY = 'service.app_payload';
@@ -55,19 +56,45 @@ export interface EnvelopeResult {
 /**
  * Builds the dual-channel result of DESIGN §6: the prompt sees a short summary and the inline
  * data; a `data.<key>` over the byte budget is replaced by the withheld descriptor; the app
- * channel carries everything, withholding nothing.
+ * channel carries everything, withholding nothing. Each data key is serialized once, to measure
+ * it; that text is kept (result-json.ts) so the answer is not serialized again. A result is not
+ * changed after it is built (the fast path's answer cache freezes it).
  */
 export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes: number): EnvelopeResult {
   const meta = { tool, project_id: answer.projectId, provenance: answer.provenance };
   const inline: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(answer.data)) {
-    const json = JSON.stringify(value) ?? 'null';
+  let inlineJson = '';
+  let fullJson = '';
+  for (const key of Object.keys(answer.data)) {
+    const value = answer.data[key];
+    const json = JSON.stringify(value);
+    // A value with no JSON form (undefined) is left out of the object's JSON, as JSON.stringify does.
+    if (json === undefined) {
+      inline[key] = value;
+      continue;
+    }
     const bytes = Buffer.byteLength(json, 'utf8');
-    inline[key] = bytes > inlineBytes && !answer.neverWithhold?.includes(key) ? { withheld: 'moved_to_app_channel', bytes } : value;
+    const member = `${fullJson === '' ? '' : ','}${JSON.stringify(key)}:`;
+    fullJson += member + json;
+    if (bytes > inlineBytes && !answer.neverWithhold?.includes(key)) {
+      inline[key] = { withheld: 'moved_to_app_channel', bytes };
+      inlineJson += `${member}{"withheld":"moved_to_app_channel","bytes":${bytes}}`;
+    } else {
+      inline[key] = value;
+      inlineJson += member + json;
+    }
   }
-  return {
-    content: [{ type: 'text', text: summaryText(answer.summary) }],
+  const text = summaryText(answer.summary);
+  const result: EnvelopeResult = {
+    content: [{ type: 'text', text }],
     structuredContent: { meta, data: inline },
     _meta: { [APP_PAYLOAD_META_KEY]: { meta, data: answer.data } },
   };
+  const metaJson = JSON.stringify(meta);
+  rememberResultJson(result, {
+    content: `[{"type":"text","text":${JSON.stringify(text)}}]`,
+    structuredContent: `{"meta":${metaJson},"data":{${inlineJson}}}`,
+    metaMembers: `${JSON.stringify(APP_PAYLOAD_META_KEY)}:{"meta":${metaJson},"data":{${fullJson}}}`,
+  });
+  return result;
 }

@@ -14,6 +14,7 @@ import { actorHas } from '../platform/auth/actor.js';
 import { VersionedCache } from '../platform/cache/versioned-cache.js';
 import { asciiJson } from './ascii-json.js';
 import { envelopeOutputSchema } from './envelope.js';
+import { prewrittenResultJson } from './result-json.js';
 import { cachedToolListingFor, runToolCall, serverIdentity, type CallerInfo, type McpServerDeps } from './server.js';
 import type { AnyToolSpec } from './tool.js';
 
@@ -22,6 +23,8 @@ const RESULT_OPEN = Buffer.from('{"result":');
 const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 const LEGACY_SESSION_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
 /** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
+/** What the SDK adds to a modern result (its cache hint of its own is absent for tools/call). */
+const MODERN_RESULT_TAIL = ',"resultType":"complete"';
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
 /** How a fast call learns it was cancelled; the signal is read only by tools that can stop early. */
@@ -63,7 +66,11 @@ export class ModernFastPath {
   /** The modern-era serialization of a reused answer (the same object serializes the same). */
   private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
 
+  /** The serverInfo member the SDK adds to a modern result's `_meta`, as JSON. */
+  private readonly serverInfoMember: string;
+
   constructor(private readonly deps: McpServerDeps) {
+    this.serverInfoMember = `${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(serverIdentity(deps))}`;
     this.toolPermissions = [...new Set(deps.registry.tools.map((tool) => tool.permission))].sort();
     this.answers = new VersionedCache<CallToolResult, string>(deps.answerCacheEntries ?? 0);
     for (const spec of deps.registry.tools) {
@@ -151,7 +158,10 @@ export class ModernFastPath {
     if (result === undefined) return undefined;
     const known = this.modernBytes.get(result);
     if (known) return known;
-    const bytes = Buffer.from(JSON.stringify({ ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } }));
+    const json =
+      prewrittenResultJson(result, this.serverInfoMember, MODERN_RESULT_TAIL) ??
+      JSON.stringify({ ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } });
+    const bytes = Buffer.from(json);
     if (Object.isFrozen(result)) this.modernBytes.set(result, bytes);
     return bytes;
   }
@@ -174,7 +184,8 @@ export class ModernFastPath {
     const parsed = tool.spec.input.safeParse(params.arguments);
     if (!parsed.success) return undefined;
 
-    const token = await this.answerToken(tool.spec, caller, parsed.data);
+    // Most tools name no state: no promise to wait for then.
+    const token = tool.spec.answerToken && this.answers.enabled ? await this.answerToken(tool.spec, caller, parsed.data) : undefined;
     const key = token === undefined ? undefined : `${name}\n${JSON.stringify(parsed.data)}`;
     if (key !== undefined) {
       const reused = this.answers.get(key, token!);
@@ -226,7 +237,7 @@ export class ModernFastPath {
     } else {
       const answer = await this.runReadOnly(message, params, caller, cancel);
       if (answer === undefined) return undefined;
-      result = Buffer.from(JSON.stringify(answer));
+      result = Buffer.from(prewrittenResultJson(answer) ?? JSON.stringify(answer));
     }
     return [SSE_RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n\n`)];
   }
