@@ -1,5 +1,5 @@
 import { z, type ZodRawShape } from 'zod';
-import { rememberResultJson } from './result-json.js';
+import { RESULT_JSON, type ResultJsonParts } from './result-json.js';
 import type { EnvelopedAnswer } from './tool.js';
 
 export const APP_PAYLOAD_META_KEY = 'service.app_payload';
@@ -48,6 +48,8 @@ export function summaryText(lines: string[]): string {
 
 export interface EnvelopeResult {
   [key: string]: unknown;
+  /** The JSON text of the members below (result-json.ts). */
+  [RESULT_JSON]: ResultJsonParts;
   content: { type: 'text'; text: string }[];
   structuredContent: { meta: z.infer<typeof EnvelopeMeta>; data: Record<string, unknown> };
   _meta: Record<string, unknown>;
@@ -57,7 +59,7 @@ export interface EnvelopeResult {
  * Builds the dual-channel result of DESIGN §6: the prompt sees a short summary and the inline
  * data; a `data.<key>` over the byte budget is replaced by the withheld descriptor; the app
  * channel carries everything, withholding nothing. Each data key is serialized once, to measure
- * it; that text is kept (result-json.ts) so the answer is not serialized again. A result is not
+ * it; that text rides on the result (result-json.ts) so the answer is not serialized again. A result is not
  * changed after it is built (the fast path's answer cache freezes it).
  */
 export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes: number): EnvelopeResult {
@@ -85,16 +87,19 @@ export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes
     }
   }
   const text = summaryText(answer.summary);
-  const result: EnvelopeResult = {
-    content: [{ type: 'text', text }],
-    structuredContent: { meta, data: inline },
-    _meta: { [APP_PAYLOAD_META_KEY]: { meta, data: answer.data } },
-  };
   const metaJson = JSON.stringify(meta);
-  rememberResultJson(result, {
-    content: `[{"type":"text","text":${JSON.stringify(text)}}]`,
-    structuredContent: `{"meta":${metaJson},"data":{${inlineJson}}}`,
-    metaMembers: `${JSON.stringify(APP_PAYLOAD_META_KEY)}:{"meta":${metaJson},"data":{${fullJson}}}`,
-  });
-  return result;
+  const content = [{ type: 'text' as const, text }];
+  const structuredContent = { meta, data: inline };
+  const resultMeta = { [APP_PAYLOAD_META_KEY]: { meta, data: answer.data } };
+  return {
+    content,
+    structuredContent,
+    _meta: resultMeta,
+    [RESULT_JSON]: {
+      of: { content, structuredContent, _meta: resultMeta },
+      content: `[{"type":"text","text":${JSON.stringify(text)}}]`,
+      structuredContent: `{"meta":${metaJson},"data":{${inlineJson}}}`,
+      metaMembers: `${JSON.stringify(APP_PAYLOAD_META_KEY)}:{"meta":${metaJson},"data":{${fullJson}}}`,
+    },
+  };
 }

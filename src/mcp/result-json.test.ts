@@ -33,11 +33,19 @@ describe('prewritten tool result JSON', () => {
     expect(prewrittenResultJson(result, member, ',"resultType":"complete"')).toBe(expected);
   });
 
-  it('has nothing for results it did not see built, or that gained a member since', () => {
+  it('has nothing for results it did not see built, or copies with a member replaced or added', () => {
     expect(prewrittenResultJson({ content: [{ type: 'text', text: 'x' }] })).toBeUndefined();
     const result = buildEnvelope('t', answer({ a: 1 }), 4096) as CallToolResult;
-    expect(prewrittenResultJson({ ...result })).toBeUndefined();
-    result.isError = false;
-    expect(prewrittenResultJson(result)).toBeUndefined();
+    expect(prewrittenResultJson({ ...result })).toBe(JSON.stringify(result));
+    expect(prewrittenResultJson({ ...result, structuredContent: { meta: {}, data: { a: 2 } } })).toBeUndefined();
+    expect(prewrittenResultJson({ ...result, content: [] })).toBeUndefined();
+    expect(prewrittenResultJson({ ...result, _meta: {} })).toBeUndefined();
+    expect(prewrittenResultJson({ ...result, isError: false })).toBeUndefined();
+  });
+
+  it('is invisible to JSON, Object.keys and copies made for the wire', () => {
+    const result = buildEnvelope('t', answer({ a: 1 }), 4096);
+    expect(Object.keys(result)).toEqual(['content', 'structuredContent', '_meta']);
+    expect(JSON.parse(JSON.stringify(result))).toEqual({ content: result.content, structuredContent: result.structuredContent, _meta: result._meta });
   });
 });

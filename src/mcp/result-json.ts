@@ -2,6 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** The JSON text of a tool result's members, written while the result was built. */
 export interface ResultJsonParts {
+  /** The three members the text was written from: a result whose members are others gets none of it. */
+  of: { content: unknown; structuredContent: unknown; _meta: unknown };
   /** `result.content` as JSON. */
   content: string;
   /** `result.structuredContent` as JSON. */
@@ -16,16 +18,16 @@ export interface ResultJsonParts {
  * Keeping that text lets the fast path write an answer by concatenation instead of serializing
  * the payload twice more: with the object spreads the modern era needs, that serialization was
  * ~11 µs of a ~120 µs cheap call (bench:mcp, 2026-11-25).
+ *
+ * The text rides on the result under a symbol, which JSON, Object.keys and for-in never see. A
+ * WeakMap side table was ~1 µs more per call (its entries are ephemerons, which young-generation
+ * GCs have to trace).
  */
-const written = new WeakMap<object, ResultJsonParts>();
+export const RESULT_JSON: unique symbol = Symbol('context-hub.result-json');
 
-/** Records the JSON text of a result built as `{content, structuredContent, _meta}` (in that order). */
-export function rememberResultJson(result: object, parts: ResultJsonParts): void {
-  written.set(result, parts);
-}
-
-/** True when the result still has exactly the members its recorded text describes. */
-function describedBy(result: CallToolResult): boolean {
+/** True when the result has exactly the members its text was written from (a copy with one replaced has not). */
+function describedBy(result: CallToolResult, parts: ResultJsonParts): boolean {
+  if (result.content !== parts.of.content || result.structuredContent !== parts.of.structuredContent || result._meta !== parts.of._meta) return false;
   let count = 0;
   for (const key in result) {
     if (key !== 'content' && key !== 'structuredContent' && key !== '_meta') return false;
@@ -35,15 +37,15 @@ function describedBy(result: CallToolResult): boolean {
 }
 
 /**
- * The JSON text of a result whose text rememberResultJson recorded, byte for byte what
+ * The JSON text of a result whose text was recorded under RESULT_JSON, byte for byte what
  * `JSON.stringify(result)` writes; undefined for any other result (serialize it as usual). With
  * `extraMeta`, a JSON member such as `"key":{…}` is appended inside `_meta` (the recorded members
  * come from buildEnvelope, which writes only the app payload key there), and `tail`, members such
  * as `,"resultType":"complete"`, after the result's own members.
  */
 export function prewrittenResultJson(result: CallToolResult, extraMeta?: string, tail = ''): string | undefined {
-  const parts = written.get(result);
-  if (parts === undefined || !describedBy(result)) return undefined;
+  const parts = (result as { [RESULT_JSON]?: ResultJsonParts })[RESULT_JSON];
+  if (parts === undefined || !describedBy(result, parts)) return undefined;
   const meta = extraMeta === undefined ? parts.metaMembers : parts.metaMembers === '' ? extraMeta : `${parts.metaMembers},${extraMeta}`;
   return `{"content":${parts.content},"structuredContent":${parts.structuredContent},"_meta":{${meta}}${tail}}`;
 }

@@ -194,15 +194,22 @@ class ToolCallContext implements ToolContext {
     return this.channel.signal;
   }
 
-  // A bound function, as before: a tool may hand `ctx.progress` on as a callback.
-  readonly progress = async (progress: number, total?: number, message?: string): Promise<void> => {
+  private boundProgress: ToolContext['progress'] | undefined;
+
+  // Bound, so a tool may hand `ctx.progress` on as a callback; made on first use, as most calls
+  // report no progress.
+  get progress(): ToolContext['progress'] {
+    return (this.boundProgress ??= this.sendProgress.bind(this));
+  }
+
+  private async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
     const { progressToken, notify } = this.channel;
     if (progressToken === undefined || !notify) return;
     await notify({
       method: 'notifications/progress',
       params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
     });
-  };
+  }
 }
 
 /** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
