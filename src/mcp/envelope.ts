@@ -59,8 +59,8 @@ export interface EnvelopeResult {
  * Builds the dual-channel result of DESIGN §6: the prompt sees a short summary and the inline
  * data; a `data.<key>` over the byte budget is replaced by the withheld descriptor; the app
  * channel carries everything, withholding nothing. Each data key is serialized once, to measure
- * it; that text rides on the result (result-json.ts) so the answer is not serialized again. A result is not
- * changed after it is built (the fast path's answer cache freezes it).
+ * it; that text rides on the result (result-json.ts) so the answer is not serialized again. A
+ * result is not changed after it is built (the fast path's answer cache freezes it).
  */
 export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes: number): EnvelopeResult {
   const meta = { tool, project_id: answer.projectId, provenance: answer.provenance };
@@ -79,8 +79,9 @@ export function buildEnvelope(tool: string, answer: EnvelopedAnswer, inlineBytes
     const member = `${fullJson === '' ? '' : ','}${JSON.stringify(key)}:`;
     fullJson += member + json;
     if (bytes > inlineBytes && !answer.neverWithhold?.includes(key)) {
-      inline[key] = { withheld: 'moved_to_app_channel', bytes };
-      inlineJson += `${member}{"withheld":"moved_to_app_channel","bytes":${bytes}}`;
+      const withheld = { withheld: 'moved_to_app_channel', bytes };
+      inline[key] = withheld;
+      inlineJson += member + JSON.stringify(withheld);
     } else {
       inline[key] = value;
       inlineJson += member + json;

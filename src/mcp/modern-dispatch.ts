@@ -22,9 +22,9 @@ const MODERN_REVISION = '2026-07-28';
 const RESULT_OPEN = Buffer.from('{"result":');
 const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 const LEGACY_SESSION_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
-/** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
 /** What the SDK adds to a modern result (its cache hint of its own is absent for tools/call). */
 const MODERN_RESULT_TAIL = ',"resultType":"complete"';
+/** The `_meta` keys a plain request carries; anything else (progressToken, logLevel, …) goes the SDK way. */
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
 /** How a fast call learns it was cancelled; the signal is read only by tools that can stop early. */

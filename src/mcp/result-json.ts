@@ -46,6 +46,7 @@ function describedBy(result: CallToolResult, parts: ResultJsonParts): boolean {
 export function prewrittenResultJson(result: CallToolResult, extraMeta?: string, tail = ''): string | undefined {
   const parts = (result as { [RESULT_JSON]?: ResultJsonParts })[RESULT_JSON];
   if (parts === undefined || !describedBy(result, parts)) return undefined;
-  const meta = extraMeta === undefined ? parts.metaMembers : parts.metaMembers === '' ? extraMeta : `${parts.metaMembers},${extraMeta}`;
+  // metaMembers is never empty: buildEnvelope always writes the app payload there.
+  const meta = extraMeta === undefined ? parts.metaMembers : `${parts.metaMembers},${extraMeta}`;
   return `{"content":${parts.content},"structuredContent":${parts.structuredContent},"_meta":{${meta}}${tail}}`;
 }
