@@ -5,6 +5,7 @@ import { actorHas } from '../platform/auth/actor.js';
 import type { Clock } from '../platform/clock.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { rejectNul } from '../platform/validation.js';
 import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
@@ -219,6 +220,7 @@ export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller
     if (!actorHas(caller.actor, tool.permission)) {
       return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
     }
+    rejectNul(args, 'arguments');
     const answer = await tool.run(toolCtx, args as never);
     if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };
     return buildEnvelope(tool.name, answer, deps.envelopeInlineBytes);

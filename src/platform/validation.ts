@@ -18,3 +18,60 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown, where?:
   }));
   throw new ValidationError(violations);
 }
+
+const NUL = '\u0000';
+const NUL_MESSAGE = 'contains the NUL character (U+0000), which no stored text can hold; remove it';
+/** Deeper than any input we accept; the walk stops there rather than recurse without bound. */
+const MAX_SCAN_DEPTH = 64;
+
+/**
+ * Where a value holds U+0000 in a string or an object key. PostgreSQL text and jsonb cannot hold
+ * it, so such input would otherwise reach the store and fail there as an internal error (SQLSTATE
+ * 22021 / 22P05) instead of a 400 that names the field. Checked once at each entry (REST routes,
+ * MCP tool calls) rather than in every schema, so no schema can forget it.
+ */
+export function nulViolations(value: unknown, where: string): readonly FieldViolation[] {
+  // Every request passes through here: the common answer is found without allocating.
+  if (!containsNul(value, 0)) return NONE;
+  const found: FieldViolation[] = [];
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (typeof node === 'string') {
+      if (node.includes(NUL)) found.push({ path, message: NUL_MESSAGE });
+      return;
+    }
+    if (typeof node !== 'object' || node === null || depth >= MAX_SCAN_DEPTH) return;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) walk(node[i], `${path}.${i}`, depth + 1);
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const child = path ? `${path}.${key}` : key;
+      if (key.includes(NUL)) found.push({ path: child, message: `the key ${NUL_MESSAGE}` });
+      walk((node as Record<string, unknown>)[key], child, depth + 1);
+    }
+  };
+  walk(value, where, 0);
+  return found;
+}
+
+const NONE: readonly FieldViolation[] = Object.freeze([]);
+
+function containsNul(node: unknown, depth: number): boolean {
+  if (typeof node === 'string') return node.includes(NUL);
+  if (typeof node !== 'object' || node === null || depth >= MAX_SCAN_DEPTH) return false;
+  if (Array.isArray(node)) {
+    for (const item of node) if (containsNul(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    if (key.includes(NUL) || containsNul((node as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Throws the ValidationError that names every place the input holds U+0000. */
+export function rejectNul(value: unknown, where: string): void {
+  const violations = nulViolations(value, where);
+  if (violations.length > 0) throw new ValidationError([...violations]);
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 import { openRawSession, postLarge, rawMcp } from '../support/raw-mcp.js';
-import { connectLegacy } from '../support/mcp-clients.js';
+import { connectLegacy, connectModern } from '../support/mcp-clients.js';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
 
@@ -42,6 +42,24 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     const result = res.messages[0].result;
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/surprise/);
+  });
+
+  it('a string holding U+0000 → an isError result naming the argument, on both eras', async () => {
+    // No stored text can hold NUL; the tool must never see it (it used to reach the store as a 500-class failure).
+    const args = { query: 'roas\u0000drop', project_id: 'proj_demo' };
+    const { client: legacy } = await connectLegacy(service.url);
+    const modern = await connectModern(service.url);
+    try {
+      for (const client of [legacy, modern]) {
+        const result = (await client.callTool({ name: 'search_context', arguments: args })) as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, { code: string; errors: unknown[] }> };
+        expect(result.isError).toBe(true);
+        expect(result.content[0]!.text).toMatch(/^validation_failed: arguments\.query: contains the NUL character/);
+        expect(result._meta?.['service.error']).toMatchObject({ code: 'validation_failed', errors: [{ path: 'arguments.query', message: expect.stringContaining('U+0000') }] });
+      }
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
   });
 
   it('a body over 4 MiB → 413', async () => {

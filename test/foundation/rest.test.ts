@@ -63,6 +63,46 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
     for (const answer of [malformed, missing, cursor]) expect(JSON.stringify(answer.body)).not.toMatch(/\bat .*\.(ts|js):\d+|SELECT|INSERT/);
   });
 
+  it('refuses U+0000 anywhere in a request with a 400 that names each place, stores nothing and keeps serving', async () => {
+    // PostgreSQL text and jsonb cannot hold NUL: before the check these reached the store and came
+    // back as 500s.
+    const body = await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_nul', name: 'a\u0000b', timezone: 'UTC' } });
+    expect(body.status).toBe(400);
+    expect(body.headers.get('content-type')).toContain('application/problem+json');
+    expect(body.body.code).toBe('validation_failed');
+    expect(body.body.errors).toEqual([{ path: 'body.name', message: expect.stringContaining('U+0000') }]);
+    expect((await api(`${service.url}/api/projects/proj_nul`)).status).toBe(404);
+    const nested = await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_nul', name: 'ok', extra: [{ 'k\u0000': 'v' }, 'x\u0000'] } });
+    expect(nested.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.extra.0.k\u0000', 'body.extra.1']);
+    const path = await api(`${service.url}/api/context/business-links/link%00x`, { method: 'DELETE' });
+    expect(path.status).toBe(400);
+    expect(path.body.errors).toEqual([{ path: 'path.id', message: expect.stringContaining('U+0000') }]);
+    const query = await api(`${service.url}/api/projects?cursor=%00`);
+    expect(query.status).toBe(400);
+    expect(query.body.errors[0].path).toBe('query.cursor');
+    expect((await api(`${service.url}/api/flows/ds%00/run`, { method: 'POST' })).status).toBe(400);
+    expect((await api(`${service.url}/healthz`)).status).toBe(200);
+  });
+
+  it('routes path parameters as long as the schemas allow; beyond the router limit a 414 problem+json', async () => {
+    const P = 'proj_longkeys';
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Long keys' } })).status).toBe(201);
+    // A business key may be 128 characters; the router's default limit was 100.
+    const key = `kpi.${'a'.repeat(124)}`;
+    expect((await api(`${service.url}/api/taxonomy/keys`, { method: 'POST', json: { project_id: P, key, label: 'Long' } })).status).toBe(201);
+    const read = await api(`${service.url}/api/taxonomy/keys/${key}?project_id=${P}`);
+    expect(read.status).toBe(200);
+    expect(read.body.key).toBe(key);
+    const tooLongForSchema = await api(`${service.url}/api/taxonomy/keys/kpi.${'a'.repeat(200)}?project_id=${P}`);
+    expect(tooLongForSchema.status).toBe(400);
+    expect(tooLongForSchema.body.errors[0].path).toBe('path.key');
+    const beyondRouter = await api(`${service.url}/api/projects/${'x'.repeat(5000)}`);
+    expect(beyondRouter.status).toBe(414);
+    expect(beyondRouter.headers.get('content-type')).toContain('application/problem+json');
+    expect(beyondRouter.body).toMatchObject({ status: 414, code: 'uri_too_long', request_id: beyondRouter.headers.get('x-request-id') });
+    expect(JSON.stringify(beyondRouter.body)).not.toContain('xxxxxxxx');
+  });
+
   it('refuses REST bodies over 2 MiB with 413', async () => {
     const res = await postLarge(service.url, '/api/projects', 2 * 1024 * 1024 + 1);
     expect(res.status).toBe(413);

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { parseInput } from '../validation.js';
+import { nulViolations, parseInput } from '../validation.js';
 import { createHostValidator } from './host-validation.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { internalProblem, problemFromError } from './problem.js';
@@ -19,6 +19,8 @@ import type { AnyRouteSpec, RouteRule } from './route.js';
 
 export const REST_BODY_LIMIT = 2 * 1024 * 1024;
 export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+/** The longest path parameter the router accepts, as sent (percent-encoded). */
+const MAX_PATH_PARAM_CHARS = 4096;
 
 function refuseFastifySchemas(): never {
   throw new Error('Fastify route schemas are not used here: validate with zod through defineRoute');
@@ -166,6 +168,22 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
       if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
       return server;
     },
+    // Path parameters are checked by each route's zod schema (a subject may be 255 characters,
+    // several times that once percent-encoded); the router's default limit of 100 would answer a
+    // valid 101-character business key with its own 414.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
+    // What the router itself refuses (a path that does not decode, a parameter beyond that limit)
+    // is answered like every other error: problem+json with the request id.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, new UriTooLong());
+      if (code === 'FST_ERR_BAD_URL') return sendProblem(reply, new ValidationError([{ path: 'path', message: 'is not valid percent-encoding' }], 'The request path could not be decoded.', 'bad_url'));
+      // Only async route constraints remain, and no route has one.
+      request.log.error({ err: { message: error.message, code } }, 'router failed');
+      const plain: FastifyReply = reply;
+      return plain.code(500).header('content-type', 'application/problem+json').send(internalProblem(String(request.id)));
+    },
     return503OnClosing: true,
     forceCloseConnections: true,
     // Requests are validated by each route's zod schema (defineRoute), never by Fastify JSON schemas.
@@ -245,6 +263,14 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
   return app;
 }
 
+class UriTooLong extends AppError {
+  readonly status = 414;
+  readonly title = 'URI too long';
+  constructor() {
+    super('uri_too_long', `A path parameter is longer than ${MAX_PATH_PARAM_CHARS} characters.`);
+  }
+}
+
 class PayloadTooLarge extends AppError {
   readonly status = 413;
   readonly title = 'Payload too large';
@@ -276,6 +302,8 @@ function registerRoute(app: FastifyInstance, deps: HttpAppDeps, route: AnyRouteS
           throw new ValidationError([{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }], undefined, 'unsupported_media_type');
         }
       }
+      const nul = [...nulViolations(request.params, 'path'), ...nulViolations(request.query, 'query'), ...nulViolations(rawBody, 'body')];
+      if (nul.length > 0) throw new ValidationError(nul);
       const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
       const query = route.query ? parseInput(route.query, request.query ?? {}, 'query') : request.query;
       const params = route.params ? parseInput(route.params, request.params ?? {}, 'path') : request.params;
