@@ -84,7 +84,7 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
     expect((await api(`${service.url}/healthz`)).status).toBe(200);
   });
 
-  it('routes path parameters as long as the schemas allow; beyond the router limit a 414 problem+json', async () => {
+  it('routes path parameters as long as the schemas allow; the router refuses only beyond its limit (414) or an undecodable path (400), as problem+json', async () => {
     const P = 'proj_longkeys';
     expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Long keys' } })).status).toBe(201);
     // A business key may be 128 characters; the router's default limit was 100.
@@ -101,6 +101,9 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
     expect(beyondRouter.headers.get('content-type')).toContain('application/problem+json');
     expect(beyondRouter.body).toMatchObject({ status: 414, code: 'uri_too_long', request_id: beyondRouter.headers.get('x-request-id') });
     expect(JSON.stringify(beyondRouter.body)).not.toContain('xxxxxxxx');
+    const undecodable = await api(`${service.url}/api/projects/proj_%zz`);
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body).toMatchObject({ code: 'bad_url', request_id: undecodable.headers.get('x-request-id') });
   });
 
   it('refuses REST bodies over 2 MiB with 413', async () => {
