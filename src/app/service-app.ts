@@ -107,6 +107,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     clock,
     log,
     maxRequestBodySize: MCP_BODY_LIMIT,
+    maxLiveSessions: config.mcpLiveSessions,
   });
   legacy.start();
 

@@ -17,6 +17,10 @@ interface LiveSession {
   subject: string;
   /** When this process last recorded the session's activity in the store (epoch ms). */
   touchedAt?: number;
+  /** When a request last used the session here (epoch ms): what eviction from memory goes by. */
+  usedAt: number;
+  /** Requests the transport is handling and response streams still open (GET or a POST's SSE). */
+  busy: number;
   protocolVersion: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
@@ -29,6 +33,12 @@ export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 const TOUCH_INTERVAL_MS = 60 * 1000;
+/**
+ * Over the live-session limit, a session unused this long, with no request in progress and no
+ * stream open, leaves memory (it stays stored and rehydrates on its next request). Shorter would
+ * let a client's GET stream drop and reconnect across an eviction, and miss what was sent between.
+ */
+export const SESSION_EVICT_IDLE_MS = 5 * 60 * 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -61,6 +71,11 @@ export class LegacySessionManager {
       clock: Clock;
       log: Logger;
       maxRequestBodySize: number;
+      /**
+       * How many sessions this process keeps in memory (~150 KB each: an SDK server and its
+       * transport). Clients that never send DELETE would otherwise hold theirs for a day.
+       */
+      maxLiveSessions: number;
     },
   ) {}
 
@@ -95,12 +110,74 @@ export class LegacySessionManager {
   useLiveSession(id: string, subject: string): boolean {
     const session = this.live.get(id);
     if (!session || session.subject !== subject) return false;
+    this.markUsed(session);
     this.touch(session);
     return true;
   }
 
+  /** Moves the session to the recent end of `live`, whose order is then least recently used first. */
+  private markUsed(session: LiveSession): void {
+    session.usedAt = this.deps.clock.now().getTime();
+    this.live.delete(session.id);
+    this.live.set(session.id, session);
+  }
+
+  /**
+   * Over the limit, drops least recently used sessions from memory while they are idle: unused for
+   * SESSION_EVICT_IDLE_MS, nothing in progress, no stream open. Never the stored session; when
+   * every session over the limit is in use, the limit is exceeded rather than a client broken.
+   */
+  private evictIdle(): void {
+    if (this.live.size <= this.deps.maxLiveSessions) return;
+    const cutoff = this.deps.clock.now().getTime() - SESSION_EVICT_IDLE_MS;
+    for (const session of [...this.live.values()]) {
+      if (this.live.size <= this.deps.maxLiveSessions) break;
+      // In least-recently-used order: once one is recent, the rest are too.
+      if (session.usedAt > cutoff) break;
+      if (session.busy > 0) continue;
+      this.live.delete(session.id);
+      void session.server.close().catch(() => undefined);
+    }
+  }
+
+  /** Counts an SSE response as busy until its stream ends or the client goes away. */
+  private whileStreaming(session: LiveSession, response: Response): Response {
+    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
+    session.busy++;
+    let open = true;
+    const ended = (): void => {
+      if (open) session.busy--;
+      open = false;
+    };
+    const source = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        try {
+          const { done, value } = await source.read();
+          if (done) {
+            ended();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          ended();
+          controller.error(error);
+        }
+      },
+      cancel: (reason) => {
+        ended();
+        return source.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
   get size(): number {
     return this.live.size;
+  }
+
+  /** Whether this process holds session `id` in memory (without counting as a use). */
+  has(id: string): boolean {
+    return this.live.has(id);
   }
 
   async handle(request: Request, parsedBody: unknown, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
@@ -117,11 +194,18 @@ export class LegacySessionManager {
     // A session has one GET stream; a new GET (often a reconnect whose old socket the server has not
     // yet seen close) supersedes the old one instead of being refused with 409.
     if (request.method === 'GET') session.transport.closeStandaloneSSEStream();
-    let response = await session.transport.handleRequest(request, { parsedBody, authInfo });
-    if (request.method === 'GET') response = await this.withPrimingEvent(session, request, response);
+    this.markUsed(session);
+    session.busy++;
+    let response: Response;
+    try {
+      response = await session.transport.handleRequest(request, { parsedBody, authInfo });
+      if (request.method === 'GET') response = await this.withPrimingEvent(session, request, response);
+    } finally {
+      session.busy--;
+    }
     if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
     else if (request.method === 'POST') this.touch(session);
-    return response;
+    return this.whileStreaming(session, response);
   }
 
   /**
@@ -177,7 +261,7 @@ export class LegacySessionManager {
       maxRequestBodySize: this.deps.maxRequestBodySize,
     });
     const server = this.deps.createServer();
-    const session: LiveSession = { id, subject, protocolVersion, transport, server, subscriptions: new Set() };
+    const session: LiveSession = { id, subject, protocolVersion, transport, server, subscriptions: new Set(), usedAt: this.deps.clock.now().getTime(), busy: 0 };
     server.server.setRequestHandler('resources/subscribe', async (req) => {
       session.subscriptions.add(req.params.uri);
       await this.deps.store.subscribe(id, req.params.uri);
@@ -193,6 +277,7 @@ export class LegacySessionManager {
     };
     await server.connect(transport);
     this.live.set(id, session);
+    this.evictIdle();
     return session;
   }
 

@@ -28,6 +28,7 @@ export interface Config {
   connectorServiceUrl: string | undefined;
   envelopeInlineBytes: number;
   searchCacheEntries: number;
+  mcpLiveSessions: number;
   mcpConformanceFixtures: boolean;
   orgOwnerSubject: string | undefined;
   logLevel: string;
@@ -142,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     connectorServiceUrl: env.CONNECTOR_SERVICE_URL || undefined,
     envelopeInlineBytes: integer(env, 'ENVELOPE_INLINE_BYTES', 4096, 64, 64 * 1024 * 1024),
     searchCacheEntries: integer(env, 'SEARCH_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    mcpLiveSessions: integer(env, 'MCP_LIVE_SESSIONS', 1000, 1, 1_000_000),
     mcpConformanceFixtures: bool(env, 'MCP_CONFORMANCE_FIXTURES', false),
     orgOwnerSubject: env.ORG_OWNER_SUBJECT || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
