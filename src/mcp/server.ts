@@ -9,7 +9,7 @@ import { rejectNul } from '../platform/validation.js';
 import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
-import { errorResult } from './tool-errors.js';
+import { errorResult, resourceReadError } from './tool-errors.js';
 
 export const SERVER_NAME = 'context-hub';
 
@@ -86,8 +86,12 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
         const caller = callerOf(ctx, boundCaller);
         const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
         const vars = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-        const { text } = await resource.read(rc, uri.href, vars);
-        return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
+        try {
+          const { text } = await resource.read(rc, uri.href, vars);
+          return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
+        } catch (error) {
+          throw resourceReadError(uri.href, error, deps.log);
+        }
       },
     );
   }

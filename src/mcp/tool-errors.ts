@@ -1,5 +1,7 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
-import { AppError, ValidationError } from '../platform/errors.js';
+import { randomUUID } from 'node:crypto';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult } from '@modelcontextprotocol/server';
+import { AppError, NotFoundError, ValidationError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
 
 /**
  * A tool failure as an `isError` result: the text starts with the stable code, says what went
@@ -16,4 +18,23 @@ export function errorResult(code: string, message: string, hint?: string, error?
     content: [{ type: 'text', text: lines.join('\n') }],
     _meta: { 'service.error': { code, message, ...(violations ? { errors: violations } : {}), ...(error?.details ?? {}) } },
   };
+}
+
+/**
+ * A failed `resources/read` as the protocol error the client can act on. An object the URI names
+ * that does not exist is the spec's resource-not-found (-32602 with `data: {uri}`, SEP-2164), the
+ * same answer the SDK gives a URI no template matches; a refused or invalid read is -32602 with our
+ * stable code in `data`. Anything unexpected is logged under an incident id and answered without
+ * its message (thrown errors otherwise reach the client verbatim as -32603).
+ */
+export function resourceReadError(uri: string, error: unknown, log: Logger): ProtocolError {
+  if (error instanceof NotFoundError) return new ResourceNotFoundError(uri, error.message);
+  if (error instanceof AppError) {
+    const data = { uri, code: error.code, ...(error instanceof ValidationError ? { errors: error.errors } : {}) };
+    const code = error.status < 500 && error.status !== 429 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    return new ProtocolError(code, error.hint ? `${error.message} ${error.hint}` : error.message, data);
+  }
+  const incident = randomUUID();
+  log.error({ err: error, incident, uri }, 'resource read failed');
+  return new ProtocolError(ProtocolErrorCode.InternalError, `The resource could not be read (incident ${incident}). Retry once; if it fails again, report the incident id.`, { uri });
 }

@@ -100,6 +100,31 @@ describe.each(STORES)('cross-project isolation under oauth [%s]', (store) => {
     expect(sawOwn).toBeGreaterThan(0);
   });
 
+  it.each(PEOPLE)("$sub reading the other project's resources is refused exactly as for a missing project", async (p) => {
+    const client = await connectModern(service.url, tokens.get(p.sub));
+    try {
+      const refusal = async (uri: string) =>
+        (await client.readResource({ uri }).then(
+          () => undefined,
+          (e: { code?: number; data?: { uri?: string; code?: string }; message?: string }) => e,
+        ))!;
+      for (const template of ['project://{p}', 'anomalies://{p}/recent', 'insight://{p}/latest']) {
+        const other = await refusal(template.replace('{p}', p.other));
+        const missing = await refusal(template.replace('{p}', 'proj_does_not_exist'));
+        expect(other.code).toBe(-32602);
+        expect(other.data?.code).toBe('project_forbidden');
+        expect({ code: other.code, data: { ...other.data, uri: undefined }, message: other.message?.replace(p.other, '<id>') }).toEqual({
+          code: missing.code,
+          data: { ...missing.data, uri: undefined },
+          message: missing.message?.replace('proj_does_not_exist', '<id>'),
+        });
+        for (const word of p.foreign) expect(JSON.stringify(other)).not.toContain(word);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the owner sees both projects', async () => {
     const list = await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${await idp.token('owner-1')}` } });
     expect(list.body.projects.map((x: { id: string }) => x.id).sort()).toEqual([ALPHA.id, DEMO.id]);

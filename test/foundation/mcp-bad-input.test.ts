@@ -62,6 +62,28 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     }
   });
 
+  it('a resource URI naming a project or run that does not exist → resource-not-found (-32602 with data {uri}), on both eras', async () => {
+    // Before: the read's NotFoundError reached the client as -32603 Internal error.
+    const { client: legacy } = await connectLegacy(service.url);
+    const modern = await connectModern(service.url);
+    try {
+      for (const client of [legacy, modern]) {
+        for (const uri of ['project://proj_nope', 'anomalies://proj_nope/recent', 'run://proj_nope/run_nope']) {
+          const error = (await client.readResource({ uri }).then(
+            () => undefined,
+            (e: unknown) => e,
+          )) as { code?: number; data?: unknown; message?: string } | undefined;
+          expect(error?.code).toBe(-32602);
+          expect(error?.data).toEqual({ uri });
+          expect(error?.message).toMatch(/does not exist/);
+        }
+      }
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
   it('a body over 4 MiB → 413', async () => {
     const res = await postLarge(service.url, '/mcp', 4 * 1024 * 1024 + 10, session);
     expect(res.status).toBe(413);
