@@ -10,4 +10,6 @@
 import './platform/zod-runtime.js';
 import { runCli } from './cli/main.js';
 
-process.exitCode = await runCli(process.argv.slice(2));
+const exitCode = await runCli(process.argv.slice(2));
+// A failed start can leave a pool or timers behind; nothing is left to finish, so end now.
+if (exitCode !== 0) process.exit(exitCode);

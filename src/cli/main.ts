@@ -1,6 +1,6 @@
 import { VERSION } from '../app/version.js';
 import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform/config.js';
-import { ConfigError } from '../platform/errors.js';
+import { ConfigError, StartupError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
 import { membersCommand } from '../modules/org/members.cli.js';
 
@@ -57,7 +57,31 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`context-hub: ${error.message}\n`);
       return 78;
     }
-    throw error;
+    if (error instanceof StartupError) {
+      process.stderr.write(`context-hub: ${error.message}\n`);
+      return error.exitCode;
+    }
+    // A defect: one line for the operator; the stack only when asked for (logs carry none).
+    const { message, code } = error as { message?: string; code?: unknown };
+    process.stderr.write(`context-hub: ${command} failed: ${message ?? String(error)}${typeof code === 'string' ? ` (${code})` : ''}\n`);
+    if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '')) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    else process.stderr.write('context-hub: run with LOG_LEVEL=debug to see where it failed\n');
+    return 1;
+  }
+}
+
+/** What the listener's failure means for the operator, when it is one they can fix. */
+function listenError(config: Config, error: unknown): unknown {
+  const where = `${config.host}:${config.port}`;
+  switch ((error as { code?: string }).code) {
+    case 'EADDRINUSE':
+      return new StartupError('address_in_use', `${where} is already in use (another context-hub?): stop that process or set PORT`, 75);
+    case 'EACCES':
+      return new StartupError('listen_forbidden', `not permitted to listen on ${where} (ports below 1024 need privileges): set PORT`, 77);
+    case 'EADDRNOTAVAIL':
+      return new StartupError('address_unavailable', `${config.host} is not an address of this machine: set HOST`, 69);
+    default:
+      return error;
   }
 }
 
@@ -69,12 +93,23 @@ async function serve(config: Config): Promise<number> {
   // Opening the store and loading the service graph overlap: together they are most of a restart.
   const { openDatabase } = await import('../platform/db/open.js');
   const [db, { createServiceApp }] = await Promise.all([openDatabase(config), loadServiceApp()]);
-  const app = await createServiceApp({ config, logger: log, mcpExtensions, db });
+  const app = await createServiceApp({ config, logger: log, mcpExtensions, db }).catch(async (error: unknown) => {
+    // Gives the embedded store's lock back (a refused migration, say) before the process ends.
+    await db.close().catch(() => undefined);
+    throw error;
+  });
   if (!config.databaseUrl && (await app.services.demo.isEmpty())) {
     const seeded = await app.services.demo.run(app.systemContext());
     log.info(seeded, 'first start on an empty embedded store: demo project created');
   }
-  const url = await app.listen();
+  let url: string;
+  try {
+    url = await app.listen();
+  } catch (error) {
+    await app.close();
+    await db.close();
+    throw listenError(config, error);
+  }
   log.info({ url, mcp: `${url}/mcp`, store: app.db.kind, auth: config.authMode }, 'context-hub serving');
   await waitForShutdown(async () => {
     log.info('shutting down');

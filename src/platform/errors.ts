@@ -86,6 +86,22 @@ export class ServiceUnavailableError extends AppError {
   readonly title = 'Service unavailable';
 }
 
+/**
+ * A start that cannot go on for a reason the operator can fix (the port is taken, the store is
+ * unreachable, DATA_DIR is unusable or held by another process): the CLI prints the message as one
+ * line and exits with `exitCode` (sysexits.h values).
+ */
+export class StartupError extends Error {
+  constructor(
+    readonly code: 'address_in_use' | 'listen_forbidden' | 'address_unavailable' | 'store_unreachable' | 'data_dir_unusable' | 'data_dir_in_use',
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
 /** Configuration that cannot run: the process prints the message (one line) and exits. */
 export class ConfigError extends Error {
   readonly code = 'config_invalid';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { StartupError } from '../errors.js';
 import type { Database } from './database.js';
 import { loadMigrations, PACKAGE_ROOT } from './migrate.js';
 import { PgliteDatabase } from './pglite.js';
@@ -29,8 +30,51 @@ export function embeddedDataDir(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'pglite');
 }
 
-/** DATABASE_URL set → PostgreSQL; unset → embedded PGlite under DATA_DIR. */
+/**
+ * DATABASE_URL set → PostgreSQL; unset → embedded PGlite under DATA_DIR. A store that cannot be
+ * reached or used stops the start with a StartupError that says why, not a driver's stack.
+ */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
-  if (config.databaseUrl) return new PostgresDatabase({ url: config.databaseUrl });
-  return PgliteDatabase.open({ dataDir: embeddedDataDir(config), templateTarball: templateIsCurrent() ? PGLITE_TEMPLATE : undefined });
+  if (!config.databaseUrl) return PgliteDatabase.open({ dataDir: embeddedDataDir(config), templateTarball: templateIsCurrent() ? PGLITE_TEMPLATE : undefined });
+  const db = new PostgresDatabase({ url: config.databaseUrl });
+  try {
+    await db.ping();
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw new StartupError('store_unreachable', `cannot use the PostgreSQL at ${shownUrl(config.databaseUrl)}: ${whyUnreachable(error)}`, EX_UNAVAILABLE);
+  }
+  return db;
+}
+
+const EX_UNAVAILABLE = 69;
+
+/** The URL without its password. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(DATABASE_URL)';
+  }
+}
+
+function whyUnreachable(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is PostgreSQL running, on that host and port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'ETIMEDOUT':
+      return 'the connection timed out';
+    case '28P01':
+    case '28000':
+      return 'authentication failed (check the user and password)';
+    case '3D000':
+      return 'the database does not exist (create it first)';
+    default:
+      return `${message ?? 'unknown error'}${code ? ` (${code})` : ''}`;
+  }
 }

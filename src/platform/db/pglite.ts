@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, NotificationHandler, SqlExecutor } from './database.js';
+import { ensureWritableDir, lockDataDir } from './data-dir-lock.js';
 import { PgliteStatements } from './pglite-statements.js';
 import { OID, parseDate, parseInt8, parseNumeric } from './database.js';
 
@@ -51,10 +52,21 @@ export class PgliteDatabase implements Database {
 
   static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
     let isNew = true;
+    let release: (() => void) | undefined;
     if (options.dataDir) {
+      ensureWritableDir(options.dataDir);
+      release = lockDataDir(options.dataDir);
       isNew = !fs.existsSync(`${options.dataDir}/PG_VERSION`);
-      fs.mkdirSync(options.dataDir, { recursive: true });
     }
+    try {
+      return await PgliteDatabase.create(options, isNew, release);
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+  }
+
+  private static async create(options: PgliteOptions, isNew: boolean, release: (() => void) | undefined): Promise<PgliteDatabase> {
     const loadDataDir =
       isNew && options.templateTarball && fs.existsSync(options.templateTarball)
         ? new Blob([fs.readFileSync(options.templateTarball)])
@@ -66,8 +78,13 @@ export class PgliteDatabase implements Database {
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
       ...(loadDataDir ? { loadDataDir } : {}),
     });
-    return new PgliteDatabase(pglite);
+    const db = new PgliteDatabase(pglite);
+    db.releaseDataDir = release;
+    return db;
   }
+
+  /** Gives up the claim on the data directory (lockDataDir), once the store is closed. */
+  private releaseDataDir: (() => void) | undefined;
 
   async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.statements.query<T>(text, params);
@@ -133,7 +150,7 @@ export class PgliteDatabase implements Database {
 
   /** Idempotent, like PostgresDatabase.close: concurrent and repeated calls share one close. */
   close(): Promise<void> {
-    this.closing ??= this.pglite.closed ? Promise.resolve() : this.pglite.close();
+    this.closing ??= (this.pglite.closed ? Promise.resolve() : this.pglite.close()).finally(() => this.releaseDataDir?.());
     return this.closing;
   }
 
