@@ -131,6 +131,27 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
     expect(schema.required).toEqual(expect.arrayContaining(['id', 'name']));
     expect(schema.properties.id.pattern).toBe('^proj_[a-z0-9][a-z0-9_-]{0,62}$');
     expect(doc.body.paths['/api/projects/{id}'].patch).toBeDefined();
+    // Every $ref resolves within the document (a recursive schema's own $defs used to point at
+    // the document root, where nothing is).
+    const refs: string[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(collect);
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') refs.push(value);
+        else collect(value);
+      }
+    };
+    collect(doc.body);
+    expect(refs).toContain('#/components/schemas/getApiTaxonomy_response_schema0');
+    for (const ref of new Set(refs)) {
+      expect(ref.startsWith('#/')).toBe(true);
+      const target = ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc.body);
+      expect(target, ref).toBeTypeOf('object');
+    }
   });
 
   it('refuses a foreign Host on a loopback bind, but not on probes', async () => {
