@@ -144,6 +144,7 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
     };
     collect(doc.body);
     expect(refs).toContain('#/components/schemas/getApiTaxonomy_response_schema0');
+    expect(Object.keys(doc.body.paths['/api/skills/{name}/SKILL.md'].get.responses['200'].content)).toEqual(['text/markdown']);
     for (const ref of new Set(refs)) {
       expect(ref.startsWith('#/')).toBe(true);
       const target = ref

@@ -113,6 +113,7 @@ export function skillRoutes(skills: SkillsService) {
       rule: { permission: 'context.read' },
       params: SkillPathParams,
       query: SkillReadQuery,
+      responseMediaType: 'text/markdown',
       handler: async ({ ctx, params, query, reply }) => {
         const text = await skills.exportFile(ctx, query.project_id, params.name, query.version);
         return reply.code(200).header('content-type', 'text/markdown; charset=utf-8').send(text);

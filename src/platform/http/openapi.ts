@@ -44,6 +44,13 @@ const PROBLEM_SCHEMA = {
   },
 };
 
+function successResponse(route: AnyRouteSpec, schema: () => Record<string, unknown>): Record<string, unknown> {
+  // A 204 has no body to describe.
+  if (route.successStatus === 204) return { description: 'Success, no content' };
+  if (route.responseMediaType) return { description: 'Success', content: { [route.responseMediaType]: { schema: { type: 'string' } } } };
+  return { description: 'Success', content: { 'application/json': { schema: schema() } } };
+}
+
 /** OpenAPI 3.1 from the same zod schemas that validate the requests. */
 export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -72,10 +79,7 @@ export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: st
       security: 'public' in route.rule ? [] : [{ bearerAuth: [] }],
       'x-permission': 'public' in route.rule ? 'public' : route.rule.permission,
       responses: {
-        [String(route.successStatus ?? 200)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', schemas, `${operationId}_response`) : {} } },
-        },
+        [String(route.successStatus ?? 200)]: successResponse(route, () => (route.response ? jsonSchema(route.response, 'output', schemas, `${operationId}_response`) : {})),
         default: { description: 'Problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
       },
     };

@@ -31,6 +31,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   params?: ZodType<P>;
   /** Response schema for the OpenAPI document (the service's presenter shape). */
   response?: ZodType;
+  /** The answer is text of this media type (e.g. text/markdown), not JSON: for the OpenAPI document. */
+  responseMediaType?: string;
   /** Status of a successful answer; 200 unless stated. */
   successStatus?: number;
   /** Raw request bodies of these media types are passed as strings (e.g. text/markdown). */
