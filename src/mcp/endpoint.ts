@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse, isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { authorizeRequest, installPreRouter, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type AuthorizableRequest, type HttpAppDeps } from '../platform/http/app.js';
@@ -119,10 +119,19 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     if (!session || session.subject !== caller.actor.subject) {
       return sendProblem(reply, new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'));
     }
-    if (request.body === MALFORMED_JSON || typeof request.body !== 'object' || request.body === null) {
+    const body = request.body;
+    if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
       return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
     }
-    session.transport.receive(request.body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
+    // 2024-11-05 has no batches, and the server would drop anything that is not one message
+    // without a word: the client must hear why.
+    if (Array.isArray(body)) {
+      return jsonRpcErrorReply(reply, 400, -32600, 'Invalid Request: this transport takes one JSON-RPC message per POST, not a batch');
+    }
+    if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
+      return jsonRpcErrorReply(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response');
+    }
+    session.transport.receive(body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
     return reply.code(202).send('Accepted');
   });
 

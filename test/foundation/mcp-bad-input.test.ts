@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 import { openRawSession, postLarge, rawMcp } from '../support/raw-mcp.js';
 import { connectLegacy, connectModern } from '../support/mcp-clients.js';
+import { EventStreamReader } from '../support/event-stream.js';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
 
@@ -81,6 +82,24 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     } finally {
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it('on the 2024-11-05 SSE transport, a batch or a non-JSON-RPC body → 400 -32600, and the stream keeps working', async () => {
+    const stream = await EventStreamReader.open(`${service.url}/sse`, {});
+    try {
+      const endpoint = await stream.next((event) => event.event === 'endpoint');
+      const post = (body: unknown) => fetch(new URL(endpoint.data, service.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (const body of [[{ jsonrpc: '2.0', id: 1, method: 'ping' }], { hello: 'world' }, { jsonrpc: '2.0', id: 1 }]) {
+        const refused = await post(body);
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32600);
+      }
+      // Before, the batch was accepted (202) and never answered.
+      expect((await post({ jsonrpc: '2.0', id: 42, method: 'ping' })).status).toBe(202);
+      await stream.next((event) => event.data.includes('"id":42'));
+    } finally {
+      stream.close();
     }
   });
 
