@@ -6,6 +6,7 @@ import { authorizeRequest, installPreRouter, MALFORMED_JSON, MCP_BODY_LIMIT, sen
 import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
+import { registerMcpCors } from './cors.js';
 import { createMcpPreRouter, preRoutedBody, preRoutedOf } from './pre-router.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
@@ -34,6 +35,7 @@ function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, me
  */
 export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): void {
   const originAllowed = createOriginValidator(deps.http.config);
+  registerMcpCors(app, originAllowed);
   const sseSessions = new Map<string, { transport: SseServerTransport; subject: string }>();
 
   async function gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo> {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import pino from 'pino';
 import { handOnWithId, MCP_BODY_LIMIT, requestIdFor, type AuthorizableRequest, type PreRouter } from '../platform/http/app.js';
 import type { Logger } from '../platform/logger.js';
+import { corsResponseHeaders } from './cors.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { Cancellation, ModernFastPath } from './modern-dispatch.js';
 import type { CallerInfo } from './server.js';
@@ -154,6 +155,9 @@ async function serve(deps: McpPreRouterDeps, req: IncomingMessage, res: ServerRe
     sessionId === undefined
       ? ['content-type', 'application/json', 'content-length', String(length), 'x-request-id', requestId]
       : ['content-type', 'text/event-stream', 'cache-control', 'no-cache', 'mcp-session-id', sessionId, 'content-length', String(length), 'x-request-id', requestId];
+  // The gate let this Origin through: a browser page needs to be allowed to read the answer.
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== '') for (const [name, value] of corsResponseHeaders(origin)) headers.push(name, value);
   res.writeHead(200, headers);
   // Corked, the head and the chunks leave in one writev.
   res.cork();

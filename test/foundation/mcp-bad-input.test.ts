@@ -139,6 +139,35 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     expect((await rawMcp(service.url, INIT, { origin: 'http://localhost:6274' })).status).toBe(200);
   });
 
+  it('a page of an allowed Origin can use the endpoint from a browser (CORS); a foreign one cannot', async () => {
+    const page = 'http://localhost:6274';
+    const preflight = await fetch(`${service.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id, authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(page);
+    for (const name of ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'authorization', 'last-event-id']) expect(preflight.headers.get('access-control-allow-headers')).toContain(name);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const foreign = await fetch(`${service.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+
+    // The SDK path (initialize), the fast path (tools/list on the session) and a problem answer.
+    const init = await rawMcp(service.url, INIT, { origin: page });
+    const sessionHeaders = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18', origin: page };
+    await rawMcp(service.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders);
+    const list = await rawMcp(service.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, sessionHeaders);
+    const missing = await rawMcp(service.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { ...sessionHeaders, 'mcp-session-id': 'no-such-session' });
+    for (const answer of [init, list, missing]) {
+      expect(answer.headers.get('access-control-allow-origin')).toBe(page);
+      expect(answer.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    }
+    expect([init.status, list.status, missing.status]).toEqual([200, 200, 404]);
+    // No Origin (a non-browser client): no CORS headers.
+    expect((await rawMcp(service.url, INIT)).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('an unknown session → 404, and a deleted session is gone', async () => {
     expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 12, method: 'tools/list' }, { ...session, 'mcp-session-id': 'no-such-session' })).status).toBe(404);
     const other = await openRawSession(service.url);
