@@ -182,4 +182,22 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     const bad = await api(`${service.url}/api/dq/status?project_id=${P}&cursor=garbage`);
     expect(bad.status).toBe(400);
   });
+
+  it("publishes a run's facts once when two after-run jobs for it run at once", async () => {
+    const db = service.app.db;
+    const [{ run_id: runId }] = await db.query<{ run_id: string }>('SELECT run_id FROM evaluator_outbox WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1', [P]);
+    const ingestedFacts = async () =>
+      Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM facts WHERE type = 'datastream.ingested' AND payload->>'run_id' = $1`, [runId!]))[0]!.n);
+    const before = await ingestedFacts();
+    // As if the run had just committed: every replica signals it, and two jobs got through.
+    await db.query('UPDATE evaluator_outbox SET processed_at = NULL, claimed_until = NULL WHERE run_id = $1', [runId]);
+    const pipeline = service.app.services.evaluators.pipeline;
+    await Promise.all([pipeline.afterRun(runId!), pipeline.afterRun(runId!)]);
+    expect(await ingestedFacts()).toBe(before + 1);
+    const [outbox] = await db.query<{ processed: boolean }>('SELECT processed_at IS NOT NULL AS processed FROM evaluator_outbox WHERE run_id = $1', [runId]);
+    expect(outbox!.processed).toBe(true);
+    // Settled: a late third job does nothing.
+    await pipeline.afterRun(runId!);
+    expect(await ingestedFacts()).toBe(before + 1);
+  });
 });

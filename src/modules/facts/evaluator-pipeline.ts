@@ -14,6 +14,8 @@ import type { Fact, FactsService } from './facts.service.js';
 
 export const AFTER_RUN_QUEUE = 'evaluators.after_run';
 export const COMPOSE_QUEUE = 'insights.compose';
+/** How long an after-run job may run (pg-boss expiry), and so how long its claim on a run lasts. */
+const AFTER_RUN_EXPIRE_SECONDS = 1800;
 /** Late data older than this is re-evaluated but its old insights are not recomposed. */
 const RECOMPOSE_DAYS = 62;
 
@@ -55,7 +57,7 @@ export class EvaluatorPipeline {
       retryLimit: 3,
       retryDelay: 5,
       retryBackoff: true,
-      expireInSeconds: 1800,
+      expireInSeconds: AFTER_RUN_EXPIRE_SECONDS,
       handler: (job) => this.afterRun(job.data.run_id),
     });
     this.composeQueue = deps.jobs.define<{ fact: Fact }>({
@@ -90,17 +92,42 @@ export class EvaluatorPipeline {
   /** Re-queues outbox rows nobody settled (a process died between commit and signal). */
   async sweep(now: Date): Promise<number> {
     const rows = await this.deps.db.query<{ run_id: string }>(
-      `SELECT run_id FROM evaluator_outbox WHERE processed_at IS NULL AND created_at < $1::timestamptz - interval '2 minutes' ORDER BY created_at LIMIT 100`,
+      `SELECT run_id FROM evaluator_outbox
+        WHERE processed_at IS NULL AND created_at < $1::timestamptz - interval '2 minutes' AND (claimed_until IS NULL OR claimed_until < $1::timestamptz)
+        ORDER BY created_at LIMIT 100`,
       [now],
     );
     for (const r of rows) await this.afterRunQueue.send({ run_id: r.run_id }, { singletonKey: r.run_id, singletonSeconds: 120 });
     return rows.length;
   }
 
+  /**
+   * Publishes a run's facts once: the job first claims the run's outbox row (a lease as long as the
+   * job may run), so a second job for the same run finds it taken and does nothing. A failure gives
+   * the claim back for the retry; a job that died keeps it until the lease lapses.
+   */
   async afterRun(runId: string): Promise<void> {
-    const { db, clock, facts, dq } = this.deps;
-    const row = (await db.query<OutboxRow>('SELECT run_id, project_id, datastream_id, date_from, date_to, anomalies_fired FROM evaluator_outbox WHERE run_id = $1 AND processed_at IS NULL', [runId]))[0];
+    const now = this.deps.clock.now();
+    const row = (
+      await this.deps.db.query<OutboxRow>(
+        `UPDATE evaluator_outbox SET claimed_until = $2::timestamptz + make_interval(secs => $3)
+          WHERE run_id = $1 AND processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < $2::timestamptz)
+          RETURNING run_id, project_id, datastream_id, date_from, date_to, anomalies_fired`,
+        [runId, now, AFTER_RUN_EXPIRE_SECONDS],
+      )
+    )[0];
     if (!row) return;
+    try {
+      await this.publishFor(row);
+    } catch (error) {
+      await this.deps.db.query('UPDATE evaluator_outbox SET claimed_until = NULL WHERE run_id = $1 AND processed_at IS NULL', [runId]);
+      throw error;
+    }
+  }
+
+  private async publishFor(row: OutboxRow): Promise<void> {
+    const { db, clock, facts, dq } = this.deps;
+    const runId = row.run_id;
     const run = await flowsRepo.findRun(db, runId);
     if (run?.status === 'running' || run?.status === 'queued') throw new Error(`run ${runId} committed its models but is not marked finished yet; retrying`);
     const ds = await flowsRepo.findDatastream(db, row.datastream_id);
