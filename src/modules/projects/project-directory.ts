@@ -18,7 +18,8 @@ export interface ProjectChangeSource {
  * Freshness: a write on this replica drops the copy before the writer returns; a write on another
  * replica reaches this one through the change feed (LISTEN/NOTIFY, milliseconds); and no copy is
  * used longer than `maxAgeMs`, which bounds staleness should a notification ever be lost (the
- * feed's LISTEN connection does not survive a database restart).
+ * feed's LISTEN connection is re-established after a database restart, but what was sent while
+ * it was down is not replayed).
  */
 export class ProjectDirectory {
   private snapshot: { rows: Promise<repo.ProjectRow[] | undefined>; loadedAt: number } | undefined;

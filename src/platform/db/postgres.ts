@@ -18,7 +18,15 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
-/** PostgreSQL through a pool; LISTEN runs on one dedicated connection. */
+/** The LISTEN connection's name in pg_stat_activity. */
+export const LISTEN_APPLICATION_NAME = 'context-hub-listen';
+const RELISTEN_FIRST_DELAY_MS = 250;
+const RELISTEN_MAX_DELAY_MS = 30_000;
+
+/**
+ * PostgreSQL through a pool; LISTEN runs on one dedicated connection, reconnected when it is lost
+ * (notifications sent while it was down are not replayed: readers that cache bound their age).
+ */
 export class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
@@ -90,16 +98,62 @@ export class PostgresDatabase implements Database {
     };
   }
 
-  private async ensureListenClient(): Promise<pg.Client> {
-    if (this.listenClient) return this.listenClient;
-    const client = new pg.Client({ connectionString: this.url });
+  private listenConnecting: Promise<pg.Client> | undefined;
+  private relistenTimer: NodeJS.Timeout | undefined;
+  private relistenDelayMs = RELISTEN_FIRST_DELAY_MS;
+
+  private ensureListenClient(): Promise<pg.Client> {
+    if (this.listenClient) return Promise.resolve(this.listenClient);
+    this.listenConnecting ??= this.connectListenClient().finally(() => (this.listenConnecting = undefined));
+    return this.listenConnecting;
+  }
+
+  private async connectListenClient(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTEN_APPLICATION_NAME });
     client.on('notification', (message) => {
       for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
     });
-    client.on('error', () => undefined);
+    // The connection can end under us (a database restart, a failover, a proxy's idle timeout):
+    // without a new one this replica would stop hearing other replicas for good.
+    const lost = () => {
+      if (this.listenClient !== client) return;
+      this.listenClient = undefined;
+      this.scheduleRelisten();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
     await client.connect();
+    if (this.closing) {
+      await client.end().catch(() => undefined);
+      throw new Error('the store is closed');
+    }
     this.listenClient = client;
     return client;
+  }
+
+  /** Reconnects the LISTEN connection and listens on every channel again, backing off while it fails. */
+  private scheduleRelisten(): void {
+    if (this.closing || this.relistenTimer) return;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = undefined;
+      void this.relisten();
+    }, this.relistenDelayMs);
+    this.relistenTimer.unref();
+  }
+
+  private async relisten(): Promise<void> {
+    if (this.closing) return;
+    try {
+      const client = await this.ensureListenClient();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteIdent(channel)}`);
+      this.relistenDelayMs = RELISTEN_FIRST_DELAY_MS;
+    } catch {
+      this.relistenDelayMs = Math.min(this.relistenDelayMs * 2, RELISTEN_MAX_DELAY_MS);
+      const client = this.listenClient;
+      this.listenClient = undefined;
+      await client?.end().catch(() => undefined);
+      this.scheduleRelisten();
+    }
   }
 
   async notify(channel: string, payload: string): Promise<void> {
@@ -115,6 +169,8 @@ export class PostgresDatabase implements Database {
   /** Idempotent: several shutdown paths (a signal, app.close, a test's cleanup) may each close the store. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      if (this.relistenTimer) clearTimeout(this.relistenTimer);
+      await this.listenConnecting?.catch(() => undefined);
       await this.listenClient?.end().catch(() => undefined);
       this.listenClient = undefined;
       await this.pool.end();
