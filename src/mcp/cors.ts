@@ -10,6 +10,11 @@ const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-protoc
 /** What a browser page may read: the session id to send back, and what to do on 401. */
 const EXPOSED_RESPONSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, x-request-id';
 
+/** A page (or anything sending an Origin) that ALLOWED_ORIGINS does not name. */
+export function originForbidden(): ForbiddenError {
+  return new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).');
+}
+
 /** The CORS headers of an answer to a page of an allowed `origin` (ALLOWED_ORIGINS). */
 export function corsResponseHeaders(origin: string): [string, string][] {
   return [
@@ -38,7 +43,7 @@ export function registerMcpCors(app: FastifyInstance, originAllowed: (origin: st
     app.options(url, { config: { rule: { public: true } } }, async (request, reply) => {
       const origin = request.headers.origin;
       if (typeof origin === 'string' && origin !== '' && !originAllowed(origin)) {
-        return sendProblem(reply, new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).'));
+        return sendProblem(reply, originForbidden());
       }
       return reply
         .code(204)

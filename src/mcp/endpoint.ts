@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse, isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
-import { ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { NotFoundError } from '../platform/errors.js';
 import { authorizeRequest, installPreRouter, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type AuthorizableRequest, type HttpAppDeps } from '../platform/http/app.js';
 import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
-import { registerMcpCors } from './cors.js';
+import { originForbidden, registerMcpCors } from './cors.js';
 import { createMcpPreRouter, preRoutedBody, preRoutedOf } from './pre-router.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
@@ -41,7 +41,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   async function gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo> {
     const origin = request.headers.origin;
     if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
-      throw new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).');
+      throw originForbidden();
     }
     await authorizeRequest(request, deps.http, MCP_RULE);
     return { actor: request.actor!, requestId };

@@ -130,7 +130,8 @@ export class LegacySessionManager {
   private evictIdle(): void {
     if (this.live.size <= this.deps.maxLiveSessions) return;
     const cutoff = this.deps.clock.now().getTime() - SESSION_EVICT_IDLE_MS;
-    for (const session of [...this.live.values()]) {
+    // Deleting the entry being visited is safe while iterating a Map.
+    for (const session of this.live.values()) {
       if (this.live.size <= this.deps.maxLiveSessions) break;
       // In least-recently-used order: once one is recent, the rest are too.
       if (session.usedAt > cutoff) break;
@@ -140,8 +141,11 @@ export class LegacySessionManager {
     }
   }
 
-  /** Counts an SSE response as busy until its stream ends or the client goes away. */
-  private whileStreaming(session: LiveSession, response: Response): Response {
+  /**
+   * Counts an SSE response as busy until its stream ends or the client goes away, sending `first`
+   * (the GET stream's priming event) ahead of what the transport writes.
+   */
+  private whileStreaming(session: LiveSession, response: Response, first?: Uint8Array): Response {
     if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
     session.busy++;
     let open = true;
@@ -151,6 +155,9 @@ export class LegacySessionManager {
     };
     const source = response.body.getReader();
     const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        if (first) controller.enqueue(first);
+      },
       pull: async (controller) => {
         try {
           const { done, value } = await source.read();
@@ -197,39 +204,30 @@ export class LegacySessionManager {
     this.markUsed(session);
     session.busy++;
     let response: Response;
+    let priming: Uint8Array | undefined;
     try {
       response = await session.transport.handleRequest(request, { parsedBody, authInfo });
-      if (request.method === 'GET') response = await this.withPrimingEvent(session, request, response);
+      if (request.method === 'GET') priming = await this.primingEvent(session, request, response);
     } finally {
       session.busy--;
     }
     if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
     else if (request.method === 'POST') this.touch(session);
-    return this.whileStreaming(session, response);
+    return this.whileStreaming(session, response, priming);
   }
 
   /**
-   * The SDK primes POST streams but not the standalone GET stream. Without an event id a client
+   * The priming event a fresh GET stream starts with. The SDK primes POST streams but not the
+   * standalone GET stream. Without an event id a client
    * that disconnects before any notification arrives has nothing to resume from, and what was sent
    * meanwhile is lost to it. So a fresh GET stream starts with a stored, empty priming event
    * (clients of 2025-11-25 and later accept empty data).
    */
-  private async withPrimingEvent(session: LiveSession, request: Request, response: Response): Promise<Response> {
-    if (response.status !== 200 || !response.body || request.headers.get('last-event-id')) return response;
-    if (session.protocolVersion < '2025-11-25') return response;
+  private async primingEvent(session: LiveSession, request: Request, response: Response): Promise<Uint8Array | undefined> {
+    if (response.status !== 200 || !response.body || request.headers.get('last-event-id')) return undefined;
+    if (session.protocolVersion < '2025-11-25') return undefined;
     const eventId = await this.deps.store.eventStore(session.id).storeEvent(STANDALONE_STREAM_ID, {} as JSONRPCMessage);
-    const priming = new TextEncoder().encode(`id: ${eventId}\ndata: \n\n`);
-    const source = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => controller.enqueue(priming),
-      pull: async (controller) => {
-        const { done, value } = await source.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => source.cancel(reason),
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
+    return new TextEncoder().encode(`id: ${eventId}\ndata: \n\n`);
   }
 
   private async initialize(request: Request, body: { params: Record<string, unknown> }, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {

@@ -1,9 +1,9 @@
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
+import { logCapture } from '../support/log-capture.js';
 import { STORES } from '../support/stores.js';
 
 const TOKEN = 'p'.repeat(12) + 'static-token-for-pre-router-tests-0123';
@@ -66,13 +66,7 @@ function rawExchange(url: string, request: { headers: Record<string, string>; bo
 describe.each(STORES)('the /mcp pre-router answers hot requests below Fastify and hands the rest on intact [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-11-23T08:00:00Z');
-  const logLines: Record<string, unknown>[] = [];
-  const logs = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { destination: logs, lines: logLines } = logCapture();
 
   beforeAll(async () => {
     service = await startService(store, { env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN }, clock, logDestination: logs });

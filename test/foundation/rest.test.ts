@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startService, type RunningService } from '../support/service.js';
+import { logCapture } from '../support/log-capture.js';
 import { STORES } from '../support/stores.js';
 import { httpRequest, postLarge } from '../support/raw-mcp.js';
 
@@ -169,17 +169,9 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
 describe('static token mode', () => {
   const token = 'a-static-token-that-is-long-enough-1234';
   let service: RunningService;
-  const lines: string[] = [];
+  const logs = logCapture();
   beforeAll(async () => {
-    service = await startService('pglite', {
-      env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: token, LOG_LEVEL: 'info' },
-      logDestination: new Writable({
-        write(chunk, _enc, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    service = await startService('pglite', { env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: token, LOG_LEVEL: 'info' }, logDestination: logs.destination });
   });
   afterAll(async () => service?.close());
 
@@ -197,7 +189,7 @@ describe('static token mode', () => {
   it('never writes the token into its logs', async () => {
     await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
     await api(`${service.url}/api/projects`, { headers: { authorization: `Bearer ${token}x` } });
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(token);
+    expect(logs.lines.length).toBeGreaterThan(0);
+    expect(logs.text()).not.toContain(token);
   });
 });
