@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // zod is configured the way the CLI entry configures it, before any schema is built.
     setupFiles: ['src/platform/zod-runtime.ts'],

@@ -1,7 +1,7 @@
 // Applies the project's patches to installed dependencies (run by `npm install`/`npm ci` as
 // postinstall). Each patch names the exact text it replaces: a dependency whose code has changed is
 // left alone with a warning, never half-patched, and installing never fails because of a patch
-// (the service is correct without them; test/foundation/dependency-patches.test.ts reports one
+// (the service is correct without them; test/platform/dependency-patches.test.ts reports one
 // that did not apply). Usage: node scripts/patch-dependencies.mjs [--check]
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

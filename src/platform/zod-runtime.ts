@@ -14,7 +14,7 @@ import { config, type $ZodMemoizer } from 'zod/v4/core';
  *
  * zod reads the setting when a schema is constructed, so this module must be evaluated before
  * any schema exists: it is the first import of the CLI entry (src/cli.ts) and the tests' setup
- * file; test/foundation/zod-runtime.test.ts checks both.
+ * file; test/platform/zod-runtime.test.ts checks both.
  */
 export const NO_CYCLE_SUPPORT: $ZodMemoizer = {
   attach() {},

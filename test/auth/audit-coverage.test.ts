@@ -3,8 +3,8 @@ import { registeredRoutes } from '../../src/platform/http/app.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { fillPath, resultCode, TRANSPORT_URLS, uniqueRoutes } from './support/matrix.js';
-import { sampleInput } from './support/samples.js';
+import { fillPath, resultCode, TRANSPORT_URLS, uniqueRoutes } from '../support/auth/matrix.js';
+import { sampleInput } from '../support/auth/samples.js';
 
 const TOKEN = 'static-token-for-the-audit-coverage-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };

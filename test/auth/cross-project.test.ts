@@ -3,9 +3,9 @@ import { registeredRoutes } from '../../src/platform/http/app.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { TestIdp } from './support/idp.js';
-import { resultCode, TRANSPORT_URLS, uniqueRoutes } from './support/matrix.js';
-import { sampleInput } from './support/samples.js';
+import { TestIdp } from '../support/auth/idp.js';
+import { resultCode, TRANSPORT_URLS, uniqueRoutes } from '../support/auth/matrix.js';
+import { sampleInput } from '../support/auth/samples.js';
 
 /** Two projects, two identities; each identity's answers must never carry the other's data. */
 const ALPHA = { id: 'proj_alpha', name: 'Alpha Marker 11', word: 'alphamark' };

@@ -5,9 +5,9 @@ import { connectModern } from '../support/mcp-clients.js';
 import { rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { badCredentialCases, TestIdp } from './support/idp.js';
-import { allows, expectedRest, fillPath, PROBLEM_KEYS, resultCode, TRANSPORT_URLS, uniqueRoutes, type Identity, type Permission } from './support/matrix.js';
-import { sampleInput } from './support/samples.js';
+import { badCredentialCases, TestIdp } from '../support/auth/idp.js';
+import { allows, expectedRest, fillPath, PROBLEM_KEYS, resultCode, TRANSPORT_URLS, uniqueRoutes, type Identity, type Permission } from '../support/auth/matrix.js';
+import { sampleInput } from '../support/auth/samples.js';
 
 const P = 'proj_matrix';
 const Q = 'proj_other';

@@ -3,7 +3,7 @@ import { registeredRoutes, type RegisteredRoute } from '../../src/platform/http/
 import { connectModern } from '../support/mcp-clients.js';
 import { rawMcp } from '../support/raw-mcp.js';
 import { startService, type RunningService } from '../support/service.js';
-import { fillPath, TRANSPORT_URLS, uniqueRoutes } from './support/matrix.js';
+import { fillPath, TRANSPORT_URLS, uniqueRoutes } from '../support/auth/matrix.js';
 
 const TOKEN = 'static-token-for-the-mode-matrix-0123456789';
 

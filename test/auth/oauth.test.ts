@@ -8,7 +8,7 @@ import { openTestDatabase, STORES } from '../support/stores.js';
 import { ManualClock, systemClock } from '../../src/platform/clock.js';
 import { openRawSession, rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
-import { AUDIENCE, ISSUER, TestIdp } from './support/idp.js';
+import { AUDIENCE, ISSUER, TestIdp } from '../support/auth/idp.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { TestIdp } from '../auth/support/idp.js';
+import { TestIdp } from '../support/auth/idp.js';
 
 const P = 'proj_grants';
 

@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectLegacy, connectModern } from '../support/mcp-clients.js';
-import { awaitRun, createProject, seedRates } from '../data-in/helpers.js';
+import { awaitRun, createProject, seedRates } from '../support/flows.js';
 
 const P = 'proj_pipe';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES, TEST_DATABASE_URL } from '../support/stores.js';
-import { awaitRun, createProject, seedRates } from './helpers.js';
+import { awaitRun, createProject, seedRates } from '../support/flows.js';
 
 const P = 'proj_sources';
 

@@ -5,7 +5,7 @@ import { addDays } from '../../src/modules/providers/dates.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { awaitRun, type Run } from './helpers.js';
+import { awaitRun, type Run } from '../support/flows.js';
 
 describe.each(STORES)('demo backfill and process roles [%s]', (store) => {
   let service: RunningService;

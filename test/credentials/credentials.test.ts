@@ -7,8 +7,8 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { SecretBox } from '../../src/modules/credentials/secret-box.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { CLIENT, fakeRows, GOOD_REFRESH, startFakeProvider, type FakeProvider } from './fake-provider.js';
-import { awaitRun, createProject, seedRates } from './helpers.js';
+import { CLIENT, fakeRows, GOOD_REFRESH, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { awaitRun, createProject, seedRates } from '../support/flows.js';
 
 const P = 'proj_creds';
 

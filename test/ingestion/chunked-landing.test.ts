@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { until } from '../support/scratch-database.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { awaitRun, createProject, seedRates, type Run } from './helpers.js';
+import { awaitRun, createProject, seedRates, type Run } from '../support/flows.js';
 
 const P = 'proj_chunks';
 const TODAY = '2026-05-18';

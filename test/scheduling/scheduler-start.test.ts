@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { TICK_QUEUE } from '../../src/platform/jobs/scheduler.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { awaitRun, createProject } from '../data-in/helpers.js';
+import { awaitRun, createProject } from '../support/flows.js';
 
 const P = 'proj_driven';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { buildEnvelope } from './envelope.js';
-import { prewrittenResultJson } from './result-json.js';
-import type { EnvelopedAnswer } from './tool.js';
+import { buildEnvelope } from '../../src/mcp/envelope.js';
+import { prewrittenResultJson } from '../../src/mcp/result-json.js';
+import type { EnvelopedAnswer } from '../../src/mcp/tool.js';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 const SERVER_INFO = { name: 'context-hub', version: '0.1.0', title: 'Context Hub' };

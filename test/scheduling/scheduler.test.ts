@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { createProject } from '../data-in/helpers.js';
+import { createProject } from '../support/flows.js';
 
 const P = 'proj_sched';
 const HALF_HOUR = 30 * 60_000;

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { connectLegacy, connectSse } from '../support/mcp-clients.js';
 import { rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
-import { TestIdp } from './support/idp.js';
+import { TestIdp } from '../support/auth/idp.js';
 
 describe('governance under oauth: who may manage whom', () => {
   let idp: TestIdp;

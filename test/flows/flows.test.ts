@@ -6,7 +6,7 @@ import { demoProvider } from '../../src/modules/providers/demo.provider.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { awaitRun, createProject, rateOn, seedRates } from './helpers.js';
+import { awaitRun, createProject, rateOn, seedRates } from '../support/flows.js';
 
 const P = 'proj_flows';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { createProject } from '../data-in/helpers.js';
-import { days, meanStd, writeKpis, type KpiPoint } from './helpers.js';
+import { createProject } from '../support/flows.js';
+import { days, meanStd, writeKpis, type KpiPoint } from '../support/kpis.js';
 
 const P = 'proj_anom';
 const W = 'proj_weekly';

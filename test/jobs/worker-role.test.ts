@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
-import { awaitRun, type Run } from './helpers.js';
+import { awaitRun, type Run } from '../support/flows.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
