@@ -28,7 +28,12 @@ import { addDays } from '../src/modules/money/calendar.js';
 import { readBenchmarkSection, writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, '').split('='))
+    .map(([k, v]) => [k, v ?? 'true']),
+);
 const PROJECTS = Number(args.projects ?? 100);
 const CHANNELS = Number(args.channels ?? 10);
 const DAYS = Number(args.days ?? 400);
@@ -124,7 +129,9 @@ async function run(store: string): Promise<Figures> {
     await migrate(db);
     const load_s = await seconds(() => load(db, DAYS, FIRST));
     if (store === 'postgres') await db.query('ANALYZE kpis_daily');
-    const projects = (await db.query<{ p: string }>('SELECT DISTINCT project_id AS p FROM kpis_daily ORDER BY 1')).map((r) => r.p);
+    const projects = (await db.query<{ p: string }>('SELECT DISTINCT project_id AS p FROM kpis_daily ORDER BY 1')).map(
+      (r) => r.p,
+    );
     const last = addDays(FIRST, DAYS - 1);
     let points = 0;
     // The machine is shared: each figure is the best of REPEAT runs (the least disturbed one).
@@ -150,7 +157,9 @@ async function run(store: string): Promise<Figures> {
     // Projects that share settings are evaluated together: one statement for all of them.
     const full_s = await best(
       async () => {
-        const r = await db.transaction((tx) => evaluate(tx, projects, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings));
+        const r = await db.transaction((tx) =>
+          evaluate(tx, projects, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings),
+        );
         rows = r.rows;
         fired = r.fired;
       },
@@ -158,14 +167,32 @@ async function run(store: string): Promise<Figures> {
     );
     // One new day arrives for every project: append it, then evaluate only that date.
     const next = addDays(last, 1);
-    await db.query(`INSERT INTO kpis_daily SELECT project_id, $2::date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily WHERE date = $1`, [last, next]);
-    const day_s = await best(() => db.transaction((tx) => evaluate(tx, projects, next, next, addDays(next, -lookbackDays(settings)), settings)));
+    await db.query(
+      `INSERT INTO kpis_daily SELECT project_id, $2::date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily WHERE date = $1`,
+      [last, next],
+    );
+    const day_s = await best(() =>
+      db.transaction((tx) => evaluate(tx, projects, next, next, addDays(next, -lookbackDays(settings)), settings)),
+    );
     // The after-ingestion path: one project's new day (what a run triggers), averaged over 10 projects.
     const sample = projects.slice(0, 10);
-    const one_s = (await best(async () => {
-      for (const p of sample) await db.transaction((tx) => evaluate(tx, p, next, next, addDays(next, -lookbackDays(settings)), settings));
-    })) / sample.length;
-    return { store, points, series: projects.length * (CHANNELS + 1) * METRICS.length, load_s, bare_s, full_s, day_s, one_s, rows, fired };
+    const one_s =
+      (await best(async () => {
+        for (const p of sample)
+          await db.transaction((tx) => evaluate(tx, p, next, next, addDays(next, -lookbackDays(settings)), settings));
+      })) / sample.length;
+    return {
+      store,
+      points,
+      series: projects.length * (CHANNELS + 1) * METRICS.length,
+      load_s,
+      bare_s,
+      full_s,
+      day_s,
+      one_s,
+      rows,
+      fired,
+    };
   } finally {
     await drop();
   }
@@ -183,11 +210,16 @@ const fmt = (n: number) => n.toFixed(2);
 const file = path.join(root, 'BENCHMARKS.md');
 // A run of one store keeps the other store's row (and its note) from the previous --write.
 const previous = readBenchmarkSection(file, 'anomalies');
-const keptRows = previous.split('\n').filter((l) => /^\| (postgres|pglite) \|/.test(l) && !results.some((r) => l.startsWith(`| ${r.store} |`)));
+const keptRows = previous
+  .split('\n')
+  .filter((l) => /^\| (postgres|pglite) \|/.test(l) && !results.some((r) => l.startsWith(`| ${r.store} |`)));
 const table = [
   '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day, all series | one new day, one project |',
   '|---|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s | ${(r.one_s * 1000).toFixed(0)} ms |`),
+  ...results.map(
+    (r) =>
+      `| ${r.store} | ${r.series.toLocaleString('en-US')} | ${r.points.toLocaleString('en-US')} | ${fmt(r.bare_s)} s | ${fmt(r.full_s)} s (${r.rows.toLocaleString('en-US')}, ${r.fired} fired) | ${(r.full_s / r.bare_s).toFixed(2)}× | ${fmt(r.day_s)} s | ${(r.one_s * 1000).toFixed(0)} ms |`,
+  ),
   ...keptRows,
 ];
 process.stdout.write(`\n${table.join('\n')}\n`);
@@ -199,7 +231,11 @@ if (args.write) {
     '',
     `Command: \`npm run bench:anomalies -- --write\` (${PROJECTS} projects × ${CHANNELS} channels × ${DAYS} days of kpis_daily; 9 metrics per channel plus each project's total).`,
     `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0]!.toFixed(1)} (shared) for ${stores}. Best of ${REPEAT} runs per figure on PostgreSQL, ${PGLITE_REPEAT} on PGlite.`,
-    ...(keptRows.length ? [`The ${keptRows.map((l) => l.split('|')[1]!.trim()).join(', ')} row is kept from the previous --write (same command, that store only).`] : []),
+    ...(keptRows.length
+      ? [
+          `The ${keptRows.map((l) => l.split('|')[1]!.trim()).join(', ')} row is kept from the previous --write (same command, that store only).`,
+        ]
+      : []),
     '',
     ...table,
     '',

@@ -21,10 +21,16 @@ import { createLogger } from '../src/platform/logger.js';
 import { demoProvider } from '../src/modules/providers/demo.provider.js';
 import { addDays } from '../src/modules/providers/dates.js';
 
-const [store, mode, campaignsArg, daysArg] = process.argv.slice(2) as ['pglite' | 'postgres', 'pipeline' | 'copy', string, string];
+const [store, mode, campaignsArg, daysArg] = process.argv.slice(2) as [
+  'pglite' | 'postgres',
+  'pipeline' | 'copy',
+  string,
+  string,
+];
 const campaigns = Number(campaignsArg);
 const days = Number(daysArg);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TODAY = '2026-04-13';
 const clock = new ManualClock(`${TODAY}T15:00:00Z`);
 const window = { from: addDays(TODAY, -(days - 1)), to: TODAY };
@@ -56,11 +62,26 @@ const logLines = {
 async function pipeline(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-'));
   const run = async (db: Database) => {
-    const config = loadConfig({ DATA_DIR: dataDir, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), LOG_LEVEL: 'silent', PORT: '0' });
-    const app = await createServiceApp({ config, db, clock, logger: createLogger({ level: process.env.BENCH_LOG ?? 'info', destination: logLines }) });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+    });
+    const app = await createServiceApp({
+      config,
+      db,
+      clock,
+      logger: createLogger({ level: process.env.BENCH_LOG ?? 'info', destination: logLines }),
+    });
     try {
       const ctx = app.systemContext();
-      await app.services.projects.create(ctx, { id: 'proj_bench', name: 'bench', reporting_currency: 'USD', timezone: 'UTC' });
+      await app.services.projects.create(ctx, {
+        id: 'proj_bench',
+        name: 'bench',
+        reporting_currency: 'USD',
+        timezone: 'UTC',
+      });
       // Rates for every day of the window (the bundled snapshot may or may not cover it).
       await db.query(
         `INSERT INTO fx_rates (currency, rate_date, rate_per_eur, source, fetched_at)
@@ -68,11 +89,22 @@ async function pipeline(): Promise<number> {
          FROM unnest(ARRAY['USD','GBP']) c, generate_series($1::date, $2::date, '1 day') d ON CONFLICT DO NOTHING`,
         [window.from, window.to],
       );
-      await app.services.credentials.upsert(ctx, { project_id: 'proj_bench', provider: 'demo', connection_ref_id: 'bench', config: { campaigns, seed: 1 } });
+      await app.services.credentials.upsert(ctx, {
+        project_id: 'proj_bench',
+        provider: 'demo',
+        connection_ref_id: 'bench',
+        config: { campaigns, seed: 1 },
+      });
       const ds = await app.services.flows.upsert(ctx, {
         project_id: 'proj_bench',
         kind: 'datastream',
-        definition: { name: 'bench', connection_ref_id: 'bench', provider: 'demo', cadence: 'manual', retrieval_window: { lookback_days: 1, start_date: window.from } },
+        definition: {
+          name: 'bench',
+          connection_ref_id: 'bench',
+          provider: 'demo',
+          cadence: 'manual',
+          retrieval_window: { lookback_days: 1, start_date: window.from },
+        },
       });
       if (ds.kind !== 'datastream') throw new Error('unexpected');
       // A serving process has its job platform running; its one-time start (pg-boss installs its
@@ -116,10 +148,14 @@ async function copy(): Promise<number> {
   return withSchema(async (schema) => {
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
-    await admin.query(`CREATE TABLE ${schema}.copy_target (date date, campaign_id text, campaign_name text, channel text, currency char(3), spend numeric, impressions bigint, clicks bigint, conversions numeric, revenue numeric)`);
+    await admin.query(
+      `CREATE TABLE ${schema}.copy_target (date date, campaign_id text, campaign_name text, channel text, currency char(3), spend numeric, impressions bigint, clicks bigint, conversions numeric, revenue numeric)`,
+    );
     await admin.end();
     const started = performance.now();
-    const psql = spawn('psql', [PG_URL, '-q', '-c', `\\copy ${schema}.copy_target FROM STDIN WITH (FORMAT csv)`], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const psql = spawn('psql', [PG_URL, '-q', '-c', `\\copy ${schema}.copy_target FROM STDIN WITH (FORMAT csv)`], {
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
     const done = new Promise<number>((resolve) => psql.once('exit', (code) => resolve(code ?? 1)));
     const ctx = { config: { campaigns, seed: 1, incidents: true }, secrets: {}, dataDir: '', clock };
     let chunk = '';

@@ -15,7 +15,9 @@ const write = process.argv.includes('--write');
 const DAYS = 365;
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 // × 365 days ≈ 250k and 1M rows; `--rows=1000000` (comma-separated) for a quicker loop.
-const SIZES = flag('rows')?.split(',').map((n) => Math.round(Number(n) / DAYS)) ?? [685, 2740];
+const SIZES = flag('rows')
+  ?.split(',')
+  .map((n) => Math.round(Number(n) / DAYS)) ?? [685, 2740];
 // `--no-pglite` skips the PGlite rows (iterating on the PostgreSQL path); --write needs them.
 const PGLITE = !process.argv.includes('--no-pglite');
 if (write && (!PGLITE || flag('rows'))) throw new Error('--write records the full table: drop --rows and --no-pglite');
@@ -32,12 +34,16 @@ interface Result {
 }
 
 function run(store: string, mode: string, campaigns: number): Result {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/ingest-run.ts'), store, mode, String(campaigns), String(DAYS)], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 20,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench/ingest-run.ts'), store, mode, String(campaigns), String(DAYS)],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 20,
+    },
+  );
   const line = out.trim().split('\n').at(-1)!;
   const result = JSON.parse(line) as Result;
   process.stderr.write(`${JSON.stringify(result)}\n`);
@@ -59,7 +65,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const rows: Row[] = [];
 for (const campaigns of SIZES) {
   const pairs: { copy: Result; pipeline: Result }[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) pairs.push({ copy: run('postgres', 'copy', campaigns), pipeline: run('postgres', 'pipeline', campaigns) });
+  for (let round = 0; round < ROUNDS; round += 1)
+    pairs.push({ copy: run('postgres', 'copy', campaigns), pipeline: run('postgres', 'pipeline', campaigns) });
   const ratios = pairs.map((p) => p.pipeline.rows_per_s / p.copy.rows_per_s);
   const mid = pairs[ratios.indexOf(median(ratios))]!;
   rows.push({ ...mid.copy, ratio: 1, ratios: [] });
@@ -76,7 +83,10 @@ const lines = [
   `| rows | what | seconds | rows/s | × COPY rate (median of ${ROUNDS} rounds; each round) | peak RSS (MB) |`,
   '|---:|---|---:|---:|---|---:|',
   ...rows.map((r) => {
-    const label = r.mode === 'copy' ? 'PostgreSQL: plain `COPY` into one table (psql `\\copy`)' : `${r.store === 'pglite' ? 'PGlite (on disk)' : 'PostgreSQL'}: ingestion + both models`;
+    const label =
+      r.mode === 'copy'
+        ? 'PostgreSQL: plain `COPY` into one table (psql `\\copy`)'
+        : `${r.store === 'pglite' ? 'PGlite (on disk)' : 'PostgreSQL'}: ingestion + both models`;
     const each = r.ratios.length ? ` (${r.ratios.map((x) => x.toFixed(2)).join(', ')})` : '';
     return `| ${fmt(r.rows)} | ${label} | ${r.seconds} | ${fmt(r.rows_per_s)} | ${r.ratio.toFixed(2)}${each} | ${r.peak_rss_mb} |`;
   }),
@@ -86,12 +96,14 @@ process.stdout.write(`${table}\n`);
 
 /** The analysis paragraph, with every figure taken from this run (only the design notes are fixed text). */
 function reading(): string {
-  const at = (store: string, mode: string, rows: number) => results.find((r) => r.store === store && r.mode === mode && r.rows === rows)!;
+  const at = (store: string, mode: string, rows: number) =>
+    results.find((r) => r.store === store && r.mode === mode && r.rows === rows)!;
   const [small, large] = [results[0]!.rows, results.at(-1)!.rows];
   const ratio = (n: number) => rows.find((r) => r.store === 'postgres' && r.mode === 'pipeline' && r.rows === n)!.ratio;
   const largeRatio = ratio(large);
   const verdict = largeRatio >= 0.5 ? 'the goal of 0.5× is **met**' : 'the goal of 0.5× is **not met**';
-  const rssGrowth = (store: string) => at(store, 'pipeline', large).peak_rss_mb - at(store, 'pipeline', small).peak_rss_mb;
+  const rssGrowth = (store: string) =>
+    at(store, 'pipeline', large).peak_rss_mb - at(store, 'pipeline', small).peak_rss_mb;
   const pg = at('postgres', 'pipeline', large);
   const ph = pg.phases!;
   const model = (name: string) => `${ph.model_s[name] ?? 0} s`;
@@ -119,7 +131,7 @@ function reading(): string {
     'a pair without a rate, and the run then fails with the same message as before. The Node side encodes the COPY text straight',
     'into Buffers (strings, their concatenation and UTF-8 conversion cost about three times as much and fed the garbage',
     'collector); JIT is off in the model transaction (a compilation cost more than the statements it sped up). `kpis_daily`',
-    'aggregates with a hash instead of a sort that spilled to disk. The job platform\'s one-time start is outside the timed window,',
+    "aggregates with a hash instead of a sort that spilled to disk. The job platform's one-time start is outside the timed window,",
     'as it is for a serving process.',
     '',
     `PGlite is single-threaded WASM and keeps the sequential path (land, then build): ${fmt(at('pglite', 'pipeline', large).rows_per_s)} rows/s.`,
@@ -140,12 +152,12 @@ if (write) {
     '',
     'The demo provider generates the rows (2,740 campaigns × 365 days ≈ 1M, and 685 × 365 ≈ 250k). "Ingestion + both models" is',
     'one datastream run queued through pg-boss: stream from the provider into `raw_ad_records` and rebuild',
-    '`ad_performance_daily` (currency conversion at the spend date\'s rate) and `kpis_daily` for the window in one transaction',
+    "`ad_performance_daily` (currency conversion at the spend date's rate) and `kpis_daily` for the window in one transaction",
     '(plus any model other modules registered, e.g. `anomalies_daily`). On PostgreSQL the landing is a COPY per chunk of 50,000',
     'records and `ad_performance_daily` follows it chunk by chunk on a second connection; PGlite lands in `unnest` batches of',
     '5,000, then builds. The COPY line streams the same generated rows as CSV into one plain table: the practical limit for',
     'getting rows into PostgreSQL.',
-    'Peak RSS is the Node process (for PGlite it includes the embedded database; PostgreSQL\'s server memory is not counted).',
+    "Peak RSS is the Node process (for PGlite it includes the embedded database; PostgreSQL's server memory is not counted).",
     '',
     table,
     '',

@@ -42,22 +42,41 @@ interface Side {
 function side(name: 'A' | 'B', spec: string | undefined): Side {
   const [dir, ...flags] = (spec ?? '.').split(',');
   const checkout = path.resolve(root, dir!);
-  if (!fs.existsSync(path.join(checkout, 'dist/cli.js'))) throw new Error(`${name}: ${checkout} has no dist/cli.js (build it first)`);
+  if (!fs.existsSync(path.join(checkout, 'dist/cli.js')))
+    throw new Error(`${name}: ${checkout} has no dist/cli.js (build it first)`);
   return { name, checkout, flags: flags.length ? flags : serviceNodeFlags(checkout) };
 }
-
 
 async function start(s: Side): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-ab-'));
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', SERVE_WORKERS: 'false' };
-  const child = spawn(process.execPath, [...s.flags, 'dist/cli.js', 'serve'], { cwd: s.checkout, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SERVICE_AUTH_MODE: 'disabled',
+    LOG_LEVEL: 'warn',
+    SERVE_WORKERS: 'false',
+  };
+  const child = spawn(process.execPath, [...s.flags, 'dist/cli.js', 'serve'], {
+    cwd: s.checkout,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   children.push(child);
   child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`${s.name} exited with ${child.exitCode}`);
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return { base, pid: child.pid! };
+    if (
+      await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { base, pid: child.pid! };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${s.name} did not become ready`);
@@ -74,12 +93,25 @@ function peakRss(pid: number): string {
 }
 
 function load(base: string, request: LoadTemplate): Promise<LoadResult> {
-  const spec: LoadSpec = { origin: base, path: '/mcp', templates: [request], connections: CONNECTIONS, durationMs: SECONDS * 1000, warmupMs: 1000, client: args.client === 'socket' ? 'socket' : 'undici' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const spec: LoadSpec = {
+    origin: base,
+    path: '/mcp',
+    templates: [request],
+    connections: CONNECTIONS,
+    durationMs: SECONDS * 1000,
+    warmupMs: 1000,
+    client: args.client === 'socket' ? 'socket' : 'undici',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
+    );
   });
 }
 
@@ -107,14 +139,20 @@ async function main(): Promise<void> {
       // CPU over warm-up and measurement alike, spread over the calls of both.
       const cpu = ((cpuSeconds(pid) - before) * 1e6) / (r.ok * (1 + 1 / SECONDS));
       results[s.name].push({ rps: r.rps, cpu });
-      process.stdout.write(`round ${round + 1} ${s.name} ${r.rps.toFixed(0).padStart(6)} calls/s ${cpu.toFixed(0).padStart(4)} µs/call errors ${r.errors}${r.firstError ? ` (${r.firstError})` : ''}\n`);
+      process.stdout.write(
+        `round ${round + 1} ${s.name} ${r.rps.toFixed(0).padStart(6)} calls/s ${cpu.toFixed(0).padStart(4)} µs/call errors ${r.errors}${r.firstError ? ` (${r.firstError})` : ''}\n`,
+      );
     }
   }
   for (const [i, s] of sides.entries()) {
     const rows = results[s.name];
-    process.stdout.write(`${s.name} median ${median(rows.map((r) => r.rps)).toFixed(0)} calls/s, ${median(rows.map((r) => r.cpu)).toFixed(0)} µs/call, peak RSS ${peakRss(running[i]!.pid)}\n`);
+    process.stdout.write(
+      `${s.name} median ${median(rows.map((r) => r.rps)).toFixed(0)} calls/s, ${median(rows.map((r) => r.cpu)).toFixed(0)} µs/call, peak RSS ${peakRss(running[i]!.pid)}\n`,
+    );
   }
-  process.stdout.write(`B/A calls/s by round: ${results.B.map((b, i) => (b.rps / results.A[i]!.rps).toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `B/A calls/s by round: ${results.B.map((b, i) => (b.rps / results.A[i]!.rps).toFixed(2)).join(' ')}\n`,
+  );
 }
 
 main().then(

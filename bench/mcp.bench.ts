@@ -28,7 +28,12 @@ import { freePort } from './support/free-port.js';
 import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, '').split('='))
+    .map(([k, v]) => [k, v ?? 'true']),
+);
 const DURATION_S = Number(args.duration ?? 10);
 const ROUNDS = Number(args.rounds ?? 3);
 const CONNECTIONS = Number(args.connections ?? 50);
@@ -43,8 +48,15 @@ const ECHO = '(b) raw node:http JSON-RPC echo';
 /** Not a goal's yardstick: the floor for a tools/list answer as large as ours (the baseline lists one tool). */
 const ECHO_LISTING = '(b) raw echo answering our tools/list result';
 
-function startChild(script: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(
+  script: string[],
+  env: Record<string, string> = {},
+): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -57,7 +69,6 @@ function startChild(script: string[], env: Record<string, string> = {}): Promise
   });
 }
 
-
 /**
  * Our service on a fresh embedded store, logging at warn (request logs would cost throughput). Its
  * first start seeds the demo project and queues a 120-day demo backfill; with SERVE_WORKERS=false
@@ -65,17 +76,32 @@ function startChild(script: string[], env: Record<string, string> = {}): Promise
  */
 async function startService(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', SERVE_WORKERS: 'false' };
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SERVICE_AUTH_MODE: 'disabled',
+    LOG_LEVEL: 'warn',
+    SERVE_WORKERS: 'false',
+  };
   // --profile=DIR writes a V8 CPU profile of the service (for finding where a request's time goes).
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   // What `npm start` runs (its node flags, and dist/, compiled by the npm script before this file
   // runs), not tsx: tsx's per-closure name helpers alone cost a few percent of a cheap call.
-  const child = spawn(process.execPath, [...serviceNodeFlags(root), ...profile, 'dist/cli.js', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...serviceNodeFlags(root), ...profile, 'dist/cli.js', 'serve'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   children.push(child);
   // Bounded wait: a first start on a fresh data dir runs initdb and seeds the demo project.
   for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -83,23 +109,33 @@ async function startService(dataDir: string): Promise<{ port: number; child: Chi
 }
 
 function runLoadProcess(spec: LoadSpec): Promise<LoadResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
+    );
   });
 }
 
 /** The `result` of our 2026-07-28 tools/list answer, byte for byte as the service sent it. */
 async function ourListingResult(base: string, request: LoadTemplate): Promise<string> {
-  const response = await fetch(`${base}/mcp`, { method: 'POST', headers: request.headers, body: request.body.replace('"__ID__"', '1') });
+  const response = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: request.headers,
+    body: request.body.replace('"__ID__"', '1'),
+  });
   const text = await response.text();
   // Cut out rather than re-serialized: JSON.stringify would unescape the \u escapes the service
   // sends, and a non-ASCII body costs the client more to decode.
   const open = '{"result":';
   const close = ',"jsonrpc":"2.0","id":1}';
-  if (!response.ok || !text.startsWith(open) || !text.endsWith(close)) throw new Error(`unexpected tools/list answer: HTTP ${response.status}`);
+  if (!response.ok || !text.startsWith(open) || !text.endsWith(close))
+    throw new Error(`unexpected tools/list answer: HTTP ${response.status}`);
   return text.slice(open.length, -close.length);
 }
 
@@ -123,13 +159,36 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
-async function measure(rows: Row[], server: string, era: string, op: string, port: number, templates: LoadTemplate[], pid?: number): Promise<void> {
+async function measure(
+  rows: Row[],
+  server: string,
+  era: string,
+  op: string,
+  port: number,
+  templates: LoadTemplate[],
+  pid?: number,
+): Promise<void> {
   // --rows=2026-list,2025-call limits our service's rows (baselines always run unless --only=ours).
-  if (args.rows && server === 'context-hub' && !String(args.rows).split(',').includes(`${era.slice(0, 4)}-${op.slice(6)}`)) return;
+  if (
+    args.rows &&
+    server === 'context-hub' &&
+    !String(args.rows)
+      .split(',')
+      .includes(`${era.slice(0, 4)}-${op.slice(6)}`)
+  )
+    return;
   // Server CPU per call (over warm-up and measurement alike) is robust to other load on the
   // machine, which calls/s is not: both are reported.
   const cpuBefore = cpuSeconds(pid);
-  const result = await runLoadProcess({ origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: WARMUP_MS, client: CLIENT });
+  const result = await runLoadProcess({
+    origin: `http://127.0.0.1:${port}`,
+    path: '/mcp',
+    templates,
+    connections: CONNECTIONS,
+    durationMs: DURATION_S * 1000,
+    warmupMs: WARMUP_MS,
+    client: CLIENT,
+  });
   const cpuUsPerCall = ((cpuSeconds(pid) - cpuBefore) * 1e6) / (result.ok * (1 + WARMUP_MS / (DURATION_S * 1000)));
   rows.push({ server, era, op, result, cpuUsPerCall });
   process.stdout.write(
@@ -152,15 +211,16 @@ function markdown(rounds: Row[][], command: string): string {
     HEADING,
     '',
     `Command: \`${command}\` (${CONNECTIONS} concurrent keep-alive connections, ${DURATION_S} s per row after a ${WARMUP_MS / 1000} s warm-up, ${rounds.length} rounds; every server and the ${CLIENT === 'socket' ? 'socket-client' : 'undici'} load generator in processes of their own; ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
-    'Client CPU is the load generator\'s own CPU per call: on 2 cores, a row whose client CPU is near or above its server CPU is limited by the load generator as much as by the server.',
+    "Client CPU is the load generator's own CPU per call: on 2 cores, a row whose client CPU is near or above its server CPU is limited by the load generator as much as by the server.",
     'Requests are the ones the official clients send (captured from a real client first); the 2025 era spreads the load over 50 sessions. A call counts when it is a 2xx with a JSON-RPC result.',
-    'Each round measures every row once, back to back; calls/s, latency and CPU are the median over the rounds, and each ratio is the median of the ratios taken within a round (each round\'s in brackets).',
+    "Each round measures every row once, back to back; calls/s, latency and CPU are the median over the rounds, and each ratio is the median of the ratios taken within a round (each round's in brackets).",
     '',
     '| server | era | operation | calls/s | p50 ms | p99 ms | server CPU µs/call | client CPU µs/call | errors | × (a) node:http | × (a) Express | × (b) | × (b) with our listing |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const find = (round: Row[], server: string, op: string) => round.find((r) => r.server === server && r.op === op)?.result.rps;
-  const ratio = (row: Row, index: number, server: string, op: string) => {
+  const find = (round: Row[], server: string, op: string) =>
+    round.find((r) => r.server === server && r.op === op)?.result.rps;
+  const ratio = (_row: Row, index: number, server: string, op: string) => {
     const values = rounds.map((round) => {
       const mine = round[index]!.result.rps;
       const base = find(round, server, op);
@@ -179,7 +239,6 @@ function markdown(rounds: Row[][], command: string): string {
   });
   return `${lines.join('\n')}\n`;
 }
-
 
 interface Plan {
   server: string;
@@ -200,13 +259,42 @@ async function main(): Promise<void> {
     const modern = await captureModern(oursBase, 'list_projects', {});
     const legacy = await legacySessions(oursBase, CONNECTIONS, 'list_projects');
     closers.push(() => legacy.close());
-    const perSession = (c: Captured) => legacy.sessionIds.map((id) => template(c, { headers: { 'mcp-session-id': id } }));
+    const perSession = (c: Captured) =>
+      legacy.sessionIds.map((id) => template(c, { headers: { 'mcp-session-id': id } }));
     const pid = ours.child.pid;
     const plans: Plan[] = [
-      { server: 'context-hub', era: '2026-07-28', op: 'tools/list', port: ours.port, templates: [template(byMethod(modern, 'tools/list'))], pid },
-      { server: 'context-hub', era: '2026-07-28', op: 'tools/call', port: ours.port, templates: [template(byMethod(modern, 'tools/call'))], pid },
-      { server: 'context-hub', era: '2025-11-25', op: 'tools/list', port: ours.port, templates: perSession(byMethod(legacy.captured, 'tools/list')), pid },
-      { server: 'context-hub', era: '2025-11-25', op: 'tools/call', port: ours.port, templates: perSession(byMethod(legacy.captured, 'tools/call')), pid },
+      {
+        server: 'context-hub',
+        era: '2026-07-28',
+        op: 'tools/list',
+        port: ours.port,
+        templates: [template(byMethod(modern, 'tools/list'))],
+        pid,
+      },
+      {
+        server: 'context-hub',
+        era: '2026-07-28',
+        op: 'tools/call',
+        port: ours.port,
+        templates: [template(byMethod(modern, 'tools/call'))],
+        pid,
+      },
+      {
+        server: 'context-hub',
+        era: '2025-11-25',
+        op: 'tools/list',
+        port: ours.port,
+        templates: perSession(byMethod(legacy.captured, 'tools/list')),
+        pid,
+      },
+      {
+        server: 'context-hub',
+        era: '2025-11-25',
+        op: 'tools/call',
+        port: ours.port,
+        templates: perSession(byMethod(legacy.captured, 'tools/call')),
+        pid,
+      },
     ];
 
     if (args.only !== 'ours') {
@@ -221,23 +309,52 @@ async function main(): Promise<void> {
         const server = await startChild([script]);
         const session = await legacySessions(`http://127.0.0.1:${server.port}`, 1, 'echo');
         closers.push(() => session.close());
-        plans.push({ server: name, era: '2025-11-25', op: 'tools/list', port: server.port, templates: [template(byMethod(session.captured, 'tools/list'), noSession)], pid: server.child.pid });
-        plans.push({ server: name, era: '2025-11-25', op: 'tools/call', port: server.port, templates: [template(byMethod(session.captured, 'tools/call'), noSession)], pid: server.child.pid });
+        plans.push({
+          server: name,
+          era: '2025-11-25',
+          op: 'tools/list',
+          port: server.port,
+          templates: [template(byMethod(session.captured, 'tools/list'), noSession)],
+          pid: server.child.pid,
+        });
+        plans.push({
+          server: name,
+          era: '2025-11-25',
+          op: 'tools/call',
+          port: server.port,
+          templates: [template(byMethod(session.captured, 'tools/call'), noSession)],
+          pid: server.child.pid,
+        });
       }
       const echo = await startChild(['bench/support/raw-echo-server.ts']);
-      plans.push({ server: ECHO, era: '—', op: 'echo', port: echo.port, templates: [template(byMethod(legacy.captured, 'tools/list'))], pid: echo.child.pid });
+      plans.push({
+        server: ECHO,
+        era: '—',
+        op: 'echo',
+        port: echo.port,
+        templates: [template(byMethod(legacy.captured, 'tools/list'))],
+        pid: echo.child.pid,
+      });
       // The same echo answering our 2026-07-28 tools/list result byte for byte: what node:http
       // alone reaches with answers of that size (the baselines list one small tool).
       const listingFile = path.join(dataDir, 'tools-list-result.json');
       fs.writeFileSync(listingFile, await ourListingResult(oursBase, template(byMethod(modern, 'tools/list'))));
       const echoListing = await startChild(['bench/support/raw-echo-server.ts', '0', listingFile]);
-      plans.push({ server: ECHO_LISTING, era: '—', op: 'echo-listing', port: echoListing.port, templates: [template(byMethod(legacy.captured, 'tools/list'))], pid: echoListing.child.pid });
+      plans.push({
+        server: ECHO_LISTING,
+        era: '—',
+        op: 'echo-listing',
+        port: echoListing.port,
+        templates: [template(byMethod(legacy.captured, 'tools/list'))],
+        pid: echoListing.child.pid,
+      });
     }
 
     for (let round = 1; round <= ROUNDS; round++) {
       process.stdout.write(`round ${round} of ${ROUNDS}\n`);
       const rows: Row[] = [];
-      for (const plan of plans) await measure(rows, plan.server, plan.era, plan.op, plan.port, plan.templates, plan.pid);
+      for (const plan of plans)
+        await measure(rows, plan.server, plan.era, plan.op, plan.port, plan.templates, plan.pid);
       rounds.push(rows);
     }
   } finally {
@@ -245,7 +362,10 @@ async function main(): Promise<void> {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const section = markdown(rounds, `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
+  const section = markdown(
+    rounds,
+    `npm run bench:mcp${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  );
   process.stdout.write(`\n${section}`);
   if (args.write === 'true') writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), SECTION, section);
 }

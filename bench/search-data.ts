@@ -10,13 +10,107 @@ export interface HubSize {
   keys: number;
 }
 
-const KPIS = ['roas', 'cac', 'cpa', 'cvr', 'ctr', 'cpm', 'aov', 'revenue', 'spend', 'margin', 'ltv', 'retention', 'churn', 'sessions', 'bounce', 'mer', 'cpc', 'impressions', 'reach', 'frequency',
-  'refunds', 'returns', 'basket', 'subscribers', 'unsubscribes', 'installs', 'signups', 'trials', 'upsell', 'discount', 'coupon', 'payback', 'contribution', 'incrementality', 'lift', 'viewability', 'completion', 'engagement', 'shares', 'leads'];
-const CHANNELS = ['paid search', 'paid social', 'email', 'affiliate', 'display', 'video', 'organic search', 'referral', 'push', 'sms', 'podcast', 'retail media'];
-const SURFACES = ['checkout', 'cart', 'landing page', 'product page', 'homepage', 'search results', 'account', 'app onboarding', 'wishlist', 'order confirmation'];
-const TOPICS = ['definition', 'calculation', 'attribution', 'pacing', 'forecast', 'anomaly', 'benchmark', 'target', 'tracking', 'reporting delay', 'seasonality', 'budget', 'experiment', 'naming convention', 'data quality'];
-const VERBS = ['compare', 'check', 'split', 'reconcile', 'review', 'escalate', 'annotate', 'verify', 'segment', 'forecast'];
-const MARKETS = Array.from({ length: 60 }, (_, i) => `market${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`);
+const KPIS = [
+  'roas',
+  'cac',
+  'cpa',
+  'cvr',
+  'ctr',
+  'cpm',
+  'aov',
+  'revenue',
+  'spend',
+  'margin',
+  'ltv',
+  'retention',
+  'churn',
+  'sessions',
+  'bounce',
+  'mer',
+  'cpc',
+  'impressions',
+  'reach',
+  'frequency',
+  'refunds',
+  'returns',
+  'basket',
+  'subscribers',
+  'unsubscribes',
+  'installs',
+  'signups',
+  'trials',
+  'upsell',
+  'discount',
+  'coupon',
+  'payback',
+  'contribution',
+  'incrementality',
+  'lift',
+  'viewability',
+  'completion',
+  'engagement',
+  'shares',
+  'leads',
+];
+const CHANNELS = [
+  'paid search',
+  'paid social',
+  'email',
+  'affiliate',
+  'display',
+  'video',
+  'organic search',
+  'referral',
+  'push',
+  'sms',
+  'podcast',
+  'retail media',
+];
+const SURFACES = [
+  'checkout',
+  'cart',
+  'landing page',
+  'product page',
+  'homepage',
+  'search results',
+  'account',
+  'app onboarding',
+  'wishlist',
+  'order confirmation',
+];
+const TOPICS = [
+  'definition',
+  'calculation',
+  'attribution',
+  'pacing',
+  'forecast',
+  'anomaly',
+  'benchmark',
+  'target',
+  'tracking',
+  'reporting delay',
+  'seasonality',
+  'budget',
+  'experiment',
+  'naming convention',
+  'data quality',
+];
+const VERBS = [
+  'compare',
+  'check',
+  'split',
+  'reconcile',
+  'review',
+  'escalate',
+  'annotate',
+  'verify',
+  'segment',
+  'forecast',
+];
+const MARKETS = Array.from(
+  { length: 60 },
+  (_, i) => `market${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`,
+);
 
 /** A small deterministic PRNG (mulberry32): the same hub on every run and on both stores. */
 function rng(seed: number): () => number {
@@ -37,23 +131,60 @@ export function generate(size: HubSize) {
     `${pick(VERBS)} ${pick(KPIS)} for ${pick(CHANNELS)} on the ${pick(SURFACES)} in ${pick(MARKETS)}; the ${pick(TOPICS)} uses sku${Math.floor(r() * 50000)}.`;
 
   const keys: { key: string; label: string; parent: string | null; synonyms: string[]; description: string }[] = [];
-  for (const root of ['kpi', 'channel', 'surface', 'market', 'topic']) keys.push({ key: root, label: root.toUpperCase(), parent: null, synonyms: [], description: `All ${root} keys.` });
-  for (const k of KPIS) keys.push({ key: `kpi.${k}`, label: k.toUpperCase(), parent: 'kpi', synonyms: [`${k} metric`], description: `The ${k} KPI.` });
-  for (const c of CHANNELS) keys.push({ key: `channel.${c.replace(/ /g, '_')}`, label: c, parent: 'channel', synonyms: [], description: `The ${c} channel.` });
-  for (const s of SURFACES) keys.push({ key: `surface.${s.replace(/ /g, '_')}`, label: s, parent: 'surface', synonyms: [], description: `The ${s} surface.` });
-  for (const m of MARKETS) keys.push({ key: `market.${m}`, label: m, parent: 'market', synonyms: [], description: `Market ${m}.` });
+  for (const root of ['kpi', 'channel', 'surface', 'market', 'topic'])
+    keys.push({ key: root, label: root.toUpperCase(), parent: null, synonyms: [], description: `All ${root} keys.` });
+  for (const k of KPIS)
+    keys.push({
+      key: `kpi.${k}`,
+      label: k.toUpperCase(),
+      parent: 'kpi',
+      synonyms: [`${k} metric`],
+      description: `The ${k} KPI.`,
+    });
+  for (const c of CHANNELS)
+    keys.push({
+      key: `channel.${c.replace(/ /g, '_')}`,
+      label: c,
+      parent: 'channel',
+      synonyms: [],
+      description: `The ${c} channel.`,
+    });
+  for (const s of SURFACES)
+    keys.push({
+      key: `surface.${s.replace(/ /g, '_')}`,
+      label: s,
+      parent: 'surface',
+      synonyms: [],
+      description: `The ${s} surface.`,
+    });
+  for (const m of MARKETS)
+    keys.push({ key: `market.${m}`, label: m, parent: 'market', synonyms: [], description: `Market ${m}.` });
   for (let i = 0; keys.length < size.keys; i++) {
     const kpi = KPIS[i % KPIS.length]!;
-    keys.push({ key: `kpi.${kpi}.variant_${i}`, label: `${kpi} variant ${i}`, parent: `kpi.${kpi}`, synonyms: [`${kpi} v${i}`], description: sentence() });
+    keys.push({
+      key: `kpi.${kpi}.variant_${i}`,
+      label: `${kpi} variant ${i}`,
+      parent: `kpi.${kpi}`,
+      synonyms: [`${kpi} v${i}`],
+      description: sentence(),
+    });
   }
 
   const knowledge = Array.from({ length: size.knowledge }, (_, i) => {
     const title = `${pick(KPIS).toUpperCase()} ${pick(TOPICS)} for ${pick(CHANNELS)} (${pick(MARKETS)} ${i})`;
-    return { id: `kn_bench_${i}`, topic_id: `sheet-${i}`, title, body_md: Array.from({ length: 3 + Math.floor(r() * 3) }, sentence).join('\n\n') };
+    return {
+      id: `kn_bench_${i}`,
+      topic_id: `sheet-${i}`,
+      title,
+      body_md: Array.from({ length: 3 + Math.floor(r() * 3) }, sentence).join('\n\n'),
+    };
   });
   const skills = Array.from({ length: size.skills }, (_, i) => {
     const refs = [`kpi.${pick(KPIS)}`, `channel.${pick(CHANNELS).replace(/ /g, '_')}`];
-    const steps = Array.from({ length: 5 + Math.floor(r() * 5) }, (_, j) => `${j + 1}. **${pick(VERBS)} ${pick(KPIS)}**: ${sentence()}`);
+    const steps = Array.from(
+      { length: 5 + Math.floor(r() * 5) },
+      (_, j) => `${j + 1}. **${pick(VERBS)} ${pick(KPIS)}**: ${sentence()}`,
+    );
     return {
       id: `sk_bench_${i}`,
       name: `${pick(VERBS)}-${pick(KPIS)}-${pick(SURFACES).replace(/ /g, '-')}-${i}`,
@@ -64,9 +195,20 @@ export function generate(size: HubSize) {
   });
   const links = knowledge.flatMap((k, i) => {
     const a = `kpi.${KPIS[i % KPIS.length]}`;
-    return i % 3 === 0 ? [{ id: `bl_k_${i}`, type: 'knowledge', source: k.id, key: a }, { id: `bl_m_${i}`, type: 'knowledge', source: k.id, key: `market.${MARKETS[i % MARKETS.length]}` }] : [{ id: `bl_k_${i}`, type: 'knowledge', source: k.id, key: a }];
+    return i % 3 === 0
+      ? [
+          { id: `bl_k_${i}`, type: 'knowledge', source: k.id, key: a },
+          { id: `bl_m_${i}`, type: 'knowledge', source: k.id, key: `market.${MARKETS[i % MARKETS.length]}` },
+        ]
+      : [{ id: `bl_k_${i}`, type: 'knowledge', source: k.id, key: a }];
   });
-  for (let i = 0; i < skills.length; i += 2) links.push({ id: `bl_s_${i}`, type: 'skill', source: skills[i]!.id, key: `surface.${SURFACES[i % SURFACES.length]!.replace(/ /g, '_')}` });
+  for (let i = 0; i < skills.length; i += 2)
+    links.push({
+      id: `bl_s_${i}`,
+      type: 'skill',
+      source: skills[i]!.id,
+      key: `surface.${SURFACES[i % SURFACES.length]!.replace(/ /g, '_')}`,
+    });
   return { keys, knowledge, skills, links };
 }
 
@@ -94,7 +236,16 @@ export async function loadHub(db: SqlExecutor, projectId: string, size: HubSize)
         `INSERT INTO business_keys (project_id, key, label, description, parent_key, synonyms, created_at, updated_at, title_text)
          SELECT $1, k, l, d, p, string_to_array(s, '|'), $7, $7, t
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::text[]) AS u(k, l, d, p, s, t)`,
-        [projectId, b.map((k) => k.key), b.map((k) => k.label), b.map((k) => k.description), b.map((k) => k.parent), b.map((k) => k.synonyms.join('|')), now, b.map((k) => [k.label, k.key.replace(/[._-]+/g, ' '), ...k.synonyms].join(' '))],
+        [
+          projectId,
+          b.map((k) => k.key),
+          b.map((k) => k.label),
+          b.map((k) => k.description),
+          b.map((k) => k.parent),
+          b.map((k) => k.synonyms.join('|')),
+          now,
+          b.map((k) => [k.label, k.key.replace(/[._-]+/g, ' '), ...k.synonyms].join(' ')),
+        ],
       );
     });
   }
@@ -109,7 +260,15 @@ export async function loadHub(db: SqlExecutor, projectId: string, size: HubSize)
     await db.query(
       `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
        SELECT i, $1, n, 1, d, bo, string_to_array(r, '|'), $6, $6 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $7::text[]) AS u(i, n, d, bo, r)`,
-      [projectId, b.map((s) => s.id), b.map((s) => s.name), b.map((s) => s.description), b.map((s) => s.body_md), now, b.map((s) => s.refs.join('|'))],
+      [
+        projectId,
+        b.map((s) => s.id),
+        b.map((s) => s.name),
+        b.map((s) => s.description),
+        b.map((s) => s.body_md),
+        now,
+        b.map((s) => s.refs.join('|')),
+      ],
     );
   });
   await inBatches(hub.links, async (b) => {

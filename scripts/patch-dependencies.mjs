@@ -107,8 +107,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const patch of PATCHES) {
     for (const { file, state } of applyPatch(patch, { write: !check })) {
       if (state === 'changed' || state === 'unpatched') unapplied += 1;
-      if (state === 'changed') console.warn(`patch-dependencies: ${patch.name}: ${file} no longer holds the code this patch replaces; left as installed (review the patch against the new version)`);
-      else if (state !== 'patched' || check) console.log(`patch-dependencies: ${patch.name}: ${path.relative(process.cwd(), file)} ${state}`);
+      if (state === 'changed')
+        console.warn(
+          `patch-dependencies: ${patch.name}: ${file} no longer holds the code this patch replaces; left as installed (review the patch against the new version)`,
+        );
+      else if (state !== 'patched' || check)
+        console.log(`patch-dependencies: ${patch.name}: ${path.relative(process.cwd(), file)} ${state}`);
     }
   }
   if (check && unapplied > 0) process.exitCode = 1;

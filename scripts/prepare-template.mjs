@@ -12,12 +12,18 @@ const target = path.join(root, '.template', 'pglite-data.tar.gz');
 const db = await PgliteDatabase.open();
 await migrate(db);
 // The bundled ECB rate history, so a fresh embedded store converts currencies offline at once.
-await (await import(path.join(root, 'dist/modules/money/money.snapshot.js'))).loadBundledRatesForTemplate(db, new Date());
+await (await import(path.join(root, 'dist/modules/money/money.snapshot.js'))).loadBundledRatesForTemplate(
+  db,
+  new Date(),
+);
 const blob = await db.dump();
 fs.mkdirSync(path.dirname(target), { recursive: true });
 fs.writeFileSync(target, Buffer.from(await blob.arrayBuffer()));
 await db.close();
 // Which migrations the template holds: a template built from other migration files is not used.
 const manifest = Object.fromEntries(loadMigrations().map((m) => [m.name, m.checksum]));
-fs.writeFileSync(path.join(root, '.template', 'manifest.json'), `${JSON.stringify({ migrations: manifest }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(root, '.template', 'manifest.json'),
+  `${JSON.stringify({ migrations: manifest }, null, 2)}\n`,
+);
 console.log(`prepared ${path.relative(root, target)} (${fs.statSync(target).size} bytes)`);

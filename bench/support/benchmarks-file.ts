@@ -3,7 +3,8 @@
 // sessions measured and why. A rerun must refresh the figures without erasing that history.
 import fs from 'node:fs';
 
-const NEW_FILE = '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
+const NEW_FILE =
+  '# Benchmarks\n\nFigures from `npm run bench:*` on the development machine; each section names its command.\n';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

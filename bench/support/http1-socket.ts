@@ -46,7 +46,9 @@ class ResultScan {
     }
     // Copied: `bytes` is a view of the connection's read buffer, reused by the next read.
     const keep = RESULT.length - 1;
-    this.tail = Buffer.from(this.tail && bytes.length < keep ? Buffer.concat([this.tail, bytes]).subarray(-keep) : bytes.subarray(-keep));
+    this.tail = Buffer.from(
+      this.tail && bytes.length < keep ? Buffer.concat([this.tail, bytes]).subarray(-keep) : bytes.subarray(-keep),
+    );
   }
 }
 
@@ -165,7 +167,15 @@ export class Http1Socket {
   request(bytes: Buffer): Promise<Http1Response> {
     if (this.closed) return Promise.reject(new Http1SocketError('connection closed'));
     return new Promise((resolve, reject) => {
-      this.inFlight = { resolve, reject, head: undefined, status: 0, sink: new BodySink(), remaining: -1, chunked: undefined };
+      this.inFlight = {
+        resolve,
+        reject,
+        head: undefined,
+        status: 0,
+        sink: new BodySink(),
+        remaining: -1,
+        chunked: undefined,
+      };
       this.socket.write(bytes);
     });
   }
@@ -218,12 +228,17 @@ export class Http1Socket {
       const line = lines[i]!;
       const colon = line.indexOf(':');
       const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim().toLowerCase();
+      const value = line
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
       if (name === 'content-length') length = Number(value);
-      else if (name === 'transfer-encoding' && value.includes('chunked')) request.chunked = new ChunkedFraming(request.sink);
+      else if (name === 'transfer-encoding' && value.includes('chunked'))
+        request.chunked = new ChunkedFraming(request.sink);
     }
     // An answer framed by closing the connection would need a read to EOF; no server here sends one.
-    if (!request.chunked && length < 0) throw new Http1SocketError('response has neither Content-Length nor chunked coding');
+    if (!request.chunked && length < 0)
+      throw new Http1SocketError('response has neither Content-Length nor chunked coding');
     if (!request.chunked) request.remaining = length;
   }
 

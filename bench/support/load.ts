@@ -76,7 +76,10 @@ function percentile(sorted: Float64Array, p: number): number {
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const origin = new URL(spec.origin);
   const sockets: (() => void)[] = [];
-  const pool = spec.client === 'socket' ? undefined : new Pool(spec.origin, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  const pool =
+    spec.client === 'socket'
+      ? undefined
+      : new Pool(spec.origin, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let nextId = 1;
   let measuring = false;
   let stop = false;
@@ -87,7 +90,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 
   async function user(index: number): Promise<void> {
     const template = spec.templates[index % spec.templates.length]!;
-    const exchange = pool ? undiciExchange(pool, spec.path, template) : socketExchange(origin, spec.path, template, sockets);
+    const exchange = pool
+      ? undiciExchange(pool, spec.path, template)
+      : socketExchange(origin, spec.path, template, sockets);
     while (!stop) {
       const body = template.body.replace('"__ID__"', String(nextId++));
       const started = performance.now();
@@ -126,7 +131,16 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   sockets.forEach((close) => close());
   const sorted = Float64Array.from(latencies).sort();
   const clientCpuUsPerCall = (cpu.user + cpu.system) / ok;
-  return { ok, errors, firstError, seconds, rps: ok / seconds, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99), clientCpuUsPerCall };
+  return {
+    ok,
+    errors,
+    firstError,
+    seconds,
+    rps: ok / seconds,
+    p50ms: percentile(sorted, 50),
+    p99ms: percentile(sorted, 99),
+    clientCpuUsPerCall,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -23,7 +23,10 @@ export function recordingFetch(into: Captured[]): typeof fetch {
   };
 }
 
-export function template(c: Captured, patch: { headers?: Record<string, string | undefined>; body?: Record<string, unknown> } = {}): LoadTemplate {
+export function template(
+  c: Captured,
+  patch: { headers?: Record<string, string | undefined>; body?: Record<string, unknown> } = {},
+): LoadTemplate {
   const headers = { ...c.headers };
   for (const [k, v] of Object.entries(patch.headers ?? {})) {
     if (v === undefined) delete headers[k];
@@ -39,9 +42,16 @@ export const byMethod = (list: Captured[], method: string): Captured => {
   return found;
 };
 
-export async function captureModern(base: string, toolName: string, toolArgs: Record<string, unknown>): Promise<Captured[]> {
+export async function captureModern(
+  base: string,
+  toolName: string,
+  toolArgs: Record<string, unknown>,
+): Promise<Captured[]> {
   const captured: Captured[] = [];
-  const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: recordingFetch(captured) }));
   await client.listTools();
   const result = await client.callTool({ name: toolName, arguments: toolArgs });
@@ -50,7 +60,11 @@ export async function captureModern(base: string, toolName: string, toolArgs: Re
   return captured;
 }
 
-export async function legacySessions(base: string, count: number, toolName: string): Promise<{ captured: Captured[]; sessionIds: string[]; close(): Promise<void> }> {
+export async function legacySessions(
+  base: string,
+  count: number,
+  toolName: string,
+): Promise<{ captured: Captured[]; sessionIds: string[]; close(): Promise<void> }> {
   const captured: Captured[] = [];
   const clients: LegacyClient[] = [];
   const sessionIds: string[] = [];

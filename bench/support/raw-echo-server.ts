@@ -35,7 +35,10 @@ export function startRawEchoServer(port = 0, result?: Buffer): Promise<{ port: n
   });
   return new Promise((resolve) => {
     http.listen(port, '127.0.0.1', () =>
-      resolve({ port: (http.address() as AddressInfo).port, close: () => new Promise<void>((r) => http.close(() => r())) }),
+      resolve({
+        port: (http.address() as AddressInfo).port,
+        close: () => new Promise<void>((r) => http.close(() => r())),
+      }),
     );
   });
 }

@@ -15,9 +15,13 @@ const app = createMcpExpressApp();
 
 app.post('/mcp', async (req: Request, res: Response) => {
   const server = new McpServer({ name: 'bench-express', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echoes its text', inputSchema: z.object({ text: z.string().optional() }) }, async ({ text }) => ({
-    content: [{ type: 'text', text: text ?? 'ok' }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'Echoes its text', inputSchema: z.object({ text: z.string().optional() }) },
+    async ({ text }) => ({
+      content: [{ type: 'text', text: text ?? 'ok' }],
+    }),
+  );
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
   await transport.handleRequest(req, res, req.body);

@@ -4,7 +4,11 @@
 // one trivial tool. Usage: tsx bench/support/sdk-minimal-server.ts [port]; prints `listening <port>`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localhostHostValidation, localhostOriginValidation, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
@@ -14,16 +18,23 @@ export function startSdkMinimalServer(port = 0): Promise<{ port: number; close()
   const http = createServer(async (req, res) => {
     if (!validateHost(req, res) || !validateOrigin(req, res)) return;
     const server = new McpServer({ name: 'bench-minimal', version: '1.0.0' });
-    server.registerTool('echo', { description: 'Echoes its text', inputSchema: z.object({ text: z.string().optional() }) }, async ({ text }) => ({
-      content: [{ type: 'text', text: text ?? 'ok' }],
-    }));
+    server.registerTool(
+      'echo',
+      { description: 'Echoes its text', inputSchema: z.object({ text: z.string().optional() }) },
+      async ({ text }) => ({
+        content: [{ type: 'text', text: text ?? 'ok' }],
+      }),
+    );
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
   return new Promise((resolve) => {
     http.listen(port, '127.0.0.1', () =>
-      resolve({ port: (http.address() as AddressInfo).port, close: () => new Promise<void>((r) => http.close(() => r())) }),
+      resolve({
+        port: (http.address() as AddressInfo).port,
+        close: () => new Promise<void>((r) => http.close(() => r())),
+      }),
     );
   });
 }

@@ -4,9 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export function serviceNodeFlags(root: string): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   const words = start.split(/\s+/);
   const script = words.indexOf('dist/cli.js');
-  if (words[0] !== 'node' || script < 0) throw new Error(`package.json start is not "node [flags] dist/cli.js …": ${start}`);
+  if (words[0] !== 'node' || script < 0)
+    throw new Error(`package.json start is not "node [flags] dist/cli.js …": ${start}`);
   return words.slice(1, script);
 }

@@ -72,7 +72,12 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const feed = new ChangeFeed(db, log);
   await feed.start();
 
-  const jobs = new JobQueues({ db, log, work: options.workJobs ?? config.serveWorkers, pollingIntervalSeconds: options.jobPollingSeconds });
+  const jobs = new JobQueues({
+    db,
+    log,
+    work: options.workJobs ?? config.serveWorkers,
+    pollingIntervalSeconds: options.jobPollingSeconds,
+  });
   const services = createServices({ db, feed, config, clock, log, jobs });
   // The bundled ECB history on a first start (offline conversions); one lookup on a restart.
   await services.money.ensureSnapshot(clock.now());
@@ -81,7 +86,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   // embedded store its statements hold the event loop, so the first requests would queue behind it.
   // `jobs.send` starts it at once, so an on-demand run requested meanwhile is queued, not lost.
   let jobsTimer: NodeJS.Timeout | undefined;
-  const startJobs = () => void jobs.start().catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
+  const startJobs = () =>
+    void jobs.start().catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
   // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
   if (config.schedulerEnabled) {
     await jobs.start();
@@ -92,7 +98,14 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     resources: moduleResources(services),
     extensions: options.mcpExtensions ?? [],
   };
-  const mcpDeps: McpServerDeps = { registry, clock, log, version: VERSION, envelopeInlineBytes: config.envelopeInlineBytes, answerCacheEntries: config.searchCacheEntries };
+  const mcpDeps: McpServerDeps = {
+    registry,
+    clock,
+    log,
+    version: VERSION,
+    envelopeInlineBytes: config.envelopeInlineBytes,
+    answerCacheEntries: config.searchCacheEntries,
+  };
   const factory = (): McpServer => createMcpServer(mcpDeps);
   const modern: McpHttpHandler = createMcpHandler(factory, {
     legacy: 'reject',
@@ -132,7 +145,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     onAuthenticated: auth.onAuthenticated,
   };
   const startedAt = clock.now();
-  const http = buildHttpApp(httpDeps, [...systemRoutes({ db, version: VERSION, startedAt }), ...auth.routes, ...moduleRoutes(services)]);
+  const http = buildHttpApp(httpDeps, [
+    ...systemRoutes({ db, version: VERSION, startedAt }),
+    ...auth.routes,
+    ...moduleRoutes(services),
+  ]);
   installRestAuditFallback(http, services.org.audit, clock);
   registerMcpEndpoint(http, {
     http: httpDeps,

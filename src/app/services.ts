@@ -73,5 +73,20 @@ export function createServices(deps: ServiceDeps): Services {
   const flows = new FlowsService(deps.db, projects, deps.config, ingestion, org.projectLimits);
   demo.add('datastreams', datastreamsDemoSeeder(deps.db, { credentials, flows }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
-  return { deps, skills, knowledge, taxonomy, search, projects, org, demo, money, contextEvents, credentials, ingestion, flows, evaluators };
+  return {
+    deps,
+    skills,
+    knowledge,
+    taxonomy,
+    search,
+    projects,
+    org,
+    demo,
+    money,
+    contextEvents,
+    credentials,
+    ingestion,
+    flows,
+    evaluators,
+  };
 }

@@ -63,7 +63,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     // A defect: one line for the operator; the stack only when asked for (logs carry none).
     const { message, code } = error as { message?: string; code?: unknown };
-    process.stderr.write(`context-hub: ${command} failed: ${message ?? String(error)}${typeof code === 'string' ? ` (${code})` : ''}\n`);
+    process.stderr.write(
+      `context-hub: ${command} failed: ${message ?? String(error)}${typeof code === 'string' ? ` (${code})` : ''}\n`,
+    );
     if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '')) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
     else process.stderr.write('context-hub: run with LOG_LEVEL=debug to see where it failed\n');
     return 1;
@@ -75,9 +77,17 @@ function listenError(config: Config, error: unknown): unknown {
   const where = `${config.host}:${config.port}`;
   switch ((error as { code?: string }).code) {
     case 'EADDRINUSE':
-      return new StartupError('address_in_use', `${where} is already in use (another context-hub?): stop that process or set PORT`, 75);
+      return new StartupError(
+        'address_in_use',
+        `${where} is already in use (another context-hub?): stop that process or set PORT`,
+        75,
+      );
     case 'EACCES':
-      return new StartupError('listen_forbidden', `not permitted to listen on ${where} (ports below 1024 need privileges): set PORT`, 77);
+      return new StartupError(
+        'listen_forbidden',
+        `not permitted to listen on ${where} (ports below 1024 need privileges): set PORT`,
+        77,
+      );
     case 'EADDRNOTAVAIL':
       return new StartupError('address_unavailable', `${config.host} is not an address of this machine: set HOST`, 69);
     default:
@@ -89,7 +99,9 @@ async function serve(config: Config): Promise<number> {
   assertSecretsKeyForServing(config);
   const log = createLogger({ level: config.logLevel });
   // Conformance fixtures are test support: loaded only when asked for, never otherwise.
-  const mcpExtensions = config.mcpConformanceFixtures ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures] : [];
+  const mcpExtensions = config.mcpConformanceFixtures
+    ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures]
+    : [];
   // Opening the store and loading the service graph overlap: together they are most of a restart.
   const { openDatabase } = await import('../platform/db/open.js');
   const [db, { createServiceApp }] = await Promise.all([openDatabase(config), loadServiceApp()]);
@@ -121,7 +133,11 @@ async function serve(config: Config): Promise<number> {
 
 async function worker(config: Config): Promise<number> {
   if (!config.databaseUrl) {
-    throw new ConfigError('DATABASE_URL', undefined, 'required by `context-hub worker`: the embedded store belongs to the serve process; workers share a PostgreSQL');
+    throw new ConfigError(
+      'DATABASE_URL',
+      undefined,
+      'required by `context-hub worker`: the embedded store belongs to the serve process; workers share a PostgreSQL',
+    );
   }
   assertSecretsKeyForServing(config);
   const log = createLogger({ level: config.logLevel });
@@ -138,7 +154,9 @@ async function migrateCommand(config: Config): Promise<number> {
   try {
     const report = await migrate(db);
     process.stdout.write(
-      report.applied.length ? `applied ${report.applied.length} migration(s): ${report.applied.join(', ')}\n` : `up to date (${report.alreadyApplied} applied)\n`,
+      report.applied.length
+        ? `applied ${report.applied.length} migration(s): ${report.applied.join(', ')}\n`
+        : `up to date (${report.alreadyApplied} applied)\n`,
     );
   } finally {
     await db.close();

@@ -6,13 +6,17 @@ import { sendProblem } from '../platform/http/app.js';
 export const MCP_BROWSER_PATHS = ['/mcp', '/sse', '/messages'] as const;
 
 /** What a browser page may send: the MCP headers of every era, and a bearer token. */
-const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id';
+const ALLOWED_REQUEST_HEADERS =
+  'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id';
 /** What a browser page may read: the session id to send back, and what to do on 401. */
 const EXPOSED_RESPONSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, x-request-id';
 
 /** A page (or anything sending an Origin) that ALLOWED_ORIGINS does not name. */
 export function originForbidden(): ForbiddenError {
-  return new ForbiddenError('origin_forbidden', 'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).');
+  return new ForbiddenError(
+    'origin_forbidden',
+    'This Origin is not allowed to call the MCP endpoint (see ALLOWED_ORIGINS).',
+  );
 }
 
 /** The CORS headers of an answer to a page of an allowed `origin` (ALLOWED_ORIGINS). */
@@ -35,7 +39,13 @@ export function registerMcpCors(app: FastifyInstance, originAllowed: (origin: st
   const paths = new Set<string>(MCP_BROWSER_PATHS);
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (typeof origin !== 'string' || origin === '' || !paths.has(request.url.split('?', 1)[0]!) || !originAllowed(origin)) return;
+    if (
+      typeof origin !== 'string' ||
+      origin === '' ||
+      !paths.has(request.url.split('?', 1)[0]!) ||
+      !originAllowed(origin)
+    )
+      return;
     // On the raw response, so hijacked answers (event streams) carry them too.
     for (const [name, value] of corsResponseHeaders(origin)) reply.raw.setHeader(name, value);
   });
@@ -47,7 +57,10 @@ export function registerMcpCors(app: FastifyInstance, originAllowed: (origin: st
       }
       return reply
         .code(204)
-        .header('access-control-allow-methods', url === '/mcp' ? 'GET, POST, DELETE, OPTIONS' : url === '/sse' ? 'GET, OPTIONS' : 'POST, OPTIONS')
+        .header(
+          'access-control-allow-methods',
+          url === '/mcp' ? 'GET, POST, DELETE, OPTIONS' : url === '/sse' ? 'GET, OPTIONS' : 'POST, OPTIONS',
+        )
         .header('access-control-allow-headers', ALLOWED_REQUEST_HEADERS)
         .header('access-control-max-age', '600')
         .send();

@@ -1,8 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse, isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isLegacyRequest,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { NotFoundError } from '../platform/errors.js';
-import { authorizeRequest, installPreRouter, MALFORMED_JSON, MCP_BODY_LIMIT, sendProblem, type AuthorizableRequest, type HttpAppDeps } from '../platform/http/app.js';
+import {
+  authorizeRequest,
+  installPreRouter,
+  MALFORMED_JSON,
+  MCP_BODY_LIMIT,
+  sendProblem,
+  type AuthorizableRequest,
+  type HttpAppDeps,
+} from '../platform/http/app.js';
 import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
@@ -25,7 +42,10 @@ export interface McpEndpointDeps {
 const MCP_RULE = { permission: 'context.read' } as const;
 
 function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /**
@@ -78,7 +98,8 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
 
   const handleMcp = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await gateRouted(request);
-    if (request.body === MALFORMED_JSON) return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
+    if (request.body === MALFORMED_JSON)
+      return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
     const body = request.body;
     const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);
@@ -114,28 +135,45 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     await server.connect(transport);
   });
 
-  app.post('/messages', { bodyLimit: MCP_BODY_LIMIT, config: { rule: MCP_RULE, ownsMalformedJson: true } }, async (request, reply) => {
-    const caller = await gate(request, String(request.id));
-    const sessionId = (request.query as { sessionId?: string }).sessionId;
-    const session = sessionId ? sseSessions.get(sessionId) : undefined;
-    if (!session || session.subject !== caller.actor.subject) {
-      return sendProblem(reply, new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'));
-    }
-    const body = request.body;
-    if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
-      return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
-    }
-    // 2024-11-05 has no batches, and the server would drop anything that is not one message
-    // without a word: the client must hear why.
-    if (Array.isArray(body)) {
-      return jsonRpcErrorReply(reply, 400, -32600, 'Invalid Request: this transport takes one JSON-RPC message per POST, not a batch');
-    }
-    if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
-      return jsonRpcErrorReply(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response');
-    }
-    session.transport.receive(body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
-    return reply.code(202).send('Accepted');
-  });
+  app.post(
+    '/messages',
+    { bodyLimit: MCP_BODY_LIMIT, config: { rule: MCP_RULE, ownsMalformedJson: true } },
+    async (request, reply) => {
+      const caller = await gate(request, String(request.id));
+      const sessionId = (request.query as { sessionId?: string }).sessionId;
+      const session = sessionId ? sseSessions.get(sessionId) : undefined;
+      if (!session || session.subject !== caller.actor.subject) {
+        return sendProblem(
+          reply,
+          new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'),
+        );
+      }
+      const body = request.body;
+      if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
+        return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
+      }
+      // 2024-11-05 has no batches, and the server would drop anything that is not one message
+      // without a word: the client must hear why.
+      if (Array.isArray(body)) {
+        return jsonRpcErrorReply(
+          reply,
+          400,
+          -32600,
+          'Invalid Request: this transport takes one JSON-RPC message per POST, not a batch',
+        );
+      }
+      if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
+        return jsonRpcErrorReply(
+          reply,
+          400,
+          -32600,
+          'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response',
+        );
+      }
+      session.transport.receive(body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
+      return reply.code(202).send('Accepted');
+    },
+  );
 
   app.addHook('onClose', async () => {
     for (const { transport } of sseSessions.values()) await transport.close();

@@ -48,7 +48,12 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 function isInitialize(body: unknown): body is { method: 'initialize'; params: Record<string, unknown> } {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    (body as { method?: unknown }).method === 'initialize'
+  );
 }
 
 /**
@@ -146,7 +151,8 @@ export class LegacySessionManager {
    * (the GET stream's priming event) ahead of what the transport writes.
    */
   private whileStreaming(session: LiveSession, response: Response, first?: Uint8Array): Response {
-    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
+    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+      return response;
     session.busy++;
     let open = true;
     const ended = (): void => {
@@ -190,9 +196,16 @@ export class LegacySessionManager {
   async handle(request: Request, parsedBody: unknown, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (!sessionId) {
-      if (request.method === 'POST' && isInitialize(parsedBody)) return this.initialize(request, parsedBody, caller, authInfo);
-      if (Array.isArray(parsedBody)) return jsonRpcError(400, -32600, 'Invalid Request: a JSON-RPC batch cannot open a session; send initialize on its own');
-      if (request.method === 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      if (request.method === 'POST' && isInitialize(parsedBody))
+        return this.initialize(request, parsedBody, caller, authInfo);
+      if (Array.isArray(parsedBody))
+        return jsonRpcError(
+          400,
+          -32600,
+          'Invalid Request: a JSON-RPC batch cannot open a session; send initialize on its own',
+        );
+      if (request.method === 'POST')
+        return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const session = this.live.get(sessionId) ?? (await this.rehydrate(sessionId));
@@ -223,16 +236,26 @@ export class LegacySessionManager {
    * meanwhile is lost to it. So a fresh GET stream starts with a stored, empty priming event
    * (clients of 2025-11-25 and later accept empty data).
    */
-  private async primingEvent(session: LiveSession, request: Request, response: Response): Promise<Uint8Array | undefined> {
+  private async primingEvent(
+    session: LiveSession,
+    request: Request,
+    response: Response,
+  ): Promise<Uint8Array | undefined> {
     if (response.status !== 200 || !response.body || request.headers.get('last-event-id')) return undefined;
     if (session.protocolVersion < '2025-11-25') return undefined;
     const eventId = await this.deps.store.eventStore(session.id).storeEvent(STANDALONE_STREAM_ID, {} as JSONRPCMessage);
     return new TextEncoder().encode(`id: ${eventId}\ndata: \n\n`);
   }
 
-  private async initialize(request: Request, body: { params: Record<string, unknown> }, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
+  private async initialize(
+    request: Request,
+    body: { params: Record<string, unknown> },
+    caller: CallerInfo,
+    authInfo: AuthInfo,
+  ): Promise<Response> {
     const id = randomUUID();
-    const requested = typeof body.params?.protocolVersion === 'string' ? body.params.protocolVersion : LEGACY_PROTOCOL_VERSIONS[0]!;
+    const requested =
+      typeof body.params?.protocolVersion === 'string' ? body.params.protocolVersion : LEGACY_PROTOCOL_VERSIONS[0]!;
     const negotiated = LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
     const session = await this.open(id, caller.actor.subject, negotiated);
     const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
@@ -259,7 +282,16 @@ export class LegacySessionManager {
       maxRequestBodySize: this.deps.maxRequestBodySize,
     });
     const server = this.deps.createServer();
-    const session: LiveSession = { id, subject, protocolVersion, transport, server, subscriptions: new Set(), usedAt: this.deps.clock.now().getTime(), busy: 0 };
+    const session: LiveSession = {
+      id,
+      subject,
+      protocolVersion,
+      transport,
+      server,
+      subscriptions: new Set(),
+      usedAt: this.deps.clock.now().getTime(),
+      busy: 0,
+    };
     server.server.setRequestHandler('resources/subscribe', async (req) => {
       session.subscriptions.add(req.params.uri);
       await this.deps.store.subscribe(id, req.params.uri);
@@ -298,7 +330,12 @@ export class LegacySessionManager {
       new Request('http://internal/mcp', {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: `rehydrate-${id}`, method: 'initialize', params: { ...stored.initialize_params, protocolVersion: stored.protocol_version } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: `rehydrate-${id}`,
+          method: 'initialize',
+          params: { ...stored.initialize_params, protocolVersion: stored.protocol_version },
+        }),
       }),
     );
     await init.text();
@@ -331,7 +368,9 @@ export class LegacySessionManager {
       const send = (): Promise<void> | undefined => {
         switch (event.kind) {
           case 'resource_updated':
-            return session.subscriptions.has(event.uri) ? session.server.server.sendResourceUpdated({ uri: event.uri }) : undefined;
+            return session.subscriptions.has(event.uri)
+              ? session.server.server.sendResourceUpdated({ uri: event.uri })
+              : undefined;
           case 'tools_list_changed':
             return session.server.server.sendToolListChanged();
           case 'resources_list_changed':
@@ -340,7 +379,9 @@ export class LegacySessionManager {
             return session.server.server.sendPromptListChanged();
         }
       };
-      void send()?.catch((err: unknown) => this.deps.log.debug({ err, session: session.id }, 'session notification failed'));
+      void send()?.catch((err: unknown) =>
+        this.deps.log.debug({ err, session: session.id }, 'session notification failed'),
+      );
     }
   }
 

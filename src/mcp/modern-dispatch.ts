@@ -75,7 +75,10 @@ export class ModernFastPath {
     this.answers = new VersionedCache<CallToolResult, string>(deps.answerCacheEntries ?? 0);
     for (const spec of deps.registry.tools) {
       if (!spec.annotations.readOnlyHint) continue;
-      this.tools.set(spec.name, { spec, ...(spec.dataShape ? { output: envelopeOutputSchema(spec.dataShape) as unknown as ZodType } : {}) });
+      this.tools.set(spec.name, {
+        spec,
+        ...(spec.dataShape ? { output: envelopeOutputSchema(spec.dataShape) as unknown as ZodType } : {}),
+      });
     }
   }
 
@@ -104,7 +107,16 @@ export class ModernFastPath {
     const listing = await cachedToolListingFor(this.deps, caller.actor);
     if (!listing) return undefined;
     // The modern encoding adds to a cacheable result what the SDK adds without a cache hint of its own.
-    const result = era === 'modern' ? { ...listing, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } } : listing;
+    const result =
+      era === 'modern'
+        ? {
+            ...listing,
+            resultType: 'complete',
+            ttlMs: 0,
+            cacheScope: 'private',
+            _meta: { [SERVER_INFO_META_KEY]: serverIdentity(this.deps) },
+          }
+        : listing;
     const serialized = Buffer.from(asciiJson(result));
     this.serializedListings.set(key, serialized);
     return serialized;
@@ -114,7 +126,12 @@ export class ModernFastPath {
    * The JSON body of the answer as the chunks to write in order (a listing is not copied per
    * request), or undefined when the SDK path must answer this request.
    */
-  async answer(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, cancel: Cancellation): Promise<Buffer[] | undefined> {
+  async answer(
+    headers: IncomingHttpHeaders,
+    body: unknown,
+    caller: CallerInfo,
+    cancel: Cancellation,
+  ): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const method = (body as { method?: unknown }).method;
     if (method !== 'tools/list' && method !== 'tools/call') return undefined;
@@ -125,7 +142,13 @@ export class ModernFastPath {
     const mcpNameHeader = header(headers, 'mcp-name');
     if (protocolVersionHeader !== MODERN_REVISION || mcpMethodHeader !== method) return undefined;
 
-    const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+    const outcome = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader,
+      mcpMethodHeader,
+      mcpNameHeader,
+      body,
+    });
     if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
     const message = outcome.message;
     const params = (message.params ?? {}) as Record<string, unknown>;
@@ -133,12 +156,20 @@ export class ModernFastPath {
     if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
     if (Object.keys(meta).some((key) => !PLAIN_META_KEYS.has(key))) return undefined;
 
-    const result = method === 'tools/list' ? await this.list(message, params, mcpNameHeader, caller) : await this.call(message, params, mcpNameHeader, caller, cancel);
+    const result =
+      method === 'tools/list'
+        ? await this.list(message, params, mcpNameHeader, caller)
+        : await this.call(message, params, mcpNameHeader, caller, cancel);
     if (result === undefined) return undefined;
     return [RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)];
   }
 
-  private async list(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined, caller: CallerInfo): Promise<Buffer | undefined> {
+  private async list(
+    message: unknown,
+    params: Record<string, unknown>,
+    nameHeader: string | undefined,
+    caller: CallerInfo,
+  ): Promise<Buffer | undefined> {
     // A cursor, or any other parameter, is the SDK's to interpret.
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     if (!isSpecType.ListToolsRequest(message)) return undefined;
@@ -160,7 +191,11 @@ export class ModernFastPath {
     if (known) return known;
     const json =
       prewrittenResultJson(result, this.serverInfoMember, MODERN_RESULT_TAIL) ??
-      JSON.stringify({ ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) } });
+      JSON.stringify({
+        ...result,
+        resultType: 'complete',
+        _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverIdentity(this.deps) },
+      });
     const bytes = Buffer.from(json);
     if (Object.isFrozen(result)) this.modernBytes.set(result, bytes);
     return bytes;
@@ -170,7 +205,12 @@ export class ModernFastPath {
    * The era-independent part of a fast tools/call: a known read-only registry tool the caller's
    * role allows, with arguments its schema accepts, and an answer its output schema accepts.
    */
-  async runReadOnly(message: unknown, params: Record<string, unknown>, caller: CallerInfo, cancel: Cancellation): Promise<CallToolResult | undefined> {
+  async runReadOnly(
+    message: unknown,
+    params: Record<string, unknown>,
+    caller: CallerInfo,
+    cancel: Cancellation,
+  ): Promise<CallToolResult | undefined> {
     const name = params.name;
     if (typeof name !== 'string') return undefined;
     if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
@@ -185,7 +225,10 @@ export class ModernFastPath {
     if (!parsed.success) return undefined;
 
     // Most tools name no state: no promise to wait for then.
-    const token = tool.spec.answerToken && this.answers.enabled ? await this.answerToken(tool.spec, caller, parsed.data) : undefined;
+    const token =
+      tool.spec.answerToken && this.answers.enabled
+        ? await this.answerToken(tool.spec, caller, parsed.data)
+        : undefined;
     const key = token === undefined ? undefined : `${name}\n${JSON.stringify(parsed.data)}`;
     if (key !== undefined) {
       const reused = this.answers.get(key, token!);
@@ -203,7 +246,12 @@ export class ModernFastPath {
   /** The tool's answer token for this call; undefined (no reuse) when it has none or cannot say. */
   private async answerToken(spec: AnyToolSpec, caller: CallerInfo, input: unknown): Promise<string | undefined> {
     if (!spec.answerToken || !this.answers.enabled) return undefined;
-    const ctx: RequestContext = { actor: caller.actor, requestId: caller.requestId, clock: this.deps.clock, log: this.deps.log };
+    const ctx: RequestContext = {
+      actor: caller.actor,
+      requestId: caller.requestId,
+      clock: this.deps.clock,
+      log: this.deps.log,
+    };
     // An error (unknown project, no access) is the tool's to answer: runToolCall gives it.
     return spec.answerToken(ctx, input).catch(() => undefined);
   }
@@ -215,10 +263,16 @@ export class ModernFastPath {
    * stream to resume; requests that ask for progress (a `_meta.progressToken`) or anything else
    * that can stream go through the SDK transport, whose event ids let a client resume (SEP-1699).
    */
-  async answerSession(headers: IncomingHttpHeaders, body: unknown, caller: CallerInfo, cancel: Cancellation): Promise<Buffer[] | undefined> {
+  async answerSession(
+    headers: IncomingHttpHeaders,
+    body: unknown,
+    caller: CallerInfo,
+    cancel: Cancellation,
+  ): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-    if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
+    if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number'))
+      return undefined;
     if (message.method !== 'tools/list' && message.method !== 'tools/call') return undefined;
     const id = message.id;
     const accept = header(headers, 'accept') ?? '';
@@ -227,7 +281,8 @@ export class ModernFastPath {
     const params = (message.params ?? {}) as Record<string, unknown>;
     if (typeof params !== 'object' || Array.isArray(params)) return undefined;
     const meta = params._meta;
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 0)) return undefined;
+    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 0))
+      return undefined;
 
     let result: Buffer | undefined;
     if (message.method === 'tools/list') {

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import pino from 'pino';
-import { handOnWithId, MCP_BODY_LIMIT, requestIdFor, type AuthorizableRequest, type PreRouter } from '../platform/http/app.js';
+import {
+  handOnWithId,
+  MCP_BODY_LIMIT,
+  requestIdFor,
+  type AuthorizableRequest,
+  type PreRouter,
+} from '../platform/http/app.js';
 import type { Logger } from '../platform/logger.js';
 import { corsResponseHeaders } from './cors.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
@@ -98,7 +104,10 @@ export function createMcpPreRouter(deps: McpPreRouterDeps): PreRouter {
     if (!isJsonContentType(req.headers['content-type']) || !deps.hostAllowed(req.headers.host)) return false;
     serve(deps, req, res, fastify).catch((error: unknown) => {
       // A defect here must cost one request, never the process (an unhandled rejection would).
-      deps.log.error({ err: { message: error instanceof Error ? error.message : String(error) } }, 'mcp pre-router failed');
+      deps.log.error(
+        { err: { message: error instanceof Error ? error.message : String(error) } },
+        'mcp pre-router failed',
+      );
       if (res.headersSent) return void res.destroy();
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}');
@@ -107,7 +116,12 @@ export function createMcpPreRouter(deps: McpPreRouterDeps): PreRouter {
   };
 }
 
-async function serve(deps: McpPreRouterDeps, req: IncomingMessage, res: ServerResponse, fastify: (req: IncomingMessage, res: ServerResponse) => void): Promise<void> {
+async function serve(
+  deps: McpPreRouterDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fastify: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<void> {
   const started = performance.now();
   const requestId = requestIdFor(req);
   const raw = await readBody(req);
@@ -134,14 +148,20 @@ async function serve(deps: McpPreRouterDeps, req: IncomingMessage, res: ServerRe
   }
   const sessionId = req.headers['mcp-session-id'];
   // A session request is answered here only on a live session of this caller held by this process.
-  if (sessionId !== undefined && (typeof sessionId !== 'string' || !deps.legacy.useLiveSession(sessionId, caller.actor.subject))) return handOn({ caller });
+  if (
+    sessionId !== undefined &&
+    (typeof sessionId !== 'string' || !deps.legacy.useLiveSession(sessionId, caller.actor.subject))
+  )
+    return handOn({ caller });
 
   // The response closing before we answered means the client went away: cancel the tool.
   const cancel = new CancelOnClose();
   res.once('close', cancel.onClose);
   let answer: Buffer[] | undefined;
   try {
-    answer = await (sessionId === undefined ? deps.fastPath.answer(req.headers, body, caller, cancel) : deps.fastPath.answerSession(req.headers, body, caller, cancel));
+    answer = await (sessionId === undefined
+      ? deps.fastPath.answer(req.headers, body, caller, cancel)
+      : deps.fastPath.answerSession(req.headers, body, caller, cancel));
   } catch (error) {
     return handOn({ error });
   } finally {
@@ -154,16 +174,36 @@ async function serve(deps: McpPreRouterDeps, req: IncomingMessage, res: ServerRe
   const headers =
     sessionId === undefined
       ? ['content-type', 'application/json', 'content-length', String(length), 'x-request-id', requestId]
-      : ['content-type', 'text/event-stream', 'cache-control', 'no-cache', 'mcp-session-id', sessionId, 'content-length', String(length), 'x-request-id', requestId];
+      : [
+          'content-type',
+          'text/event-stream',
+          'cache-control',
+          'no-cache',
+          'mcp-session-id',
+          sessionId,
+          'content-length',
+          String(length),
+          'x-request-id',
+          requestId,
+        ];
   // The gate let this Origin through: a browser page needs to be allowed to read the answer.
   const origin = req.headers.origin;
-  if (typeof origin === 'string' && origin !== '') for (const [name, value] of corsResponseHeaders(origin)) headers.push(name, value);
+  if (typeof origin === 'string' && origin !== '')
+    for (const [name, value] of corsResponseHeaders(origin)) headers.push(name, value);
   res.writeHead(200, headers);
   // Corked, the head and the chunks leave in one writev.
   res.cork();
   for (let i = 0; i < answer.length - 1; i++) res.write(answer[i]);
   res.end(answer[answer.length - 1]);
   if (pino.levels.values[deps.log.level]! <= pino.levels.values.info!) {
-    deps.log.info({ reqId: requestId, req: { method: 'POST', url: '/mcp' }, res: { statusCode: 200 }, responseTime: performance.now() - started }, 'request completed');
+    deps.log.info(
+      {
+        reqId: requestId,
+        req: { method: 'POST', url: '/mcp' },
+        res: { statusCode: 200 },
+        responseTime: performance.now() - started,
+      },
+      'request completed',
+    );
   }
 }

@@ -27,7 +27,12 @@ export const RESULT_JSON: unique symbol = Symbol('context-hub.result-json');
 
 /** True when the result has exactly the members its text was written from (a copy with one replaced has not). */
 function describedBy(result: CallToolResult, parts: ResultJsonParts): boolean {
-  if (result.content !== parts.of.content || result.structuredContent !== parts.of.structuredContent || result._meta !== parts.of._meta) return false;
+  if (
+    result.content !== parts.of.content ||
+    result.structuredContent !== parts.of.structuredContent ||
+    result._meta !== parts.of._meta
+  )
+    return false;
   let count = 0;
   for (const key in result) {
     if (key !== 'content' && key !== 'structuredContent' && key !== '_meta') return false;

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer, ResourceTemplate, type AuthInfo, type ServerContext, type CallToolResult, type ListToolsResult, type ServerOptions } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  ResourceTemplate,
+  type AuthInfo,
+  type ServerContext,
+  type CallToolResult,
+  type ListToolsResult,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
 import type { Actor } from '../platform/auth/actor.js';
 import { actorHas } from '../platform/auth/actor.js';
 import type { Clock } from '../platform/clock.js';
@@ -14,7 +22,7 @@ import { errorResult, resourceReadError } from './tool-errors.js';
 export const SERVER_NAME = 'context-hub';
 
 export const SERVER_INSTRUCTIONS = [
-  'Context Hub gives you governed context about this organization\'s analytics: procedures (Skills), topic documents (Knowledge), a business taxonomy, and data tools.',
+  "Context Hub gives you governed context about this organization's analytics: procedures (Skills), topic documents (Knowledge), a business taxonomy, and data tools.",
   'Reading order: 1) search_context with your question; 2) get_procedure for a Skill hit (follow its numbered steps); 3) get_knowledge with topic_id for a Knowledge hit; get_business_key for a taxonomy key.',
   'get_skills, get_context_hub and get_knowledge without topic_id return raw unbounded lists: use them only when you already know you need everything.',
   'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from.',
@@ -28,7 +36,12 @@ export interface CallerInfo {
 }
 
 export function authInfoFor(caller: CallerInfo, token = ''): AuthInfo {
-  return { token, clientId: caller.actor.subject, scopes: caller.actor.scopes ? [...caller.actor.scopes] : [], extra: { caller } };
+  return {
+    token,
+    clientId: caller.actor.subject,
+    scopes: caller.actor.scopes ? [...caller.actor.scopes] : [],
+    extra: { caller },
+  };
 }
 
 function callerOf(ctx: ServerContext, fallback: CallerInfo | undefined): CallerInfo {
@@ -60,14 +73,11 @@ export interface McpServerDeps {
  * `boundCaller` serves transports where AuthInfo is not threaded per message (the SSE transport).
  */
 export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): McpServer {
-  const server = new McpServer(
-    serverIdentity(deps),
-    {
-      instructions: SERVER_INSTRUCTIONS,
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
-      ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
-    },
-  );
+  const server = new McpServer(serverIdentity(deps), {
+    instructions: SERVER_INSTRUCTIONS,
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+    ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
+  });
   for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);
   applyCallerToolPolicy(server, deps, boundCaller);
   for (const resource of deps.registry.resources) {
@@ -85,7 +95,9 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
       async (uri, variables, ctx) => {
         const caller = callerOf(ctx, boundCaller);
         const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
-        const vars = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
+        const vars = Object.fromEntries(
+          Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+        );
         try {
           const { text } = await resource.read(rc, uri.href, vars);
           return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
@@ -133,12 +145,19 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const actor = callerOf(ctx, boundCaller).actor;
     const result = await listedTools(deps, () => list(request, ctx) as Promise<ListToolsResult>);
-    return { ...result, tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)) };
+    return {
+      ...result,
+      tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)),
+    };
   });
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const permission = permissions.get(request.params.name);
     if (permission !== undefined && !actorHas(callerOf(ctx, boundCaller).actor, permission)) {
-      return errorResult('role_forbidden', `Your role does not allow ${request.params.name} (it needs ${permission}).`, 'Ask an admin for a role that allows it, or use a tool from tools/list.');
+      return errorResult(
+        'role_forbidden',
+        `Your role does not allow ${request.params.name} (it needs ${permission}).`,
+        'Ask an admin for a role that allows it, or use a tool from tools/list.',
+      );
     }
     return (await call(request, ctx)) as CallToolResult;
   });
@@ -155,7 +174,10 @@ export async function cachedToolListingFor(deps: McpServerDeps, actor: Actor): P
   if (!cached) return undefined;
   const result = await cached;
   const permissions = new Map(deps.registry.tools.map((tool) => [tool.name, tool.permission]));
-  return { ...result, tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)) };
+  return {
+    ...result,
+    tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)),
+  };
 }
 
 /** How a tool call talks back to its client: cancellation and, when the client asked, progress. */
@@ -191,7 +213,8 @@ class ToolCallContext implements ToolContext {
   // Made on first use: a pino child (with its redaction paths) per call was a visible share of a
   // cheap call's CPU, and most calls log nothing.
   get log(): Logger {
-    return (this.childLog ??= this.deps.log.child({ request_id: this.requestId, tool: this.toolName }));
+    this.childLog ??= this.deps.log.child({ request_id: this.requestId, tool: this.toolName });
+    return this.childLog;
   }
 
   // Read through: a channel may make its signal only when a tool asks for it.
@@ -204,7 +227,8 @@ class ToolCallContext implements ToolContext {
   // Bound, so a tool may hand `ctx.progress` on as a callback; made on first use, as most calls
   // report no progress.
   get progress(): ToolContext['progress'] {
-    return (this.boundProgress ??= this.sendProgress.bind(this));
+    this.boundProgress ??= this.sendProgress.bind(this);
+    return this.boundProgress;
   }
 
   private async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
@@ -218,11 +242,21 @@ class ToolCallContext implements ToolContext {
 }
 
 /** Runs one registry tool for a caller and presents the answer; every path (SDK servers, fast path) calls it. */
-export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller: CallerInfo, args: unknown, channel: ToolCallChannel): Promise<CallToolResult> {
+export async function runToolCall(
+  deps: McpServerDeps,
+  tool: AnyToolSpec,
+  caller: CallerInfo,
+  args: unknown,
+  channel: ToolCallChannel,
+): Promise<CallToolResult> {
   const toolCtx = new ToolCallContext(deps, tool.name, channel, caller);
   try {
     if (!actorHas(caller.actor, tool.permission)) {
-      return errorResult('role_forbidden', `Your role does not allow ${tool.name} (it needs ${tool.permission}).`, 'Ask an admin for a role that allows it, or use a read tool.');
+      return errorResult(
+        'role_forbidden',
+        `Your role does not allow ${tool.name} (it needs ${tool.permission}).`,
+        'Ask an admin for a role that allows it, or use a read tool.',
+      );
     }
     rejectNul(args, 'arguments');
     const answer = await tool.run(toolCtx, args as never);
@@ -232,7 +266,11 @@ export async function runToolCall(deps: McpServerDeps, tool: AnyToolSpec, caller
     if (error instanceof AppError) return errorResult(error.code, error.message, error.hint, error);
     const incident = randomUUID();
     toolCtx.log.error({ err: error, incident }, 'tool failed');
-    return errorResult('internal_error', `The tool failed unexpectedly (incident ${incident}).`, 'Retry once; if it fails again, report the incident id.');
+    return errorResult(
+      'internal_error',
+      `The tool failed unexpectedly (incident ${incident}).`,
+      'Retry once; if it fails again, report the incident id.',
+    );
   }
 }
 

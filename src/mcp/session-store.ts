@@ -28,7 +28,10 @@ export class SessionStore {
 
   async find(id: string): Promise<StoredSession | undefined> {
     return (
-      await this.db.query<StoredSession>('SELECT id, protocol_version, initialize_params, subject FROM mcp_sessions WHERE id = $1', [id])
+      await this.db.query<StoredSession>(
+        'SELECT id, protocol_version, initialize_params, subject FROM mcp_sessions WHERE id = $1',
+        [id],
+      )
     )[0];
   }
 
@@ -37,11 +40,16 @@ export class SessionStore {
   }
 
   async subscriptions(id: string): Promise<string[]> {
-    return (await this.db.query<{ uri: string }>('SELECT uri FROM mcp_session_subscriptions WHERE session_id = $1', [id])).map((r) => r.uri);
+    return (
+      await this.db.query<{ uri: string }>('SELECT uri FROM mcp_session_subscriptions WHERE session_id = $1', [id])
+    ).map((r) => r.uri);
   }
 
   async subscribe(id: string, uri: string): Promise<void> {
-    await this.db.query('INSERT INTO mcp_session_subscriptions (session_id, uri) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, uri]);
+    await this.db.query(
+      'INSERT INTO mcp_session_subscriptions (session_id, uri) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [id, uri],
+    );
   }
 
   async unsubscribe(id: string, uri: string): Promise<void> {
@@ -49,7 +57,9 @@ export class SessionStore {
   }
 
   async expireIdle(olderThan: Date): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>('DELETE FROM mcp_sessions WHERE last_seen_at < $1 RETURNING id', [olderThan]);
+    const rows = await this.db.query<{ id: string }>('DELETE FROM mcp_sessions WHERE last_seen_at < $1 RETURNING id', [
+      olderThan,
+    ]);
     return rows.map((r) => r.id);
   }
 
@@ -88,16 +98,19 @@ class SessionEventStore implements EventStore {
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
     if (/^g\d+$/.test(eventId)) {
-      const rows = await this.db.query<{ stream_id: string }>('SELECT stream_id FROM mcp_stream_events WHERE session_id = $1 AND seq = $2', [
-        this.sessionId,
-        Number(eventId.slice(1)),
-      ]);
+      const rows = await this.db.query<{ stream_id: string }>(
+        'SELECT stream_id FROM mcp_stream_events WHERE session_id = $1 AND seq = $2',
+        [this.sessionId, Number(eventId.slice(1))],
+      );
       return rows[0]?.stream_id;
     }
     return this.memory.find((e) => e.id === eventId)?.streamId;
   }
 
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     if (/^g\d+$/.test(lastEventId)) {
       const rows = await this.db.query<{ seq: number; message: JSONRPCMessage }>(
         'SELECT seq, message FROM mcp_stream_events WHERE session_id = $1 AND seq > $2 ORDER BY seq',

@@ -30,7 +30,8 @@ export class SseServerTransport implements Transport {
     });
     this.res.write(`event: endpoint\ndata: ${this.endpointPath}?sessionId=${this.sessionId}\n\n`);
     this.res.on('close', () => void this.close());
-    if (this.keepAliveMs > 0) this.keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), this.keepAliveMs).unref();
+    if (this.keepAliveMs > 0)
+      this.keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), this.keepAliveMs).unref();
   }
 
   /** A message POSTed by the client; answers travel on the event stream. */

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
 import { AppError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 
@@ -10,13 +15,16 @@ import type { Logger } from '../platform/logger.js';
 export function errorResult(code: string, message: string, hint?: string, error?: AppError): CallToolResult {
   const violations = error instanceof ValidationError ? error.errors : undefined;
   const lines = [`${code}: ${message}`];
-  if (violations && violations.length > 1) for (const v of violations.slice(0, 10)) lines.push(`- ${v.path || '(input)'}: ${v.message}`);
+  if (violations && violations.length > 1)
+    for (const v of violations.slice(0, 10)) lines.push(`- ${v.path || '(input)'}: ${v.message}`);
   if (hint) lines.push(`Next: ${hint}`);
   else if (error instanceof ValidationError) lines.push('Next: fix the arguments named above and call again.');
   return {
     isError: true,
     content: [{ type: 'text', text: lines.join('\n') }],
-    _meta: { 'service.error': { code, message, ...(violations ? { errors: violations } : {}), ...(error?.details ?? {}) } },
+    _meta: {
+      'service.error': { code, message, ...(violations ? { errors: violations } : {}), ...(error?.details ?? {}) },
+    },
   };
 }
 
@@ -31,10 +39,15 @@ export function resourceReadError(uri: string, error: unknown, log: Logger): Pro
   if (error instanceof NotFoundError) return new ResourceNotFoundError(uri, error.message);
   if (error instanceof AppError) {
     const data = { uri, code: error.code, ...(error instanceof ValidationError ? { errors: error.errors } : {}) };
-    const code = error.status < 500 && error.status !== 429 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    const code =
+      error.status < 500 && error.status !== 429 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
     return new ProtocolError(code, error.hint ? `${error.message} ${error.hint}` : error.message, data);
   }
   const incident = randomUUID();
   log.error({ err: error, incident, uri }, 'resource read failed');
-  return new ProtocolError(ProtocolErrorCode.InternalError, `The resource could not be read (incident ${incident}). Retry once; if it fails again, report the incident id.`, { uri });
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `The resource could not be read (incident ${incident}). Retry once; if it fails again, report the incident id.`,
+    { uri },
+  );
 }

@@ -57,14 +57,24 @@ export interface ToolSpec<S extends ZodObject<ZodRawShape> = ZodObject<ZodRawSha
 }
 
 // A registry holds tools of different input types side by side.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every input type; each is checked where it is defined
 export type AnyToolSpec = ToolSpec<any>;
 
 export function defineTool<S extends ZodObject<ZodRawShape>>(spec: ToolSpec<S>): ToolSpec<S> {
   return spec;
 }
 
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const ADDITIVE_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const ADDITIVE_WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 export type { ZodType };

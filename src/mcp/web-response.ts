@@ -1,7 +1,11 @@
 import type { ServerResponse } from 'node:http';
 
 /** Writes a web-standard Response (possibly an SSE stream) to a Node response. */
-export async function writeWebResponse(res: ServerResponse, response: Response, extraHeaders: Record<string, string> = {}): Promise<void> {
+export async function writeWebResponse(
+  res: ServerResponse,
+  response: Response,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
   const headers: Record<string, string | string[]> = { ...extraHeaders };
   response.headers.forEach((value, key) => {
     if (key === 'set-cookie') return;

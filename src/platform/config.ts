@@ -76,7 +76,10 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 }
 
 function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function isValidTimeZone(zone: string): boolean {
@@ -92,7 +95,11 @@ export function loadConfig(env: Env = process.env): Config {
   const authMode = oneOf(env, 'SERVICE_AUTH_MODE', ['disabled', 'static', 'oauth'] as const, 'disabled');
   const staticToken = env.SERVICE_STATIC_TOKEN || undefined;
   if (authMode === 'static' && (!staticToken || staticToken.length < 32)) {
-    throw new ConfigError('SERVICE_STATIC_TOKEN', staticToken, 'required with SERVICE_AUTH_MODE=static, at least 32 characters');
+    throw new ConfigError(
+      'SERVICE_STATIC_TOKEN',
+      staticToken,
+      'required with SERVICE_AUTH_MODE=static, at least 32 characters',
+    );
   }
   const oauthIssuer = env.OAUTH_ISSUER || undefined;
   const oauthAudience = env.OAUTH_AUDIENCE || undefined;
@@ -102,13 +109,21 @@ export function loadConfig(env: Env = process.env): Config {
     if (!oauthIssuer) throw new ConfigError('OAUTH_ISSUER', undefined, 'required with SERVICE_AUTH_MODE=oauth');
     if (!oauthAudience) throw new ConfigError('OAUTH_AUDIENCE', undefined, 'required with SERVICE_AUTH_MODE=oauth');
     if (!oauthJwksUrl && !oauthPublicKey) {
-      throw new ConfigError('OAUTH_JWKS_URL', undefined, 'OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY is required with SERVICE_AUTH_MODE=oauth');
+      throw new ConfigError(
+        'OAUTH_JWKS_URL',
+        undefined,
+        'OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY is required with SERVICE_AUTH_MODE=oauth',
+      );
     }
   }
   const hostHeaderValidation = oneOf(env, 'HOST_HEADER_VALIDATION', ['auto', 'strict', 'off'] as const, 'auto');
   const allowedHosts = list(env.ALLOWED_HOST).map((h) => h.toLowerCase());
   if (hostHeaderValidation === 'strict' && allowedHosts.length === 0) {
-    throw new ConfigError('ALLOWED_HOST', env.ALLOWED_HOST, 'a comma-separated host[:port] list, required with HOST_HEADER_VALIDATION=strict');
+    throw new ConfigError(
+      'ALLOWED_HOST',
+      env.ALLOWED_HOST,
+      'a comma-separated host[:port] list, required with HOST_HEADER_VALIDATION=strict',
+    );
   }
   const schedulerTimezone = env.SCHEDULER_TIMEZONE || 'UTC';
   if (!isValidTimeZone(schedulerTimezone)) {
@@ -119,7 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SECRETS_KEY', secretsKey, '32 bytes, base64-encoded (openssl rand -base64 32)');
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
-  const allowedOrigins = env.ALLOWED_ORIGINS === undefined || env.ALLOWED_ORIGINS === '' ? undefined : list(env.ALLOWED_ORIGINS);
+  const allowedOrigins =
+    env.ALLOWED_ORIGINS === undefined || env.ALLOWED_ORIGINS === '' ? undefined : list(env.ALLOWED_ORIGINS);
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -156,6 +172,10 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function assertSecretsKeyForServing(config: Config): void {
   if (config.databaseUrl && !config.secretsKey) {
-    throw new ConfigError('SECRETS_KEY', undefined, 'required with DATABASE_URL: 32 bytes, base64-encoded (openssl rand -base64 32)');
+    throw new ConfigError(
+      'SECRETS_KEY',
+      undefined,
+      'required with DATABASE_URL: 32 bytes, base64-encoded (openssl rand -base64 32)',
+    );
   }
 }

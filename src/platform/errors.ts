@@ -17,7 +17,11 @@ export abstract class AppError extends Error {
   /** What an agent should do next; MCP results carry it after the message. */
   readonly hint: string | undefined;
 
-  constructor(code: string, message: string, options: { details?: Record<string, unknown>; hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { details?: Record<string, unknown>; hint?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -93,7 +97,13 @@ export class ServiceUnavailableError extends AppError {
  */
 export class StartupError extends Error {
   constructor(
-    readonly code: 'address_in_use' | 'listen_forbidden' | 'address_unavailable' | 'store_unreachable' | 'data_dir_unusable' | 'data_dir_in_use',
+    readonly code:
+      | 'address_in_use'
+      | 'listen_forbidden'
+      | 'address_unavailable'
+      | 'store_unreachable'
+      | 'data_dir_unusable'
+      | 'data_dir_in_use',
     message: string,
     readonly exitCode: number,
   ) {

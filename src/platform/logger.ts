@@ -38,7 +38,10 @@ export function serializeError(error: unknown): Record<string, unknown> {
     // Callers that already reduced an error pass `{ message, code? }`.
     if (typeof error !== 'object' || error === null) return { message: String(error) };
     const { message, code } = error as { message?: unknown; code?: unknown };
-    return { ...(typeof message === 'string' ? { message } : {}), ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}) };
+    return {
+      ...(typeof message === 'string' ? { message } : {}),
+      ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    };
   }
   const out: Record<string, unknown> = { type: error.constructor?.name ?? error.name, message: error.message };
   const code = (error as { code?: unknown }).code;
@@ -53,7 +56,13 @@ function ownFrame(stack: string | undefined): string | undefined {
   if (!stack) return undefined;
   for (const line of stack.split('\n')) {
     const match = /\(?((?:file:\/\/)?[^()\s]+):(\d+):\d+\)?\s*$/.exec(line);
-    if (!match || !line.trimStart().startsWith('at ') || match[1]!.includes('node_modules') || !/\/(src|dist)\//.test(match[1]!)) continue;
+    if (
+      !match ||
+      !line.trimStart().startsWith('at ') ||
+      match[1]!.includes('node_modules') ||
+      !/\/(src|dist)\//.test(match[1]!)
+    )
+      continue;
     const file = match[1]!.replace(/^file:\/\//, '');
     return `${file.slice(file.search(/\/(src|dist)\//) + 1)}:${match[2]}`;
   }

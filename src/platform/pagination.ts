@@ -22,7 +22,11 @@ export function decodeCursor<T>(cursor: string | undefined, schema: z.ZodType<T>
 }
 
 /** Rows fetched with limit+1 → the page and its next cursor. */
-export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => unknown): { items: T[]; next_cursor: string | null } {
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => unknown,
+): { items: T[]; next_cursor: string | null } {
   const items = rows.slice(0, limit);
   const next_cursor = rows.length > limit ? encodeCursor(keyOf(items[items.length - 1]!)) : null;
   return { items, next_cursor };

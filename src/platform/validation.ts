@@ -1,4 +1,4 @@
-import { z, type ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import { ValidationError, type FieldViolation } from './errors.js';
 
 export function violationsOf(error: z.ZodError): FieldViolation[] {

@@ -34,7 +34,16 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
         return { date, channel: 'search', spend: (dow === 0 || dow === 6 ? 40 : 100) + noise(i) / 5 };
       }),
     );
-    const ev = await api(`${service.url}/api/context/events`, { method: 'POST', json: { project_id: P, event_type: 'promotion', title: 'Spring sale', event_date: DATES[50], impact_window_days: 0 } });
+    const ev = await api(`${service.url}/api/context/events`, {
+      method: 'POST',
+      json: {
+        project_id: P,
+        event_type: 'promotion',
+        title: 'Spring sale',
+        event_date: DATES[50],
+        impact_window_days: 0,
+      },
+    });
     expect(ev.status).toBe(201);
   });
   afterAll(async () => service?.close());
@@ -47,17 +56,38 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const paths = (res.body.errors as { path: string }[]).map((e) => e.path).sort();
-    expect(paths).toEqual(['body.direction', 'body.metrics', 'body.metrics.spend.threshold', 'body.threshold', 'body.window_days']);
+    expect(paths).toEqual([
+      'body.direction',
+      'body.metrics',
+      'body.metrics.spend.threshold',
+      'body.threshold',
+      'body.window_days',
+    ]);
     const cross = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
       method: 'PUT',
-      json: { seasonality: 'day_of_week', seasonal_weeks: 4, min_training_days: 10, metrics: { cpa: { min_training_days: 9 } } },
+      json: {
+        seasonality: 'day_of_week',
+        seasonal_weeks: 4,
+        min_training_days: 10,
+        metrics: { cpa: { min_training_days: 9 } },
+      },
     });
     expect(cross.status).toBe(400);
-    expect(cross.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.metrics.cpa.min_training_days', 'body.min_training_days']);
+    expect(cross.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'body.metrics.cpa.min_training_days',
+      'body.min_training_days',
+    ]);
     const get = await api(`${service.url}/api/anomalies/settings?project_id=${P}`);
     expect(get.status).toBe(200);
     expect(get.body.updated_at).toBeNull();
-    expect(get.body.effective).toMatchObject({ window_days: 28, threshold: 3, min_training_days: 14, min_relative_change: 0.05, direction: 'both', seasonality: 'none' });
+    expect(get.body.effective).toMatchObject({
+      window_days: 28,
+      threshold: 3,
+      min_training_days: 14,
+      min_relative_change: 0.05,
+      direction: 'both',
+      seasonality: 'none',
+    });
   });
 
   it('evaluates every series in one pass: z against the trailing 28 days, training minimum, flat baselines', async () => {
@@ -77,26 +107,51 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(spike.baseline_mean).toBeCloseTo(mean, 6);
     expect(spike.baseline_stddev).toBeCloseTo(sd, 6);
     expect(spike.z).toBeCloseTo((200 - mean) / sd, 6);
-    expect(spike).toMatchObject({ value: 200, training_size: 28, window: { from: DATES[22], to: DATES[49], seasonality: 'none' }, threshold: 3, direction: 'spike', watch: 'both', fired: true });
+    expect(spike).toMatchObject({
+      value: 200,
+      training_size: 28,
+      window: { from: DATES[22], to: DATES[49], seasonality: 'none' },
+      threshold: 3,
+      direction: 'spike',
+      watch: 'both',
+      fired: true,
+    });
     expect(spike.context_events.map((e: any) => e.title)).toEqual(['Spring sale']);
     // The project total spikes too.
     expect(fired.map(key)).toContain(`${DATES[50]}/_total`);
     // Flat baseline (stddev 0): no z, the 20% change fires; the 2% change does not.
     const flat = fired.find((a) => key(a) === `${DATES[55]}/flat`);
-    expect(flat).toMatchObject({ z: null, baseline_stddev: 0, value: 60, baseline_mean: 50, relative_change: 0.2, direction: 'spike' });
+    expect(flat).toMatchObject({
+      z: null,
+      baseline_stddev: 0,
+      value: 60,
+      baseline_mean: 50,
+      relative_change: 0.2,
+      direction: 'spike',
+    });
     expect(fired.map(key)).not.toContain(`${DATES[55]}/tiny`);
     // Nothing else fired on the search channel (the noise stays within 3 sigma).
     expect(fired.filter((a) => a.channel === 'search').map((a) => a.date)).toEqual([DATES[50]]);
-    const drops = await api(`${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&direction=drop&channel=search`);
+    const drops = await api(
+      `${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&direction=drop&channel=search`,
+    );
     expect(drops.body.anomalies).toEqual([]);
   });
 
   it('recomputes only the dates asked for, with the same result as a full pass', async () => {
-    const before = await service.app.db.query(`SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY date, metric, channel`, [P]);
-    const one = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${DATES[50]}&to=${DATES[50]}`, { method: 'POST' });
+    const before = await service.app.db.query(
+      `SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY date, metric, channel`,
+      [P],
+    );
+    const one = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${DATES[50]}&to=${DATES[50]}`, {
+      method: 'POST',
+    });
     expect(one.body.rows).toBe(before.filter((r: any) => r.date === DATES[50]).length);
     expect(one.body.fired).toBeGreaterThanOrEqual(2);
-    const after = await service.app.db.query<any>(`SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY date, metric, channel`, [P]);
+    const after = await service.app.db.query<any>(
+      `SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY date, metric, channel`,
+      [P],
+    );
     // The few-dates path aggregates each day's frame instead of a window pass: the same rows,
     // floats equal up to summation order.
     expect(after.length).toBe(before.length);
@@ -111,9 +166,15 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   });
 
   it('direction and per-metric overrides: watching drops only silences the spike', async () => {
-    const put = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, { method: 'PUT', json: { metrics: { spend: { direction: 'drop' } } } });
+    const put = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
+      method: 'PUT',
+      json: { metrics: { spend: { direction: 'drop' } } },
+    });
     expect(put.status).toBe(200);
-    expect(put.body.effective.metrics.find((m: any) => m.metric === 'spend')).toMatchObject({ direction: 'drop', threshold: 3 });
+    expect(put.body.effective.metrics.find((m: any) => m.metric === 'spend')).toMatchObject({
+      direction: 'drop',
+      threshold: 3,
+    });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     const list = await api(`${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&metric=spend`);
     expect(list.body.anomalies).toEqual([]);
@@ -121,25 +182,51 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   });
 
   it('day-of-week seasonality: a weekly pattern fires without it and not with it', async () => {
-    await api(`${service.url}/api/anomalies/settings?project_id=${W}`, { method: 'PUT', json: { metrics: { spend: { threshold: 1.2 } } } });
+    await api(`${service.url}/api/anomalies/settings?project_id=${W}`, {
+      method: 'PUT',
+      json: { metrics: { spend: { threshold: 1.2 } } },
+    });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${W}`, { method: 'POST' });
-    const plain = await api(`${service.url}/api/anomalies?project_id=${W}&since=${DATES[0]}&metric=spend&channel=search`);
+    const plain = await api(
+      `${service.url}/api/anomalies?project_id=${W}&since=${DATES[0]}&metric=spend&channel=search`,
+    );
     const weekendDrops = (plain.body.anomalies as any[]).filter((a) => a.direction === 'drop');
     expect(weekendDrops.length).toBeGreaterThan(5);
     for (const a of weekendDrops) expect([0, 6]).toContain(new Date(`${a.date}T00:00:00Z`).getUTCDay());
     const put = await api(`${service.url}/api/anomalies/settings?project_id=${W}`, {
       method: 'PUT',
-      json: { seasonality: 'day_of_week', seasonal_weeks: 6, min_training_days: 4, threshold: 4, metrics: { spend: { threshold: 4 } } },
+      json: {
+        seasonality: 'day_of_week',
+        seasonal_weeks: 6,
+        min_training_days: 4,
+        threshold: 4,
+        metrics: { spend: { threshold: 4 } },
+      },
     });
     expect(put.status).toBe(200);
     await api(`${service.url}/api/anomalies/evaluate?project_id=${W}`, { method: 'POST' });
-    const seasonal = await api(`${service.url}/api/anomalies?project_id=${W}&since=${DATES[0]}&metric=spend&channel=search`);
+    const seasonal = await api(
+      `${service.url}/api/anomalies?project_id=${W}&since=${DATES[0]}&metric=spend&channel=search`,
+    );
     expect(seasonal.body.anomalies).toEqual([]);
-    const [row] = await service.app.db.query<any>(`SELECT * FROM anomalies_daily WHERE project_id = $1 AND date = $2 AND metric = 'spend' AND channel = 'search'`, [W, DATES[59]]);
-    expect(row).toMatchObject({ seasonality: 'day_of_week', training_size: 6, window_from: DATES[59 - 42], window_to: DATES[52] });
+    const [row] = await service.app.db.query<any>(
+      `SELECT * FROM anomalies_daily WHERE project_id = $1 AND date = $2 AND metric = 'spend' AND channel = 'search'`,
+      [W, DATES[59]],
+    );
+    expect(row).toMatchObject({
+      seasonality: 'day_of_week',
+      training_size: 6,
+      window_from: DATES[59 - 42],
+      window_to: DATES[52],
+    });
     // The incremental (aggregate) path reads the same same-weekday frame.
-    await api(`${service.url}/api/anomalies/evaluate?project_id=${W}&from=${DATES[59]}&to=${DATES[59]}`, { method: 'POST' });
-    const [again] = await service.app.db.query<any>(`SELECT * FROM anomalies_daily WHERE project_id = $1 AND date = $2 AND metric = 'spend' AND channel = 'search'`, [W, DATES[59]]);
+    await api(`${service.url}/api/anomalies/evaluate?project_id=${W}&from=${DATES[59]}&to=${DATES[59]}`, {
+      method: 'POST',
+    });
+    const [again] = await service.app.db.query<any>(
+      `SELECT * FROM anomalies_daily WHERE project_id = $1 AND date = $2 AND metric = 'spend' AND channel = 'search'`,
+      [W, DATES[59]],
+    );
     expect(again).toMatchObject({ training_size: 6, window_from: row.window_from, value: row.value, fired: row.fired });
     expect(again.baseline_mean).toBeCloseTo(row.baseline_mean, 9);
     expect(again.baseline_stddev).toBeCloseTo(row.baseline_stddev, 9);

@@ -11,7 +11,11 @@ async function send(base: string, route: RegisteredRoute, authorization?: string
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const write = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
   if (write) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${fillPath(route.url, 'proj_demo')}`, { method: route.method, headers, body: write ? '{}' : undefined });
+  const res = await fetch(`${base}${fillPath(route.url, 'proj_demo')}`, {
+    method: route.method,
+    headers,
+    body: write ? '{}' : undefined,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -19,7 +23,9 @@ async function send(base: string, route: RegisteredRoute, authorization?: string
 describe('static mode: one shared token, the caller is the operator', () => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService('pglite', { env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN, FX_RATES_URL: 'http://127.0.0.1:9/no-feed' } });
+    service = await startService('pglite', {
+      env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN, FX_RATES_URL: 'http://127.0.0.1:9/no-feed' },
+    });
     await service.app.services.demo.run(service.app.systemContext());
   });
   afterAll(async () => service?.close());

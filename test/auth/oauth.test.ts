@@ -54,7 +54,8 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     expect(unknown.status).toBe(401);
     expect(unknown.body.reason).toBe('unknown_key');
     expect(idp.jwksFetches).toBe(before + 1);
-    for (let i = 0; i < 5; i++) expect((await get(await idp.token('owner-1', {}, { now: clock.now(), kid: `bogus-${i}` }))).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await get(await idp.token('owner-1', {}, { now: clock.now(), kid: `bogus-${i}` }))).status).toBe(401);
     expect(idp.jwksFetches).toBe(before + 1);
     await idp.addKey('k2');
     clock.advance(31_000);
@@ -76,18 +77,31 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     expect(challenge).toContain(`resource_metadata="${service.url}/.well-known/oauth-protected-resource"`);
     expect(challenge).toContain('scope="context.read"');
     expect(challenge).not.toContain('error=');
-    const mcp = await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${await idp.token('owner-1', {}, { now: clock.now(), expiresIn: -600 })}` });
+    const mcp = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${await idp.token('owner-1', {}, { now: clock.now(), expiresIn: -600 })}` },
+    );
     expect(mcp.status).toBe(401);
-    expect(mcp.headers.get('www-authenticate')).toContain(`resource_metadata="${service.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(mcp.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${service.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
     expect(mcp.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(mcp.text).not.toContain('eyJ');
   });
 
   it('serves RFC 9728 metadata naming the issuer and the scopes, without authentication', async () => {
-    for (const [path, resource] of [['/.well-known/oauth-protected-resource/mcp', `${service.url}/mcp`], ['/.well-known/oauth-protected-resource', service.url]]) {
+    for (const [path, resource] of [
+      ['/.well-known/oauth-protected-resource/mcp', `${service.url}/mcp`],
+      ['/.well-known/oauth-protected-resource', service.url],
+    ]) {
       const res = await api(`${service.url}${path}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ resource, authorization_servers: [ISSUER], bearer_methods_supported: ['header'] });
+      expect(res.body).toMatchObject({
+        resource,
+        authorization_servers: [ISSUER],
+        bearer_methods_supported: ['header'],
+      });
       expect([...res.body.scopes_supported].sort()).toEqual(['admin', 'context.read', 'context.write', 'data.read']);
     }
   });
@@ -95,7 +109,10 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
   it('accepts tokens only in the Authorization header', async () => {
     const token = await idp.token('owner-1', {}, { now: clock.now() });
     expect((await api(`${service.url}/api/projects?access_token=${token}`)).status).toBe(401);
-    expect((await api(`${service.url}/api/projects`, { method: 'GET', headers: { cookie: `access_token=${token}` } })).status).toBe(401);
+    expect(
+      (await api(`${service.url}/api/projects`, { method: 'GET', headers: { cookie: `access_token=${token}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it('a token scope narrows the role: REST answers 403 insufficient_scope with a step-up challenge', async () => {
@@ -104,7 +121,11 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     expect(dataOnly.body.code).toBe('insufficient_scope');
     expect(dataOnly.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="context.read"/);
     const readOnly = await idp.token('owner-1', { scope: 'context.read' }, { now: clock.now() });
-    const settings = await api(`${service.url}/api/org/settings`, { method: 'PUT', headers: bearer(readOnly), json: { name: 'x' } });
+    const settings = await api(`${service.url}/api/org/settings`, {
+      method: 'PUT',
+      headers: bearer(readOnly),
+      json: { name: 'x' },
+    });
     expect(settings.status).toBe(403);
     expect(settings.body.code).toBe('insufficient_scope');
   });
@@ -115,13 +136,24 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     const listed = await rawMcp(service.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
     const names: string[] = listed.messages[0].result.tools.map((t: { name: string }) => t.name);
     const registry = service.app.registry.tools;
-    expect(names.sort()).toEqual(registry.filter((t) => t.permission === 'context.read').map((t) => t.name).sort());
+    expect(names.sort()).toEqual(
+      registry
+        .filter((t) => t.permission === 'context.read')
+        .map((t) => t.name)
+        .sort(),
+    );
     const other = registry.find((t) => t.permission !== 'context.read');
     expect(other, 'a tool that needs more than context.read is registered').toBeDefined();
-    const call = await rawMcp(service.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: other!.name, arguments: {} } }, session);
+    const call = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: other!.name, arguments: {} } },
+      session,
+    );
     expect(call.status).toBe(403);
     expect(JSON.parse(call.text).code).toBe('insufficient_scope');
-    expect(call.headers.get('www-authenticate')).toContain(`error="insufficient_scope", scope="${other!.permission === 'owner' ? 'admin' : other!.permission}"`);
+    expect(call.headers.get('www-authenticate')).toContain(
+      `error="insufficient_scope", scope="${other!.permission === 'owner' ? 'admin' : other!.permission}"`,
+    );
   });
 });
 
@@ -130,7 +162,15 @@ describe('oauth mode with OAUTH_PUBLIC_KEY', () => {
   let service: RunningService;
   beforeAll(async () => {
     idp = await TestIdp.start();
-    service = await startService('pglite', { env: { SERVICE_AUTH_MODE: 'oauth', OAUTH_ISSUER: ISSUER, OAUTH_AUDIENCE: AUDIENCE, OAUTH_PUBLIC_KEY: idp.publicPem, ORG_OWNER_SUBJECT: 'owner-1' } });
+    service = await startService('pglite', {
+      env: {
+        SERVICE_AUTH_MODE: 'oauth',
+        OAUTH_ISSUER: ISSUER,
+        OAUTH_AUDIENCE: AUDIENCE,
+        OAUTH_PUBLIC_KEY: idp.publicPem,
+        ORG_OWNER_SUBJECT: 'owner-1',
+      },
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -163,12 +203,27 @@ describe('actorFromClaims: grants from the member record and the projects claim'
   });
 
   it('the member record gives more than viewer on claimed projects; grants keep their own role', () => {
-    const actor = actorFromClaims(payload({ projects: ['proj_a', 'proj_b'] }), { role: 'editor', grants: new Map([['proj_b', 'admin'], ['proj_c', 'viewer']]) });
-    expect(actor.projects).toEqual(new Map([['proj_a', 'editor'], ['proj_b', 'admin'], ['proj_c', 'viewer']]));
+    const actor = actorFromClaims(payload({ projects: ['proj_a', 'proj_b'] }), {
+      role: 'editor',
+      grants: new Map([
+        ['proj_b', 'admin'],
+        ['proj_c', 'viewer'],
+      ]),
+    });
+    expect(actor.projects).toEqual(
+      new Map([
+        ['proj_a', 'editor'],
+        ['proj_b', 'admin'],
+        ['proj_c', 'viewer'],
+      ]),
+    );
   });
 
   it('owners and admins act on every project; a scope claim narrows whatever the role is', () => {
-    const actor = actorFromClaims(payload({ scope: 'context.read unknown.scope' }), { role: 'admin', grants: new Map() });
+    const actor = actorFromClaims(payload({ scope: 'context.read unknown.scope' }), {
+      role: 'admin',
+      grants: new Map(),
+    });
     expect(actor.projects).toBe('all');
     expect([...actor.scopes!]).toEqual(['context.read']);
   });
@@ -182,8 +237,17 @@ describe('oauth configuration that cannot work refuses to start with one line na
     try {
       const members = createOrgServices({ db: store.db, clock: systemClock }).members;
       for (const pem of ['not a pem', await exportSPKI(idp.ec.publicKey)]) {
-        const authenticator = new OAuthAuthenticator({ issuer: ISSUER, audience: AUDIENCE, publicKeyPem: pem, members, clock: systemClock, log: createLogger({ level: 'silent' }) });
-        await expect(authenticator.ready()).rejects.toThrow(/^OAUTH_PUBLIC_KEY="<\d+ characters>" is not allowed: an RSA public key in PEM/);
+        const authenticator = new OAuthAuthenticator({
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          publicKeyPem: pem,
+          members,
+          clock: systemClock,
+          log: createLogger({ level: 'silent' }),
+        });
+        await expect(authenticator.ready()).rejects.toThrow(
+          /^OAUTH_PUBLIC_KEY="<\d+ characters>" is not allowed: an RSA public key in PEM/,
+        );
       }
     } finally {
       await store.drop();

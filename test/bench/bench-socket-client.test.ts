@@ -50,7 +50,8 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const request = (path: string) => Buffer.from(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 2\r\n\r\n{}`);
+const request = (path: string) =>
+  Buffer.from(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 2\r\n\r\n{}`);
 
 describe('bench socket client', () => {
   it('reads Content-Length and chunked answers on one keep-alive connection and finds "result" across boundaries', async () => {

@@ -41,11 +41,15 @@ describe('context-hub CLI', () => {
     const shebang = fs.readFileSync(path.join(root, 'src/cli.ts'), 'utf8').split('\n', 1)[0]!;
     expect(shebang.startsWith('#!/usr/bin/env -S node')).toBe(true);
     const binFlags = shebang.slice('#!/usr/bin/env -S node'.length).trim().split(/\s+/).filter(Boolean);
-    const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    const start = (
+      JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start.split(/\s+/);
     expect(start[0]).toBe('node');
     expect(binFlags).toEqual(start.slice(1, start.indexOf('dist/cli.js')));
     expect(binFlags.length).toBeGreaterThan(0);
     // A misspelt V8 flag makes node refuse to start ("bad option").
-    expect(execFileSync(process.execPath, [...binFlags, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
+    expect(
+      execFileSync(process.execPath, [...binFlags, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' }),
+    ).toBe('ok');
   });
 });

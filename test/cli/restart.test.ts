@@ -38,12 +38,24 @@ describe.each(STORES)('a 2025-era session across a real restart [%s]', (store) =
   it('keeps the session id, the subscription and the stream position', async () => {
     const first = runCli(['serve'], env);
     await waitReady(baseUrl, first);
-    await fetch(`${baseUrl}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'proj_restart', name: 'Restart' }) });
+    await fetch(`${baseUrl}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'proj_restart', name: 'Restart' }),
+    });
     const session = await openRawSession(baseUrl, '2025-11-25');
-    await rawMcp(baseUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_restart' } }, session);
+    await rawMcp(
+      baseUrl,
+      { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_restart' } },
+      session,
+    );
     const stream = await EventStreamReader.open(`${baseUrl}/mcp`, session);
     const priming = await stream.next((e) => e.id !== undefined);
-    await fetch(`${baseUrl}/api/projects/proj_restart`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Before restart' }) });
+    await fetch(`${baseUrl}/api/projects/proj_restart`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Before restart' }),
+    });
     const beforeRestart = await stream.next(isMethod('notifications/resources/updated'));
     stream.close();
     await stop(first);
@@ -60,8 +72,14 @@ describe.each(STORES)('a 2025-era session across a real restart [%s]', (store) =
       const replayed = await resumed.next(isMethod('notifications/resources/updated'));
       expect(replayed.id).toBe(beforeRestart.id);
 
-      await fetch(`${baseUrl}/api/projects/proj_restart`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'After restart' }) });
-      const after = await resumed.next((e) => isMethod('notifications/resources/updated')(e) && e.id !== beforeRestart.id);
+      await fetch(`${baseUrl}/api/projects/proj_restart`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'After restart' }),
+      });
+      const after = await resumed.next(
+        (e) => isMethod('notifications/resources/updated')(e) && e.id !== beforeRestart.id,
+      );
       expect(JSON.parse(after.data).params.uri).toBe('project://proj_restart');
       resumed.close();
 
@@ -81,7 +99,9 @@ describe.runIf(STORES.includes('postgres'))('migrations under a lock', () => {
       const env = { DATABASE_URL: store.url! };
       const [a, b] = [runCli(['migrate'], env), runCli(['migrate'], env)];
       expect([await a.exited, await b.exited]).toEqual([0, 0]);
-      const rows = await store.db.query<{ version: number; n: number }>('SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version');
+      const rows = await store.db.query<{ version: number; n: number }>(
+        'SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version',
+      );
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r.n === 1)).toBe(true);
       expect(a.output() + b.output()).toMatch(/applied \d+ migration/);

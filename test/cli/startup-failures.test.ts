@@ -19,7 +19,11 @@ describe('a start that cannot go on says why in one line', () => {
     return dir;
   };
   const oneLine = (proc: CliProcess) => {
-    const lines = proc.output().trim().split('\n').filter((line) => !line.startsWith('{'));
+    const lines = proc
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('{'));
     expect(lines).toHaveLength(1);
     expect(proc.output()).not.toMatch(/\n\s+at /);
     return lines[0]!;
@@ -37,7 +41,9 @@ describe('a start that cannot go on says why in one line', () => {
     try {
       const proc = runCli(['serve'], { PORT: String(port), DATA_DIR: dataDir });
       expect(await proc.exited).toBe(75);
-      expect(oneLine(proc)).toBe(`context-hub: 127.0.0.1:${port} is already in use (another context-hub?): stop that process or set PORT`);
+      expect(oneLine(proc)).toBe(
+        `context-hub: 127.0.0.1:${port} is already in use (another context-hub?): stop that process or set PORT`,
+      );
       expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
@@ -53,7 +59,9 @@ describe('a start that cannot go on says why in one line', () => {
 
     const second = runCli(['serve'], { PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exited).toBe(75);
-    expect(oneLine(second)).toContain(`DATA_DIR ${dataDir} is in use by another context-hub process (pid ${first.child.pid})`);
+    expect(oneLine(second)).toContain(
+      `DATA_DIR ${dataDir} is in use by another context-hub process (pid ${first.child.pid})`,
+    );
     const migrate = runCli(['migrate'], { DATA_DIR: dataDir });
     expect(await migrate.exited).toBe(75);
     // The first process was not disturbed.
@@ -83,7 +91,10 @@ describe('a start that cannot go on says why in one line', () => {
   });
 
   it('a PostgreSQL that does not answer: exit 69, the password not shown', async () => {
-    const proc = runCli(['migrate'], { DATABASE_URL: `postgres://someone:hunter2-secret@127.0.0.1:${await freePort()}/db`, SECRETS_KEY: TEST_SECRETS_KEY });
+    const proc = runCli(['migrate'], {
+      DATABASE_URL: `postgres://someone:hunter2-secret@127.0.0.1:${await freePort()}/db`,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+    });
     expect(await proc.exited).toBe(69);
     const line = oneLine(proc);
     expect(line).toContain('connection refused');
@@ -103,12 +114,19 @@ describe('a start that cannot go on says why in one line', () => {
     const dataDir = tempDir();
     expect(await runCli(['migrate'], { DATA_DIR: dataDir }).exited).toBe(0);
     const db = await PgliteDatabase.open({ dataDir: path.join(dataDir, 'pglite') });
-    await db.query("UPDATE schema_migrations SET checksum = 'changed' WHERE version = (SELECT min(version) FROM schema_migrations)");
+    await db.query(
+      "UPDATE schema_migrations SET checksum = 'changed' WHERE version = (SELECT min(version) FROM schema_migrations)",
+    );
     await db.close();
     const proc = runCli(['serve'], { PORT: '0', DATA_DIR: dataDir });
     expect(await proc.exited).toBe(1);
     const lines = proc.output().trim().split('\n');
-    expect(lines).toEqual([expect.stringMatching(/^context-hub: serve failed: migration .* was changed after it was applied; add a new migration instead \(migration_checksum_mismatch\)$/), 'context-hub: run with LOG_LEVEL=debug to see where it failed']);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^context-hub: serve failed: migration .* was changed after it was applied; add a new migration instead \(migration_checksum_mismatch\)$/,
+      ),
+      'context-hub: run with LOG_LEVEL=debug to see where it failed',
+    ]);
     expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
     const debug = runCli(['serve'], { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     expect(await debug.exited).toBe(1);

@@ -14,12 +14,31 @@ describe.each(STORES)('context events and rates under grants [%s]', (store) => {
 
   beforeAll(async () => {
     idp = await TestIdp.start();
-    service = await startService(store, { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1', FX_RATES_URL: 'http://127.0.0.1:9/unreachable' }) });
-    for (const sub of ['owner-1', 'viewer-1', 'editor-1', 'stranger-1']) auth[sub] = { authorization: `Bearer ${await idp.token(sub)}` };
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', headers: auth['owner-1'], json: { id: P, name: 'Grants' } })).status).toBe(201);
-    for (const [subject, role] of [['viewer-1', 'viewer'], ['editor-1', 'editor'], ['stranger-1', 'editor']] as const) {
+    service = await startService(store, {
+      env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1', FX_RATES_URL: 'http://127.0.0.1:9/unreachable' }),
+    });
+    for (const sub of ['owner-1', 'viewer-1', 'editor-1', 'stranger-1'])
+      auth[sub] = { authorization: `Bearer ${await idp.token(sub)}` };
+    expect(
+      (
+        await api(`${service.url}/api/projects`, {
+          method: 'POST',
+          headers: auth['owner-1'],
+          json: { id: P, name: 'Grants' },
+        })
+      ).status,
+    ).toBe(201);
+    for (const [subject, role] of [
+      ['viewer-1', 'viewer'],
+      ['editor-1', 'editor'],
+      ['stranger-1', 'editor'],
+    ] as const) {
       const grants = subject === 'stranger-1' ? [] : [{ project_id: P, role }];
-      const added = await api(`${service.url}/api/org/members`, { method: 'POST', headers: auth['owner-1'], json: { subject, role, grants } });
+      const added = await api(`${service.url}/api/org/members`, {
+        method: 'POST',
+        headers: auth['owner-1'],
+        json: { subject, role, grants },
+      });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
     }
     const made = await api(`${service.url}/api/context/events`, {
@@ -40,14 +59,25 @@ describe.each(STORES)('context events and rates under grants [%s]', (store) => {
     const list = await api(`${service.url}/api/context/events?project_id=${P}`, { headers: auth['viewer-1'] });
     expect(list.status).toBe(200);
     expect(list.body.events).toHaveLength(1);
-    const post = await api(`${service.url}/api/context/events`, { method: 'POST', headers: auth['viewer-1'], json: { project_id: P, event_type: 'other', title: 'x', event_date: '2026-11-01' } });
+    const post = await api(`${service.url}/api/context/events`, {
+      method: 'POST',
+      headers: auth['viewer-1'],
+      json: { project_id: P, event_type: 'other', title: 'x', event_date: '2026-11-01' },
+    });
     expect(post.status).toBe(403);
     expect(post.body.code).toBe('role_forbidden');
-    const patch = await api(`${service.url}/api/context/events/${eventId}`, { method: 'PATCH', headers: auth['viewer-1'], json: { title: 'y' } });
+    const patch = await api(`${service.url}/api/context/events/${eventId}`, {
+      method: 'PATCH',
+      headers: auth['viewer-1'],
+      json: { title: 'y' },
+    });
     expect(patch.status).toBe(403);
     const client = await connectModern(service.url, auth['viewer-1']!.authorization.slice(7));
     try {
-      const tool = await client.callTool({ name: 'add_context_event', arguments: { project_id: P, event_type: 'other', title: 'x', event_date: '2026-11-01' } });
+      const tool = await client.callTool({
+        name: 'add_context_event',
+        arguments: { project_id: P, event_type: 'other', title: 'x', event_date: '2026-11-01' },
+      });
       expect(tool.isError).toBe(true);
       expect((tool.content as { text: string }[])[0]!.text).toMatch(/^role_forbidden: /);
     } finally {
@@ -59,11 +89,17 @@ describe.each(STORES)('context events and rates under grants [%s]', (store) => {
     const list = await api(`${service.url}/api/context/events?project_id=${P}`, { headers: auth['stranger-1'] });
     expect(list.status).toBe(403);
     expect(list.body.code).toBe('project_forbidden');
-    const missing = await api(`${service.url}/api/context/events?project_id=proj_does_not_exist`, { headers: auth['stranger-1'] });
+    const missing = await api(`${service.url}/api/context/events?project_id=proj_does_not_exist`, {
+      headers: auth['stranger-1'],
+    });
     expect(missing.status).toBe(403);
     expect(missing.body.code).toBe('project_forbidden');
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const res = await api(`${service.url}/api/context/events/${eventId}`, { method, headers: auth['stranger-1'], ...(method === 'PATCH' ? { json: { title: 'z' } } : {}) });
+      const res = await api(`${service.url}/api/context/events/${eventId}`, {
+        method,
+        headers: auth['stranger-1'],
+        ...(method === 'PATCH' ? { json: { title: 'z' } } : {}),
+      });
       expect(res.status, method).toBe(404);
       expect(res.body.code).toBe('context_event_not_found');
       expect(JSON.stringify(res.body)).not.toContain('By the editor');
@@ -71,7 +107,9 @@ describe.each(STORES)('context events and rates under grants [%s]', (store) => {
   });
 
   it('lets any member read rates and only an admin refresh them', async () => {
-    const rates = await api(`${service.url}/api/money/rates?base=USD&date=2026-04-13&symbols=EUR`, { headers: auth['stranger-1'] });
+    const rates = await api(`${service.url}/api/money/rates?base=USD&date=2026-04-13&symbols=EUR`, {
+      headers: auth['stranger-1'],
+    });
     expect(rates.status).toBe(200);
     const refresh = await api(`${service.url}/api/money/rates/refresh`, { method: 'POST', headers: auth['editor-1'] });
     expect(refresh.status).toBe(403);

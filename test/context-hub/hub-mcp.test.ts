@@ -33,7 +33,16 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
   it('lists the context tools with the right output schemas', async () => {
     const tools = (await client.listTools()).tools;
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['search_context', 'get_procedure', 'get_knowledge', 'get_business_key', 'add_knowledge', 'add_skill', 'get_skills', 'get_context_hub']) {
+    for (const name of [
+      'search_context',
+      'get_procedure',
+      'get_knowledge',
+      'get_business_key',
+      'add_knowledge',
+      'add_skill',
+      'get_skills',
+      'get_context_hub',
+    ]) {
       expect(byName.has(name), name).toBe(true);
     }
     expect(byName.get('search_context')!.outputSchema).toBeDefined();
@@ -49,7 +58,8 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expect(hub.skills.length).toBeGreaterThanOrEqual(6);
     expect(hub.knowledge).toHaveLength(10);
     const keys = hub.business_keys.map((k: { key: string }) => k.key);
-    for (const root of ['kpi', 'channel', 'surface']) expect(keys.filter((k: string) => k.startsWith(`${root}.`)).length).toBeGreaterThanOrEqual(3);
+    for (const root of ['kpi', 'channel', 'surface'])
+      expect(keys.filter((k: string) => k.startsWith(`${root}.`)).length).toBeGreaterThanOrEqual(3);
     expect(hub.business_links.length).toBeGreaterThanOrEqual(10);
     for (const skill of hub.skills) expect(skill.steps.length).toBeGreaterThanOrEqual(5);
     // Seeding again adds nothing and writes no new versions.
@@ -88,7 +98,9 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expect(data.tiers.title + data.tiers.description + data.tiers['graph-neighbor']).toBe(data.total);
     for (const hit of data.hits) {
       expect(Array.from(hit.snippet).length).toBeLessThanOrEqual(160);
-      const expected = { skill: 'get_procedure', knowledge: 'get_knowledge', business_key: 'get_business_key' }[hit.kind as string];
+      const expected = { skill: 'get_procedure', knowledge: 'get_knowledge', business_key: 'get_business_key' }[
+        hit.kind as string
+      ];
       expect(hit.next.tool).toBe(expected);
     }
   });
@@ -98,7 +110,11 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expect(one.hits).toHaveLength(1);
     expect(one.total).toBeGreaterThan(1);
     expect(one.truncated).toBe(true);
-    const many = await call('search_context', { query: 'roas spend checkout conversion revenue', project_id: P, limit: 50 });
+    const many = await call('search_context', {
+      query: 'roas spend checkout conversion revenue',
+      project_id: P,
+      limit: 50,
+    });
     expect(Array.isArray(dataOf(many).hits)).toBe(true);
     expect(dataOf(many).hits.length).toBeGreaterThan(10);
     expectWithinBudget(textOf(many));
@@ -107,10 +123,16 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
   it('search_context bounds the ranking of a very common word and says the total is then a lower bound', async () => {
     // A project of its own, so the demo hub the other tests read stays as seeded.
     const W = 'proj_walrus';
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: W, name: 'Walrus' } })).status).toBe(201);
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: W, name: 'Walrus' } })).status).toBe(
+      201,
+    );
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        call('add_knowledge', { project_id: W, title: `Walrus market note ${i}`, body_md: `Walrus creative test number ${i}.` }),
+        call('add_knowledge', {
+          project_id: W,
+          title: `Walrus market note ${i}`,
+          body_md: `Walrus creative test number ${i}.`,
+        }),
       ),
     );
     const data = dataOf(await call('search_context', { query: 'walrus', project_id: W, limit: 5 }));
@@ -124,15 +146,29 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
 
   it('search_context ranks objects with all the words first, and falls back to any word when none has them all', async () => {
     const T = 'proj_tusk';
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: T, name: 'Tusk' } })).status).toBe(201);
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: T, name: 'Tusk' } })).status).toBe(
+      201,
+    );
     // More one-word matches than are ranked (50), written first: a sample of any-word matches
     // would miss the two sheets that have both words.
     await Promise.all(
-      Array.from({ length: 60 }, (_, i) => call('add_knowledge', { project_id: T, title: `Walrus colony ${i}`, body_md: `Counting walrus colony ${i}.` })),
+      Array.from({ length: 60 }, (_, i) =>
+        call('add_knowledge', { project_id: T, title: `Walrus colony ${i}`, body_md: `Counting walrus colony ${i}.` }),
+      ),
     );
-    for (const i of [1, 2]) await call('add_knowledge', { project_id: T, title: `Walrus tusk care ${i}`, body_md: 'How to look after a tusk.' });
+    for (const i of [1, 2])
+      await call('add_knowledge', {
+        project_id: T,
+        title: `Walrus tusk care ${i}`,
+        body_md: 'How to look after a tusk.',
+      });
     const both = dataOf(await call('search_context', { query: 'walrus tusk', project_id: T, limit: 5 }));
-    expect(both.hits.slice(0, 2).map((h: { title: string }) => h.title).sort()).toEqual(['Walrus tusk care 1', 'Walrus tusk care 2']);
+    expect(
+      both.hits
+        .slice(0, 2)
+        .map((h: { title: string }) => h.title)
+        .sort(),
+    ).toEqual(['Walrus tusk care 1', 'Walrus tusk care 2']);
     expect(both.hits.every((h: { tier: string }) => h.tier === 'title')).toBe(true);
     expect(both.total_is_lower_bound).toBe(true);
     // No sheet has both words: the sheets with one of them fill the answer.
@@ -142,8 +178,13 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     expect(some.hits[0].title).toMatch(/^Walrus /);
     // Stop words alone match nothing (and are not an error); with a real word they are ignored.
     expect(dataOf(await call('search_context', { query: 'the and of', project_id: T })).total).toBe(0);
-    const withStops = dataOf(await call('search_context', { query: 'the tusk of the walrus', project_id: T, limit: 2 }));
-    expect(withStops.hits.map((h: { title: string }) => h.title).sort()).toEqual(['Walrus tusk care 1', 'Walrus tusk care 2']);
+    const withStops = dataOf(
+      await call('search_context', { query: 'the tusk of the walrus', project_id: T, limit: 2 }),
+    );
+    expect(withStops.hits.map((h: { title: string }) => h.title).sort()).toEqual([
+      'Walrus tusk care 1',
+      'Walrus tusk care 2',
+    ]);
   });
 
   it('search_context puts the key a typo means first', async () => {
@@ -183,14 +224,27 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
 
   it('get_procedure packs many steps several to a line, and says how many did not fit', async () => {
     const forty = Array.from({ length: 40 }, (_, i) => `${i + 1}. Check item ${i + 1}.`).join('\n');
-    await call('add_skill', { project_id: P, name: 'forty-steps', description: 'A long checklist', body_md: `## Steps\n${forty}\n` });
+    await call('add_skill', {
+      project_id: P,
+      name: 'forty-steps',
+      description: 'A long checklist',
+      body_md: `## Steps\n${forty}\n`,
+    });
     const text40 = textOf(await call('get_procedure', { name: 'forty-steps', project_id: P }));
     expectWithinBudget(text40);
     for (let i = 1; i <= 40; i += 1) expect(text40).toContain(`${i}. Check item ${i}`);
     expect(text40).toContain(' · ');
 
-    const long = Array.from({ length: 300 }, (_, i) => `${i + 1}. ${'Reconcile the ledger for region '.repeat(3)}${i + 1}: then more.`).join('\n');
-    await call('add_skill', { project_id: P, name: 'huge-procedure', description: 'Too many steps for the text', body_md: long });
+    const long = Array.from(
+      { length: 300 },
+      (_, i) => `${i + 1}. ${'Reconcile the ledger for region '.repeat(3)}${i + 1}: then more.`,
+    ).join('\n');
+    await call('add_skill', {
+      project_id: P,
+      name: 'huge-procedure',
+      description: 'Too many steps for the text',
+      body_md: long,
+    });
     const result = await call('get_procedure', { name: 'huge-procedure', project_id: P });
     const text = textOf(result);
     expectWithinBudget(text);
@@ -226,13 +280,24 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
   });
 
   it('add_knowledge acknowledges and versions; a deleted sheet leaves search', async () => {
-    const first = await call('add_knowledge', { project_id: P, title: 'Zebra campaign glossary', body_md: 'Zebra means the striped creative test.' });
+    const first = await call('add_knowledge', {
+      project_id: P,
+      title: 'Zebra campaign glossary',
+      body_md: 'Zebra means the striped creative test.',
+    });
     expect(dataOf(first)).toMatchObject({ topic_id: 'zebra-campaign-glossary', version_number: 1 });
     expect(textOf(first)).toMatch(/Saved knowledge zebra-campaign-glossary/);
-    const second = await call('add_knowledge', { project_id: P, topic_id: 'zebra-campaign-glossary', title: 'Zebra glossary', body_md: 'Updated.' });
+    const second = await call('add_knowledge', {
+      project_id: P,
+      topic_id: 'zebra-campaign-glossary',
+      title: 'Zebra glossary',
+      body_md: 'Updated.',
+    });
     expect(dataOf(second).version_number).toBe(2);
     expect(dataOf(await call('search_context', { query: 'zebra', project_id: P })).total).toBe(1);
-    expect((await api(`${service.url}/api/knowledge/zebra-campaign-glossary?project_id=${P}`, { method: 'DELETE' })).status).toBe(204);
+    expect(
+      (await api(`${service.url}/api/knowledge/zebra-campaign-glossary?project_id=${P}`, { method: 'DELETE' })).status,
+    ).toBe(204);
     expect(dataOf(await call('search_context', { query: 'zebra', project_id: P })).total).toBe(0);
     const gone = await call('get_knowledge', { topic_id: 'zebra-campaign-glossary', project_id: P, version: 1 });
     // The local operator is an admin: the history stays readable.
@@ -243,10 +308,15 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
     const { client: legacy, transport } = await connectLegacy(service.url);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        (i % 2 === 0 ? client : legacy).callTool({ name: 'add_skill', arguments: { project_id: P, name: 'race-skill', description: `writer ${i}`, body_md: `1. Write ${i}` } }),
+        (i % 2 === 0 ? client : legacy).callTool({
+          name: 'add_skill',
+          arguments: { project_id: P, name: 'race-skill', description: `writer ${i}`, body_md: `1. Write ${i}` },
+        }),
       ),
     );
-    const versions = results.map((r) => (r.structuredContent as { data: { version_number: number } }).data.version_number);
+    const versions = results.map(
+      (r) => (r.structuredContent as { data: { version_number: number } }).data.version_number,
+    );
     expect(versions.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await transport.terminateSession();
     await legacy.close();

@@ -25,7 +25,10 @@ describe.skipIf(!TEST_DATABASE_URL)('the LISTEN connection comes back [postgres]
     const heard: string[] = [];
     await db.listen('ch_feed', (payload) => heard.push(payload));
     await db.notify('ch_feed', 'before');
-    await until(async () => heard, (h) => h.includes('before'));
+    await until(
+      async () => heard,
+      (h) => h.includes('before'),
+    );
 
     const killed = await db.query<{ n: number }>(
       'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
@@ -41,7 +44,10 @@ describe.skipIf(!TEST_DATABASE_URL)('the LISTEN connection comes back [postgres]
       },
       (h) => h.some((p) => p.startsWith('after-')),
     );
-    const back = await db.query<{ n: number }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [LISTEN_APPLICATION_NAME]);
+    const back = await db.query<{ n: number }>(
+      'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [LISTEN_APPLICATION_NAME],
+    );
     expect(Number(back[0]!.n)).toBe(1);
   });
 });

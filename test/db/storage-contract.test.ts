@@ -23,7 +23,10 @@ describe.each(STORES)('storage contract [%s]', (store) => {
     await other.db.close();
     await other.drop();
     if (other.schema) {
-      const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname IN ($1, $2)', [other.schema, `${other.schema}_boss`]);
+      const left = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_namespace WHERE nspname IN ($1, $2)',
+        [other.schema, `${other.schema}_boss`],
+      );
       expect(left[0]!.n).toBe(0);
     }
   });
@@ -53,7 +56,10 @@ describe.each(STORES)('storage contract [%s]', (store) => {
   });
 
   it('commits a successful transaction and returns its value', async () => {
-    const id = await db.transaction(async (tx) => (await tx.query<{ id: number }>("INSERT INTO contract_t (label) VALUES ('kept') RETURNING id"))[0]!.id);
+    const id = await db.transaction(
+      async (tx) =>
+        (await tx.query<{ id: number }>("INSERT INTO contract_t (label) VALUES ('kept') RETURNING id"))[0]!.id,
+    );
     expect((await db.query<{ id: number }>("SELECT id FROM contract_t WHERE label = 'kept'"))[0]!.id).toBe(id);
   });
 
@@ -66,7 +72,9 @@ describe.each(STORES)('storage contract [%s]', (store) => {
         order.push(`${name}:end`);
       });
     await Promise.all([run('a'), run('b')]);
-    expect(order.indexOf('a:end') < order.indexOf('b:start') || order.indexOf('b:end') < order.indexOf('a:start')).toBe(true);
+    expect(order.indexOf('a:end') < order.indexOf('b:start') || order.indexOf('b:end') < order.indexOf('a:start')).toBe(
+      true,
+    );
   });
 
   it('delivers NOTIFY payloads to LISTEN handlers', async () => {
@@ -90,7 +98,16 @@ describe.each(STORES)('storage contract [%s]', (store) => {
   // serialization (src/platform/db/pglite-statements.ts); these pin that both stores agree.
   it('serializes parameters the same way: dates, arrays, objects, bytes, booleans, nulls', async () => {
     const at = new Date('2026-03-29T01:30:00.000Z');
-    const [row] = await db.query<{ at: Date; tags: string[]; doc: unknown; bytes: Buffer; flag: boolean; nothing: null; sum: number; hit: boolean }>(
+    const [row] = await db.query<{
+      at: Date;
+      tags: string[];
+      doc: unknown;
+      bytes: Buffer;
+      flag: boolean;
+      nothing: null;
+      sum: number;
+      hit: boolean;
+    }>(
       `SELECT $1::timestamptz AS at, $2::text[] AS tags, $3::jsonb AS doc, $4::bytea AS bytes, $5::boolean AS flag,
               $6::text AS nothing, $7::int + $8::numeric AS sum, 'b' = ANY($2) AS hit`,
       [at, ['a', 'b, "c"', 'd\\e'], { k: [1, 'two', null] }, Buffer.from([0, 1, 2, 255]), false, null, 40, '2.5'],
@@ -136,7 +153,7 @@ describe.each(STORES)('storage contract [%s]', (store) => {
 });
 
 describe('embedded store settings', () => {
-  it('opens with the smaller buffer cache, whatever the data directory\'s postgresql.conf says', async () => {
+  it("opens with the smaller buffer cache, whatever the data directory's postgresql.conf says", async () => {
     const test = await openTestDatabase('pglite');
     try {
       expect(await test.db.query('SHOW shared_buffers')).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);

@@ -23,14 +23,25 @@ describe.each(STORES)('demo backfill and process roles [%s]', (store) => {
     const flows = await api(`${service.url}/api/flows?project_id=proj_demo`);
     expect(flows.body.datastreams).toHaveLength(1);
     const ds = flows.body.datastreams[0];
-    expect(ds).toMatchObject({ provider: 'demo', connection_ref_id: 'demo', cadence: 'daily', schedule_source: 'datastream' });
+    expect(ds).toMatchObject({
+      provider: 'demo',
+      connection_ref_id: 'demo',
+      cadence: 'daily',
+      schedule_source: 'datastream',
+    });
     // Seeding only queued the backfill; it finishes on the jobs platform.
     const runs = await api(`${service.url}/api/flows/runs?project_id=proj_demo`);
     expect(runs.body.runs).toHaveLength(1);
     const run = await awaitRun(service, 'proj_demo', runs.body.runs[0].id);
     const today = '2026-04-13'; // America/New_York at 15:00Z
-    expect(run).toMatchObject({ status: 'succeeded', window: { from: addDays(today, -119), to: today }, rows_read: 120 * 12 });
-    const days = await service.app.db.query<{ n: number }>("SELECT count(DISTINCT date) AS n FROM kpis_daily WHERE project_id = 'proj_demo'");
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      window: { from: addDays(today, -119), to: today },
+      rows_read: 120 * 12,
+    });
+    const days = await service.app.db.query<{ n: number }>(
+      "SELECT count(DISTINCT date) AS n FROM kpis_daily WHERE project_id = 'proj_demo'",
+    );
     expect(Number(days[0]!.n)).toBe(120);
     // The injected incidents stand out against the same weekday a week earlier.
     for (const incident of DEMO_INCIDENTS) {
@@ -54,7 +65,10 @@ describe.each(STORES)('a run nobody can pick up [%s]', (store) => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService(store, { env: { SERVE_WORKERS: 'false' }, clock: new ManualClock('2026-04-13T15:00:00Z') });
+    service = await startService(store, {
+      env: { SERVE_WORKERS: 'false' },
+      clock: new ManualClock('2026-04-13T15:00:00Z'),
+    });
     await service.app.services.demo.run(service.app.systemContext());
   });
   afterAll(async () => service?.close());

@@ -25,7 +25,8 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
   const seen: string[] = [];
   let legacy: Awaited<ReturnType<typeof connectLegacy>>['client'];
 
-  const insightOn = async (date: string) => (await api(`${service.url}/api/insights?project_id=${P}&date=${date}`)).body?.insights?.[0];
+  const insightOn = async (date: string) =>
+    (await api(`${service.url}/api/insights?project_id=${P}&date=${date}`)).body?.insights?.[0];
 
   beforeAll(async () => {
     service = await startService(store, { clock });
@@ -36,11 +37,24 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
       ['USD', '2026-05-15', 1.1],
       ['GBP', '2026-05-15', 0.86],
     ]);
-    const conn = await api(`${service.url}/api/credentials`, { method: 'POST', json: { project_id: P, provider: 'demo', connection_ref_id: 'demo-main', config: { campaigns: 10, seed: 7 } } });
+    const conn = await api(`${service.url}/api/credentials`, {
+      method: 'POST',
+      json: { project_id: P, provider: 'demo', connection_ref_id: 'demo-main', config: { campaigns: 10, seed: 7 } },
+    });
     expect(conn.status).toBe(200);
     const up = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { name: 'Main', connection_ref_id: 'demo-main', provider: 'demo', cadence: 'daily', retrieval_window: { lookback_days: 7, start_date: '2026-03-01' } } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: {
+          name: 'Main',
+          connection_ref_id: 'demo-main',
+          provider: 'demo',
+          cadence: 'daily',
+          retrieval_window: { lookback_days: 7, start_date: '2026-03-01' },
+        },
+      },
     });
     expect(up.status).toBe(200);
     dsId = up.body.datastream.id;
@@ -59,7 +73,10 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST' });
     const run = await awaitRun(service, P, queued.body.id);
     expect(run.status).toBe('succeeded');
-    const insight = await until(() => insightOn('2026-05-15'), (i) => i !== undefined);
+    const insight = await until(
+      () => insightOn('2026-05-15'),
+      (i) => i !== undefined,
+    );
     // The demo injects a paid_search spend spike three days before today.
     const fired = await api(`${service.url}/api/anomalies?project_id=${P}&metric=spend&channel=paid_search`);
     expect(fired.body.since).toBe('2026-04-18');
@@ -75,31 +92,70 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     expect(spend.value).toBeCloseTo(d!, 4);
     expect(spend.day_over_day_pct).toBeCloseTo(((d! - p!) / p!) * 100, 3);
     expect(spend.week_over_week_pct).toBeCloseTo(((d! - w!) / w!) * 100, 3);
-    expect(insight.narrative_md).toContain(`**Spend**: ${d!.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`);
+    expect(insight.narrative_md).toContain(
+      `**Spend**: ${d!.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`,
+    );
     expect(insight.narrative_md).toContain('**Anomalies (');
     expect(insight.version).toBe(1);
     expect(insight.inputs_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const dq = await until(() => api(`${service.url}/api/dq/status?project_id=${P}`), (r) => r.body.ledger?.length >= 6);
-    expect(dq.body.ledger.map((c: any) => c.monitor).sort()).toEqual(['currency_coverage', 'duplicates', 'freshness', 'null_rate', 'schema_drift', 'volume']);
-    for (const c of dq.body.ledger) expect(c).toMatchObject({ run_id: run.id, datastream_id: dsId, status: expect.stringMatching(/^(pass|warn|fail|error)$/) });
+    const dq = await until(
+      () => api(`${service.url}/api/dq/status?project_id=${P}`),
+      (r) => r.body.ledger?.length >= 6,
+    );
+    expect(dq.body.ledger.map((c: any) => c.monitor).sort()).toEqual([
+      'currency_coverage',
+      'duplicates',
+      'freshness',
+      'null_rate',
+      'schema_drift',
+      'volume',
+    ]);
+    for (const c of dq.body.ledger)
+      expect(c).toMatchObject({
+        run_id: run.id,
+        datastream_id: dsId,
+        status: expect.stringMatching(/^(pass|warn|fail|error)$/),
+      });
     expect(dq.body.ledger.find((c: any) => c.monitor === 'freshness')).toMatchObject({ status: 'pass', observed: 0 });
-    expect(dq.body.health.freshness).toEqual([{ datastream_id: dsId, name: 'Main', last_date: '2026-05-18', lag_days: 0 }]);
+    expect(dq.body.health.freshness).toEqual([
+      { datastream_id: dsId, name: 'Main', last_date: '2026-05-18', lag_days: 0 },
+    ]);
 
     const facts = await until(
-      () => service.app.db.query<{ type: string }>('SELECT DISTINCT type FROM facts WHERE project_id = $1 ORDER BY type', [P]),
+      () =>
+        service.app.db.query<{ type: string }>('SELECT DISTINCT type FROM facts WHERE project_id = $1 ORDER BY type', [
+          P,
+        ]),
       (rows) => rows.length >= 4,
     );
-    expect(facts.map((f) => f.type)).toEqual(expect.arrayContaining(['anomaly.detected', 'dataset.transformed', 'datastream.ingested', 'insight.composed']));
-    await until(async () => seen, (s) => s.includes(`insight://${P}/latest`) && s.includes(`anomalies://${P}/recent`));
+    expect(facts.map((f) => f.type)).toEqual(
+      expect.arrayContaining(['anomaly.detected', 'dataset.transformed', 'datastream.ingested', 'insight.composed']),
+    );
+    await until(
+      async () => seen,
+      (s) => s.includes(`insight://${P}/latest`) && s.includes(`anomalies://${P}/recent`),
+    );
   });
 
   it('recomposes only the day whose inputs changed when late context arrives', async () => {
-    const ev = await api(`${service.url}/api/context/events`, { method: 'POST', json: { project_id: P, event_type: 'outage', title: 'Checkout down', event_date: '2026-05-15', impact_window_days: 0 } });
+    const ev = await api(`${service.url}/api/context/events`, {
+      method: 'POST',
+      json: {
+        project_id: P,
+        event_type: 'outage',
+        title: 'Checkout down',
+        event_date: '2026-05-15',
+        impact_window_days: 0,
+      },
+    });
     expect(ev.status).toBe(201);
     const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST' });
     expect((await awaitRun(service, P, queued.body.id)).status).toBe('succeeded');
-    const again = await until(() => insightOn('2026-05-15'), (i) => i.version === 2);
+    const again = await until(
+      () => insightOn('2026-05-15'),
+      (i) => i.version === 2,
+    );
     expect(again.record.context_events.map((e: any) => e.title)).toEqual(['Checkout down']);
     expect(again.narrative_md).toContain('outage: Checkout down');
     expect((await insightOn('2026-05-13')).version).toBe(1);
@@ -115,9 +171,13 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     expect(kpis.structuredContent.data.period).toEqual({ from: '2026-05-11', to: '2026-05-17', days: 7 });
     expect(kpis.structuredContent.data.previous_period).toEqual({ from: '2026-05-04', to: '2026-05-10' });
     expect(kpis.structuredContent.data.kpis.find((k: any) => k.metric === 'spend').current).toBeGreaterThan(0);
-    const anomalies = (await client.callTool({ name: 'get_anomalies', arguments: { metric: 'spend', direction: 'spike' } })) as any;
+    const anomalies = (await client.callTool({
+      name: 'get_anomalies',
+      arguments: { metric: 'spend', direction: 'spike' },
+    })) as any;
     expect(anomalies.structuredContent.data.anomalies.length).toBeGreaterThan(0);
-    for (const a of anomalies.structuredContent.data.anomalies) expect(a).toMatchObject({ metric: 'spend', direction: 'spike', fired: true });
+    for (const a of anomalies.structuredContent.data.anomalies)
+      expect(a).toMatchObject({ metric: 'spend', direction: 'spike', fired: true });
     const dq = (await client.callTool({ name: 'get_data_quality', arguments: {} })) as any;
     expect(dq.structuredContent.data.health.checks_last_7_days).toBe(12);
     const bad = (await client.callTool({ name: 'get_anomalies', arguments: { metric: 'height' } })) as any;
@@ -129,8 +189,22 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     await client.close();
   });
   it('runs a saved report definition with bounded rows (REST and run_report)', async () => {
-    const def = { name: 'Channels', dataset: 'kpis_daily', metrics: ['spend', 'roas'], dimensions: ['channel'], filters: [{ dimension: 'channel', op: 'in', value: ['paid_search', 'display'] }], date_range: { from: '2026-05-10', to: '2026-05-16' } };
-    expect((await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'report_definition', definition: def } })).status).toBe(200);
+    const def = {
+      name: 'Channels',
+      dataset: 'kpis_daily',
+      metrics: ['spend', 'roas'],
+      dimensions: ['channel'],
+      filters: [{ dimension: 'channel', op: 'in', value: ['paid_search', 'display'] }],
+      date_range: { from: '2026-05-10', to: '2026-05-16' },
+    };
+    expect(
+      (
+        await api(`${service.url}/api/flows/upsert`, {
+          method: 'POST',
+          json: { project_id: P, kind: 'report_definition', definition: def },
+        })
+      ).status,
+    ).toBe(200);
     const res = await api(`${service.url}/api/reports/run?project_id=${P}&name=Channels`);
     expect(res.status).toBe(200);
     const expected = await service.app.db.query<{ channel: string; spend: number; roas: number }>(
@@ -138,7 +212,12 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
        WHERE project_id = $1 AND date BETWEEN '2026-05-10' AND '2026-05-16' AND channel IN ('paid_search', 'display') GROUP BY channel ORDER BY channel`,
       [P],
     );
-    expect(res.body).toMatchObject({ range: { from: '2026-05-10', to: '2026-05-16' }, columns: ['channel', 'spend', 'roas'], row_count: 2, truncated: false });
+    expect(res.body).toMatchObject({
+      range: { from: '2026-05-10', to: '2026-05-16' },
+      columns: ['channel', 'spend', 'roas'],
+      row_count: 2,
+      truncated: false,
+    });
     expect(res.body.rows.map((r: any) => r.channel)).toEqual(expected.map((e) => e.channel));
     res.body.rows.forEach((r: any, i: number) => {
       expect(r.spend).toBeCloseTo(expected[i]!.spend, 6);
@@ -151,13 +230,33 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toContain('report_not_found');
     await client.close();
-    const anomalyReport = { name: 'Spikes', dataset: 'anomalies_daily', metrics: ['value', 'score'], dimensions: ['date', 'metric', 'channel'], filters: [{ dimension: 'severity', op: 'neq', value: 'none' }, { dimension: 'direction', op: 'eq', value: 'spike' }], date_range: { last_days: 30 } };
-    expect((await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'report_definition', definition: anomalyReport } })).status).toBe(200);
+    const anomalyReport = {
+      name: 'Spikes',
+      dataset: 'anomalies_daily',
+      metrics: ['value', 'score'],
+      dimensions: ['date', 'metric', 'channel'],
+      filters: [
+        { dimension: 'severity', op: 'neq', value: 'none' },
+        { dimension: 'direction', op: 'eq', value: 'spike' },
+      ],
+      date_range: { last_days: 30 },
+    };
+    expect(
+      (
+        await api(`${service.url}/api/flows/upsert`, {
+          method: 'POST',
+          json: { project_id: P, kind: 'report_definition', definition: anomalyReport },
+        })
+      ).status,
+    ).toBe(200);
     const spikes = await api(`${service.url}/api/reports/run?project_id=${P}&name=Spikes&limit=500`);
     expect(spikes.status).toBe(200);
     expect(spikes.body.range).toEqual({ from: '2026-04-18', to: '2026-05-17' });
     const fired = await api(`${service.url}/api/anomalies?project_id=${P}&direction=spike&limit=500`);
-    const firedKeys = (fired.body.anomalies as any[]).filter((a) => a.date <= '2026-05-17').map((a) => `${a.date}/${a.metric}/${a.channel}`).sort();
+    const firedKeys = (fired.body.anomalies as any[])
+      .filter((a) => a.date <= '2026-05-17')
+      .map((a) => `${a.date}/${a.metric}/${a.channel}`)
+      .sort();
     expect(spikes.body.rows.map((r: any) => `${r.date}/${r.metric}/${r.channel}`).sort()).toEqual(firedKeys);
   });
   it('pages the data-quality ledger newest first and filters by status', async () => {
@@ -185,16 +284,29 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
 
   it("publishes a run's facts once when two after-run jobs for it run at once", async () => {
     const db = service.app.db;
-    const [{ run_id: runId }] = await db.query<{ run_id: string }>('SELECT run_id FROM evaluator_outbox WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1', [P]);
+    const [{ run_id: runId }] = await db.query<{ run_id: string }>(
+      'SELECT run_id FROM evaluator_outbox WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [P],
+    );
     const ingestedFacts = async () =>
-      Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM facts WHERE type = 'datastream.ingested' AND payload->>'run_id' = $1`, [runId!]))[0]!.n);
+      Number(
+        (
+          await db.query<{ n: number }>(
+            `SELECT count(*) AS n FROM facts WHERE type = 'datastream.ingested' AND payload->>'run_id' = $1`,
+            [runId!],
+          )
+        )[0]!.n,
+      );
     const before = await ingestedFacts();
     // As if the run had just committed: every replica signals it, and two jobs got through.
     await db.query('UPDATE evaluator_outbox SET processed_at = NULL, claimed_until = NULL WHERE run_id = $1', [runId]);
     const pipeline = service.app.services.evaluators.pipeline;
     await Promise.all([pipeline.afterRun(runId!), pipeline.afterRun(runId!)]);
     expect(await ingestedFacts()).toBe(before + 1);
-    const [outbox] = await db.query<{ processed: boolean }>('SELECT processed_at IS NOT NULL AS processed FROM evaluator_outbox WHERE run_id = $1', [runId]);
+    const [outbox] = await db.query<{ processed: boolean }>(
+      'SELECT processed_at IS NOT NULL AS processed FROM evaluator_outbox WHERE run_id = $1',
+      [runId],
+    );
     expect(outbox!.processed).toBe(true);
     // Settled: a late third job does nothing.
     await pipeline.afterRun(runId!);

@@ -14,13 +14,12 @@ import { createScratchDatabase, until } from '../support/scratch-database.js';
 
 const P = 'proj_failover';
 
-
 /**
  * A worker killed in the middle of a run: its job's heartbeat goes stale, pg-boss fails it, and the
  * other worker retries the same run to success. The source is a loopback CSV export that holds the
  * first request open, so the test knows the run is in flight on the first worker when it kills it.
  */
-describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by another worker', () => {
+describe.skipIf(!TEST_DATABASE_URL)("a killed worker's run is retried by another worker", () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let url: string;
   let dataDir: string;
@@ -51,17 +50,41 @@ describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by anothe
     scratch = await createScratchDatabase('ch_failover');
     url = scratch.url;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-failover-'));
-    const config = loadConfig({ DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_WORKERS: 'false', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVE_WORKERS: 'false',
+      LOG_LEVEL: 'silent',
+    });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
     await app.jobs.start();
     base = await app.listen();
     expect((await api(`${base}/api/projects`, { method: 'POST', json: { id: P, name: 'Failover' } })).status).toBe(201);
     const conn = await api(`${base}/api/credentials`, {
       method: 'POST',
-      json: { project_id: P, provider: 'csv', connection_ref_id: 'export', config: { url: sourceUrl, mapping: { date: 'Day', campaign_id: 'Campaign', spend: 'Cost', clicks: 'Clicks' }, defaults: { channel: 'search', currency: 'USD' } } },
+      json: {
+        project_id: P,
+        provider: 'csv',
+        connection_ref_id: 'export',
+        config: {
+          url: sourceUrl,
+          mapping: { date: 'Day', campaign_id: 'Campaign', spend: 'Cost', clicks: 'Clicks' },
+          defaults: { channel: 'search', currency: 'USD' },
+        },
+      },
     });
     expect(conn.status).toBe(200);
-    const ds = await api(`${base}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'datastream', definition: { name: 'export', connection_ref_id: 'export', provider: 'csv', cadence: 'manual' } } });
+    const ds = await api(`${base}/api/flows/upsert`, {
+      method: 'POST',
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: { name: 'export', connection_ref_id: 'export', provider: 'csv', cadence: 'manual' },
+      },
+    });
     expect(ds.status).toBe(200);
   });
 
@@ -76,11 +99,14 @@ describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by anothe
 
   // Heartbeat staleness, pg-boss supervision and the retry delay take one to three minutes here:
   // the generous hang guard is not a performance assertion.
-  it('fails the dead worker\'s attempt and finishes the same run on the survivor', { timeout: 600_000 }, async () => {
+  it("fails the dead worker's attempt and finishes the same run on the survivor", { timeout: 600_000 }, async () => {
     const env = { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const first = runCli(['worker'], env);
     workers.push(first);
-    await until(() => app.db.query<{ n: number }>('SELECT count(*) AS n FROM job_workers'), (r) => Number(r[0]!.n) >= 1);
+    await until(
+      () => app.db.query<{ n: number }>('SELECT count(*) AS n FROM job_workers'),
+      (r) => Number(r[0]!.n) >= 1,
+    );
 
     const { body: flows } = await api(`${base}/api/flows?project_id=${P}`);
     const queued = await api(`${base}/api/flows/${flows.datastreams[0].id}/run`, { method: 'POST' });
@@ -91,12 +117,19 @@ describe.skipIf(!TEST_DATABASE_URL)('a killed worker\'s run is retried by anothe
 
     workers.push(runCli(['worker'], env));
     const run = await until(
-      () => app.db.query<{ status: string; attempts: number; rows_read: number }>('SELECT status, attempts, rows_read FROM datastream_runs WHERE id = $1', [queued.body.id]),
+      () =>
+        app.db.query<{ status: string; attempts: number; rows_read: number }>(
+          'SELECT status, attempts, rows_read FROM datastream_runs WHERE id = $1',
+          [queued.body.id],
+        ),
       (rows) => rows[0]?.status === 'succeeded',
     );
     expect(run[0]!.attempts).toBe(2);
     expect(Number(run[0]!.rows_read)).toBe(2);
-    const kpis = await app.db.query<{ clicks: number }>('SELECT sum(clicks) AS clicks FROM kpis_daily WHERE project_id = $1', [P]);
+    const kpis = await app.db.query<{ clicks: number }>(
+      'SELECT sum(clicks) AS clicks FROM kpis_daily WHERE project_id = $1',
+      [P],
+    );
     expect(Number(kpis[0]!.clicks)).toBe(8);
   });
 });

@@ -33,7 +33,15 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on
     scratch = await createScratchDatabase('ch_workers');
     url = scratch.url;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-workers-'));
-    const config = loadConfig({ DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_WORKERS: 'false', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVE_WORKERS: 'false',
+      LOG_LEVEL: 'silent',
+    });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
     base = await app.listen();
     // One datastream per project: concurrent runs of two datastreams of one project currently
@@ -41,15 +49,38 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on
     for (let i = 0; i < STREAMS; i += 1) {
       const p = `${P}_${i}`;
       expect((await api(`${base}/api/projects`, { method: 'POST', json: { id: p, name: p } })).status).toBe(201);
-      expect((await api(`${base}/api/credentials`, { method: 'POST', json: { project_id: p, provider: 'demo', connection_ref_id: 'demo', config: { campaigns: 5 } } })).status).toBe(200);
+      expect(
+        (
+          await api(`${base}/api/credentials`, {
+            method: 'POST',
+            json: { project_id: p, provider: 'demo', connection_ref_id: 'demo', config: { campaigns: 5 } },
+          })
+        ).status,
+      ).toBe(200);
       const res = await api(`${base}/api/flows/upsert`, {
         method: 'POST',
-        json: { project_id: p, kind: 'datastream', definition: { name: 'main', connection_ref_id: 'demo', provider: 'demo', cadence: 'daily', retrieval_window: { lookback_days: 3 } } },
+        json: {
+          project_id: p,
+          kind: 'datastream',
+          definition: {
+            name: 'main',
+            connection_ref_id: 'demo',
+            provider: 'demo',
+            cadence: 'daily',
+            retrieval_window: { lookback_days: 3 },
+          },
+        },
       });
       expect(res.status).toBe(200);
     }
-    for (let i = 0; i < 2; i += 1) workers.push(runCli(['worker'], { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
-    await until(() => app.db.query<{ n: number }>('SELECT count(*) AS n FROM job_workers'), (r) => Number(r[0]!.n) >= 2);
+    for (let i = 0; i < 2; i += 1)
+      workers.push(
+        runCli(['worker'], { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }),
+      );
+    await until(
+      () => app.db.query<{ n: number }>('SELECT count(*) AS n FROM job_workers'),
+      (r) => Number(r[0]!.n) >= 2,
+    );
   });
   afterAll(async () => {
     for (const w of workers) await stop(w);
@@ -69,17 +100,30 @@ describe.skipIf(!TEST_DATABASE_URL)('scheduled runs with two worker processes on
       app.services.evaluators.plan.tick(new Date()),
     ]);
     const runs = await until(
-      () => app.db.query<{ datastream_id: string; status: string; attempts: number }>(`SELECT datastream_id, status, attempts FROM datastream_runs WHERE trigger = 'schedule'`),
+      () =>
+        app.db.query<{ datastream_id: string; status: string; attempts: number }>(
+          `SELECT datastream_id, status, attempts FROM datastream_runs WHERE trigger = 'schedule'`,
+        ),
       (rows) => rows.length === STREAMS && rows.every((r) => r.status === 'succeeded'),
     );
     expect(new Set(runs.map((r) => r.datastream_id)).size).toBe(STREAMS);
     for (const r of runs) expect(r.attempts).toBe(1);
-    const firings = await app.db.query<{ n: number; started: number }>(`SELECT count(*) AS n, count(run_id) AS started FROM schedule_firings WHERE target LIKE 'datastream:%'`);
+    const firings = await app.db.query<{ n: number; started: number }>(
+      `SELECT count(*) AS n, count(run_id) AS started FROM schedule_firings WHERE target LIKE 'datastream:%'`,
+    );
     expect(firings.map((f) => [Number(f.n), Number(f.started)])).toEqual([[STREAMS, STREAMS]]);
     // Every run's after-run work settled exactly once.
-    const outbox = await until(() => app.db.query<{ pending: number; done: number }>(`SELECT count(*) FILTER (WHERE processed_at IS NULL) AS pending, count(*) FILTER (WHERE processed_at IS NOT NULL) AS done FROM evaluator_outbox`), (r) => Number(r[0]!.done) === STREAMS);
+    const outbox = await until(
+      () =>
+        app.db.query<{ pending: number; done: number }>(
+          `SELECT count(*) FILTER (WHERE processed_at IS NULL) AS pending, count(*) FILTER (WHERE processed_at IS NOT NULL) AS done FROM evaluator_outbox`,
+        ),
+      (r) => Number(r[0]!.done) === STREAMS,
+    );
     expect(Number(outbox[0]!.pending)).toBe(0);
-    const ingested = await app.db.query<{ n: number }>(`SELECT count(*) AS n FROM facts WHERE type = 'datastream.ingested'`);
+    const ingested = await app.db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM facts WHERE type = 'datastream.ingested'`,
+    );
     expect(Number(ingested[0]!.n)).toBe(STREAMS);
     // A second round of ticks finds nothing due: the slots moved to tomorrow.
     const again = await app.services.evaluators.plan.tick(new Date());

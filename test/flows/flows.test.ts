@@ -16,7 +16,10 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
   let dsId: string;
 
   beforeAll(async () => {
-    service = await startService(store, { clock, env: { CONNECTOR_SERVICE_URL: 'https://connectors.example.com/c/{connection_ref_id}' } });
+    service = await startService(store, {
+      clock,
+      env: { CONNECTOR_SERVICE_URL: 'https://connectors.example.com/c/{connection_ref_id}' },
+    });
     await createProject(service, P, 'USD', 'UTC');
     await seedRates(service, [
       ['USD', '2026-04-30', 1.08],
@@ -40,53 +43,129 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
       json: {
         project_id: P,
         kind: 'datastream',
-        definition: { name: 'bad', connection_ref_id: 'nope', provider: 'facebook', cadence: '61 * * * *', retrieval_window: { lookback_days: 0 } },
+        definition: {
+          name: 'bad',
+          connection_ref_id: 'nope',
+          provider: 'facebook',
+          cadence: '61 * * * *',
+          retrieval_window: { lookback_days: 0 },
+        },
       },
     });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const paths = (res.body.errors as { path: string }[]).map((e) => e.path).sort();
-    expect(paths).toEqual(['definition.cadence', 'definition.connection_ref_id', 'definition.provider', 'definition.retrieval_window.lookback_days']);
+    expect(paths).toEqual([
+      'definition.cadence',
+      'definition.connection_ref_id',
+      'definition.provider',
+      'definition.retrieval_window.lookback_days',
+    ]);
     const mismatch = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { name: 'bad', connection_ref_id: 'demo-main', provider: 'csv', cadence: '* * * *' } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: { name: 'bad', connection_ref_id: 'demo-main', provider: 'csv', cadence: '* * * *' },
+      },
     });
-    expect(mismatch.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['definition.cadence', 'definition.provider']);
-    expect(mismatch.body.errors.find((e: { path: string }) => e.path === 'definition.provider').message).toContain('uses provider demo');
-    const unknownKind = await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'pipeline', definition: {} } });
+    expect(mismatch.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'definition.cadence',
+      'definition.provider',
+    ]);
+    expect(mismatch.body.errors.find((e: { path: string }) => e.path === 'definition.provider').message).toContain(
+      'uses provider demo',
+    );
+    const unknownKind = await api(`${service.url}/api/flows/upsert`, {
+      method: 'POST',
+      json: { project_id: P, kind: 'pipeline', definition: {} },
+    });
     expect(unknownKind.status).toBe(400);
     expect(unknownKind.body.errors[0].path).toBe('kind');
     const report = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'report_definition', definition: { name: 'r', dataset: 'kpis_daily', metrics: ['roas', 'profit'], dimensions: ['campaign_id'], date_range: { relative: 'last_7_days' } } },
+      json: {
+        project_id: P,
+        kind: 'report_definition',
+        definition: {
+          name: 'r',
+          dataset: 'kpis_daily',
+          metrics: ['roas', 'profit'],
+          dimensions: ['campaign_id'],
+          date_range: { relative: 'last_7_days' },
+        },
+      },
     });
-    expect(report.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['definition.dimensions.0', 'definition.metrics.1']);
+    expect(report.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'definition.dimensions.0',
+      'definition.metrics.1',
+    ]);
     const unknownDataset = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'report_definition', definition: { name: 'r', dataset: 'orders', metrics: ['x'], date_range: { last_days: 7 } } },
+      json: {
+        project_id: P,
+        kind: 'report_definition',
+        definition: { name: 'r', dataset: 'orders', metrics: ['x'], date_range: { last_days: 7 } },
+      },
     });
-    expect(unknownDataset.body.errors).toEqual([{ path: 'definition.dataset', message: expect.stringContaining('kpis_daily') }]);
+    expect(unknownDataset.body.errors).toEqual([
+      { path: 'definition.dataset', message: expect.stringContaining('kpis_daily') },
+    ]);
     const flows = await api(`${service.url}/api/flows?project_id=${P}`);
     expect(flows.body).toEqual({ datastreams: [], report_definitions: [] });
   });
 
   it('upserts idempotently; without a cadence it says schedule_source "default"', async () => {
-    const definition = { name: 'Main', connection_ref_id: 'demo-main', provider: 'demo', retrieval_window: { lookback_days: 7, start_date: '2026-04-17' } };
-    const first = await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'datastream', definition } });
+    const definition = {
+      name: 'Main',
+      connection_ref_id: 'demo-main',
+      provider: 'demo',
+      retrieval_window: { lookback_days: 7, start_date: '2026-04-17' },
+    };
+    const first = await api(`${service.url}/api/flows/upsert`, {
+      method: 'POST',
+      json: { project_id: P, kind: 'datastream', definition },
+    });
     expect(first.status).toBe(200);
     const ds = first.body.datastream;
-    expect(ds).toMatchObject({ name: 'Main', cadence: null, schedule_source: 'default', timezone: 'UTC', next_run_at: '2026-05-19T03:00:00.000Z' });
-    const again = await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'datastream', definition } });
+    expect(ds).toMatchObject({
+      name: 'Main',
+      cadence: null,
+      schedule_source: 'default',
+      timezone: 'UTC',
+      next_run_at: '2026-05-19T03:00:00.000Z',
+    });
+    const again = await api(`${service.url}/api/flows/upsert`, {
+      method: 'POST',
+      json: { project_id: P, kind: 'datastream', definition },
+    });
     expect(again.body.datastream).toEqual(ds);
     const cron = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { ...definition, name: 'Berlin', cadence: '30 6 * * 1-5', timezone: 'Europe/Berlin' } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: { ...definition, name: 'Berlin', cadence: '30 6 * * 1-5', timezone: 'Europe/Berlin' },
+      },
     });
     // 06:30 in Berlin (UTC+2 in May) on the next weekday.
-    expect(cron.body.datastream).toMatchObject({ schedule_source: 'datastream', next_run_at: '2026-05-19T04:30:00.000Z' });
+    expect(cron.body.datastream).toMatchObject({
+      schedule_source: 'datastream',
+      next_run_at: '2026-05-19T04:30:00.000Z',
+    });
     const report = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'report_definition', definition: { name: 'Weekly ROAS', dataset: 'kpis_daily', metrics: ['roas', 'spend'], dimensions: ['channel'], date_range: { relative: 'last_7_days' } } },
+      json: {
+        project_id: P,
+        kind: 'report_definition',
+        definition: {
+          name: 'Weekly ROAS',
+          dataset: 'kpis_daily',
+          metrics: ['roas', 'spend'],
+          dimensions: ['channel'],
+          date_range: { relative: 'last_7_days' },
+        },
+      },
     });
     expect(report.status).toBe(200);
     const flows = await api(`${service.url}/api/flows?project_id=${P}`);
@@ -99,13 +178,22 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
     const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST' });
     expect(queued.status).toBe(202);
     const run = await awaitRun(service, P, queued.body.id);
-    expect(run).toMatchObject({ status: 'succeeded', window: { from: '2026-04-17', to: '2026-05-18' }, rows_read: 320, error: null });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      window: { from: '2026-04-17', to: '2026-05-18' },
+      rows_read: 320,
+      error: null,
+    });
     // Recompute the expected KPIs independently from the provider's records and the stored rates.
     const ctx = { config: { campaigns: 10, seed: 7, incidents: true }, secrets: {}, dataDir: '', clock };
-    const expected = new Map<string, { spend: number; revenue: number; clicks: number; impressions: number; conversions: number }>();
+    const expected = new Map<
+      string,
+      { spend: number; revenue: number; clicks: number; impressions: number; conversions: number }
+    >();
     for await (const r of demoProvider.fetch(ctx, { from: '2026-04-17', to: '2026-05-18' })) {
       const k = `${r.date}|${r.channel}`;
-      const factor = r.currency === 'USD' ? 1 : (await rateOn(service, 'USD', r.date)) / (await rateOn(service, r.currency, r.date));
+      const factor =
+        r.currency === 'USD' ? 1 : (await rateOn(service, 'USD', r.date)) / (await rateOn(service, r.currency, r.date));
       const e = expected.get(k) ?? { spend: 0, revenue: 0, clicks: 0, impressions: 0, conversions: 0 };
       e.spend += r.spend * factor;
       e.revenue += r.revenue * factor;
@@ -114,7 +202,10 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
       e.conversions += r.conversions;
       expected.set(k, e);
     }
-    const rows = await service.app.db.query<Record<string, number | string>>('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const rows = await service.app.db.query<Record<string, number | string>>(
+      'SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel',
+      [P],
+    );
     expect(rows.length).toBe(expected.size);
     for (const row of rows) {
       const e = expected.get(`${row.date}|${row.channel}`)!;
@@ -130,12 +221,16 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
   });
 
   it('a rerun of the same window leaves the same rows; a later run re-reads only the lookback window', async () => {
-    const before = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const before = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [
+      P,
+    ]);
     clock.advance(60_000);
     const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST', json: {} });
     const run = await awaitRun(service, P, queued.body.id);
     expect(run).toMatchObject({ status: 'succeeded', window: { from: '2026-05-12', to: '2026-05-18' }, rows_read: 70 });
-    const after = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const after = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [
+      P,
+    ]);
     expect(after).toEqual(before);
     const runs = await api(`${service.url}/api/flows/runs?project_id=${P}&datastream_id=${dsId}`);
     expect(runs.body.runs.map((r: { id: string }) => r.id)[0]).toBe(queued.body.id);
@@ -150,21 +245,45 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
     fs.writeFileSync(path.join(dir, 'export.csv'), lines.join('\n'));
     const conn = await api(`${service.url}/api/credentials`, {
       method: 'POST',
-      json: { project_id: P, provider: 'csv', connection_ref_id: 'csv-export', config: { path: 'export.csv', mapping: { date: 'day', campaign_id: 'campaign', spend: 'spend', clicks: 'clicks' }, defaults: { channel: 'affiliate', currency: 'USD' } } },
+      json: {
+        project_id: P,
+        provider: 'csv',
+        connection_ref_id: 'csv-export',
+        config: {
+          path: 'export.csv',
+          mapping: { date: 'day', campaign_id: 'campaign', spend: 'spend', clicks: 'clicks' },
+          defaults: { channel: 'affiliate', currency: 'USD' },
+        },
+      },
     });
     expect(conn.status).toBe(200);
-    const ds = await api(`${service.url}/api/flows/upsert`, { method: 'POST', json: { project_id: P, kind: 'datastream', definition: { name: 'CSV', connection_ref_id: 'csv-export', provider: 'csv', cadence: 'manual' } } });
+    const ds = await api(`${service.url}/api/flows/upsert`, {
+      method: 'POST',
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: { name: 'CSV', connection_ref_id: 'csv-export', provider: 'csv', cadence: 'manual' },
+      },
+    });
     expect(ds.body.datastream.next_run_at).toBeNull();
-    const before = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const before = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [
+      P,
+    ]);
     const queued = await api(`${service.url}/api/flows/${ds.body.datastream.id}/run`, { method: 'POST' });
     const run = await awaitRun(service, P, queued.body.id, (r) => r.status === 'failed');
     expect(run.error).toBe('spend is not a number: "not-a-number"');
     expect(run.retries_exhausted).toBe(false);
-    const after = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const after = await service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [
+      P,
+    ]);
     expect(after).toEqual(before);
     const conns = await api(`${service.url}/api/credentials/list?project_id=${P}`);
     const csv = conns.body.connections.find((c: { connection_ref_id: string }) => c.connection_ref_id === 'csv-export');
-    expect(csv).toMatchObject({ status: 'error', last_error: 'spend is not a number: "not-a-number"', integration_url: 'https://connectors.example.com/c/csv-export' });
+    expect(csv).toMatchObject({
+      status: 'error',
+      last_error: 'spend is not a number: "not-a-number"',
+      integration_url: 'https://connectors.example.com/c/csv-export',
+    });
   });
 
   it('run_datastream over MCP reports progress on its own response stream and answers the finished run', async () => {
@@ -194,6 +313,10 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
     const queued = await api(`${service.url}/api/flows/${dsId}/run`, { method: 'POST' });
     expect((await awaitRun(service, P, queued.body.id)).status).toBe('succeeded');
     const crashed = await awaitRun(service, P, 'run_crashed');
-    expect(crashed).toMatchObject({ status: 'failed', retries_exhausted: true, error: 'abandoned: the process running it stopped before it finished' });
+    expect(crashed).toMatchObject({
+      status: 'failed',
+      retries_exhausted: true,
+      error: 'abandoned: the process running it stopped before it finished',
+    });
   });
 });

@@ -33,13 +33,38 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
   const clock = new ManualClock(`${TODAY}T09:00:00Z`);
 
   const dataDir = () => service.app.config.dataDir;
-  const writeJsonl = (name: string, rows: unknown[]) => fs.writeFileSync(path.join(dataDir(), name), rows.map((r) => JSON.stringify(r)).join('\n'));
-  const datastream = async (name: string, ref: string, config: Record<string, unknown>, secrets?: unknown): Promise<string> => {
-    const conn = await api(`${service.url}/api/credentials`, { method: 'POST', json: { project_id: P, provider: 'csv', connection_ref_id: ref, config: { mapping, defaults: { channel: 'search' }, ...config }, ...(secrets ? { secrets } : {}) } });
+  const writeJsonl = (name: string, rows: unknown[]) =>
+    fs.writeFileSync(path.join(dataDir(), name), rows.map((r) => JSON.stringify(r)).join('\n'));
+  const datastream = async (
+    name: string,
+    ref: string,
+    config: Record<string, unknown>,
+    secrets?: unknown,
+  ): Promise<string> => {
+    const conn = await api(`${service.url}/api/credentials`, {
+      method: 'POST',
+      json: {
+        project_id: P,
+        provider: 'csv',
+        connection_ref_id: ref,
+        config: { mapping, defaults: { channel: 'search' }, ...config },
+        ...(secrets ? { secrets } : {}),
+      },
+    });
     expect(conn.status).toBe(200);
     const ds = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { name, connection_ref_id: ref, provider: 'csv', cadence: 'manual', retrieval_window: { lookback_days: 18 } } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: {
+          name,
+          connection_ref_id: ref,
+          provider: 'csv',
+          cadence: 'manual',
+          retrieval_window: { lookback_days: 18 },
+        },
+      },
     });
     expect(ds.status).toBe(200);
     return ds.body.datastream.id as string;
@@ -50,20 +75,41 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     return awaitRun(service, P, queued.body.id, until);
   };
   const adRows = (dsId: string) =>
-    service.app.db.query('SELECT * FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 ORDER BY date, campaign_id', [P, dsId]);
-  const kpiRows = () => service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    service.app.db.query(
+      'SELECT * FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 ORDER BY date, campaign_id',
+      [P, dsId],
+    );
+  const kpiRows = () =>
+    service.app.db.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
   const chunksOf = async (runId: string) =>
-    Number((await service.app.db.query<{ n: number }>('SELECT count(DISTINCT chunk) AS n FROM raw_ad_records WHERE run_id = $1', [runId]))[0]!.n);
+    Number(
+      (
+        await service.app.db.query<{ n: number }>(
+          'SELECT count(DISTINCT chunk) AS n FROM raw_ad_records WHERE run_id = $1',
+          [runId],
+        )
+      )[0]!.n,
+    );
 
   /** ad_performance_daily and kpis_daily as the whole-run build writes them from the run's raw rows. */
   async function wholeRunBuild(r: Run): Promise<{ ad: unknown[]; kpis: unknown[] }> {
-    const scope: ModelScope = { projectId: P, datastreamId: r.datastream_id, runId: r.id, from: r.window.from, to: r.window.to, reportingCurrency: 'EUR' };
+    const scope: ModelScope = {
+      projectId: P,
+      datastreamId: r.datastream_id,
+      runId: r.id,
+      from: r.window.from,
+      to: r.window.to,
+      reportingCurrency: 'EUR',
+    };
     let built: { ad: unknown[]; kpis: unknown[] } | undefined;
     await service.app.db
       .transaction(async (tx) => {
         await service.app.services.ingestion.models.buildAll(tx, scope);
         built = {
-          ad: await tx.query('SELECT * FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 ORDER BY date, campaign_id', [P, r.datastream_id]),
+          ad: await tx.query(
+            'SELECT * FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 ORDER BY date, campaign_id',
+            [P, r.datastream_id],
+          ),
           kpis: await tx.query('SELECT * FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]),
         };
         throw new Rollback();
@@ -86,7 +132,7 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
       // Published from 05-10 on only: earlier spend in QQQ cannot be converted.
       ['QQQ', '2026-05-10', 3.5],
     ]);
-    files = http.createServer((req, res) => serve(res));
+    files = http.createServer((_req, res) => serve(res));
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/export.csv`;
   });
@@ -99,7 +145,15 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
   it('converts every chunk: the rows and sums equal the whole-run build', async () => {
     const rows = [];
     for (let d = 1; d <= 18; d += 1) {
-      for (let c = 1; c <= 5; c += 1) rows.push({ day: day(d), cid: `c${c}`, cur: ['USD', 'EUR', 'GBP'][c % 3], cost: 10.25 * c + d / 100, clicks: c * d, value: 3.3 * c * d });
+      for (let c = 1; c <= 5; c += 1)
+        rows.push({
+          day: day(d),
+          cid: `c${c}`,
+          cur: ['USD', 'EUR', 'GBP'][c % 3],
+          cost: 10.25 * c + d / 100,
+          clicks: c * d,
+          value: 3.3 * c * d,
+        });
     }
     writeJsonl('many.jsonl', rows);
     const dsId = await datastream('Many chunks', 'many', { path: 'many.jsonl' });
@@ -117,7 +171,9 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
 
   it('sums a campaign-day whose rows land in different chunks', async () => {
     const rows = [];
-    for (let d = 1; d <= 6; d += 1) for (let c = 1; c <= 4; c += 1) rows.push({ day: day(d), cid: `d${c}`, cur: 'USD', cost: c + d, clicks: 1, value: 2 * c });
+    for (let d = 1; d <= 6; d += 1)
+      for (let c = 1; c <= 4; c += 1)
+        rows.push({ day: day(d), cid: `d${c}`, cur: 'USD', cost: c + d, clicks: 1, value: 2 * c });
     // The same campaign-days again, several chunks later (an ad group's rows).
     rows.push({ day: day(1), cid: 'd1', cur: 'USD', cost: 0.5, clicks: 4, value: 1.25 });
     rows.push({ day: day(2), cid: 'd3', cur: 'GBP', cost: 7, clicks: 2, value: 0 });
@@ -143,7 +199,16 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     const ids: string[] = [];
     for (const side of ['left', 'right']) {
       const rows = [];
-      for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 4; c += 1) rows.push({ day: day(d), cid: `${side}${c}`, cur: side === 'left' ? 'USD' : 'GBP', cost: c * d, clicks: c, value: d });
+      for (let d = 1; d <= 18; d += 1)
+        for (let c = 1; c <= 4; c += 1)
+          rows.push({
+            day: day(d),
+            cid: `${side}${c}`,
+            cur: side === 'left' ? 'USD' : 'GBP',
+            cost: c * d,
+            clicks: c,
+            value: d,
+          });
       writeJsonl(`${side}.jsonl`, rows);
       ids.push(await datastream(`Side ${side}`, side, { path: `${side}.jsonl` }));
     }
@@ -155,7 +220,10 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
        WHERE project_id = $1 GROUP BY date, channel ORDER BY date, channel`,
       [P],
     );
-    const kpis = await service.app.db.query('SELECT date, channel, spend, revenue, clicks FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel', [P]);
+    const kpis = await service.app.db.query(
+      'SELECT date, channel, spend, revenue, clicks FROM kpis_daily WHERE project_id = $1 ORDER BY date, channel',
+      [P],
+    );
     expect(kpis).toEqual(expected);
     for (const id of ids) expect(await adRows(id)).toHaveLength(72);
   });
@@ -171,7 +239,8 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     rows.push({ day: day(12), cid: 'q3', cur: 'QQQ', cost: 1 }); // converts
     return rows;
   };
-  const MISSING = 'no exchange rate to convert to EUR for QQQ on 2026-05-03, XYZ on 2026-05-14 (none published on or before that date); load rates and retry';
+  const MISSING =
+    'no exchange rate to convert to EUR for QQQ on 2026-05-03, XYZ on 2026-05-14 (none published on or before that date); load rates and retry';
 
   it('names the missing rates exactly as the whole-run build does', async () => {
     writeJsonl('rates.jsonl', missingRateRows());
@@ -186,7 +255,11 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
   it('names them too when a duplicate campaign-day sent the run to the summing path first', async () => {
     // The duplicate is in the first chunk: PostgreSQL stops converting chunk by chunk there, and
     // must still find the missing rates of every later chunk.
-    writeJsonl('rates-dupe.jsonl', [{ day: day(2), cid: 'm1', cur: 'USD', cost: 1 }, { day: day(2), cid: 'm1', cur: 'USD', cost: 2 }, ...missingRateRows()]);
+    writeJsonl('rates-dupe.jsonl', [
+      { day: day(2), cid: 'm1', cur: 'USD', cost: 1 },
+      { day: day(2), cid: 'm1', cur: 'USD', cost: 2 },
+      ...missingRateRows(),
+    ]);
     const dsId = await datastream('Missing rates after a duplicate', 'rates-dupe', { path: 'rates-dupe.jsonl' });
     const r = await run(dsId);
     expect(r.error).toBe(MISSING);
@@ -195,7 +268,8 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
 
   it('a record the database refuses, chunks into the landing, fails the run and changes nothing', async () => {
     const rows = [];
-    for (let d = 1; d <= 6; d += 1) for (let c = 1; c <= 5; c += 1) rows.push({ day: day(d), cid: `n${c}`, cur: 'USD', cost: c });
+    for (let d = 1; d <= 6; d += 1)
+      for (let c = 1; c <= 5; c += 1) rows.push({ day: day(d), cid: `n${c}`, cur: 'USD', cost: c });
     // A NUL character: JSON carries it, PostgreSQL text cannot (SQLSTATE 22021), in the fourth chunk.
     rows.splice(24, 0, { day: day(3), cid: 'n\u0000ul', cur: 'USD', cost: 1 });
     writeJsonl('nul.jsonl', rows);
@@ -208,54 +282,60 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
     expect(await kpiRows()).toEqual(before);
   });
 
-  it.runIf(store === 'postgres')('a source failing after chunks were converted leaves the datasets as they were', async () => {
-    const header = 'day,cid,cur,cost,clicks,value\n';
-    const good = (d: number, c: number) => `${day(d)},f${c},USD,${c * 1.5 + d},${c},${d * 2.25}\n`;
-    serve = (res) => {
-      res.writeHead(200, { 'content-type': 'text/csv' });
-      let body = header;
-      for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 20; c += 1) body += good(d, c);
-      res.end(body);
-    };
-    const dsId = await datastream('Export', 'export', { url: filesUrl }, { bearer_token: 'unused' });
-    const first = await run(dsId);
-    expect(first).toMatchObject({ status: 'succeeded', rows_read: 360 });
-    const adBefore = await adRows(dsId);
-    const kpisBefore = await kpiRows();
-    expect(adBefore).toHaveLength(360);
+  it.runIf(store === 'postgres')(
+    'a source failing after chunks were converted leaves the datasets as they were',
+    async () => {
+      const header = 'day,cid,cur,cost,clicks,value\n';
+      const good = (d: number, c: number) => `${day(d)},f${c},USD,${c * 1.5 + d},${c},${d * 2.25}\n`;
+      serve = (res) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        let body = header;
+        for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 20; c += 1) body += good(d, c);
+        res.end(body);
+      };
+      const dsId = await datastream('Export', 'export', { url: filesUrl }, { bearer_token: 'unused' });
+      const first = await run(dsId);
+      expect(first).toMatchObject({ status: 'succeeded', rows_read: 360 });
+      const adBefore = await adRows(dsId);
+      const kpisBefore = await kpiRows();
+      expect(adBefore).toHaveLength(360);
 
-    // Second run: 300 rows (43 chunks), then the export stalls until the model transaction has
-    // visibly written converted rows (ad_performance_daily grows on disk while they are still
-    // uncommitted), then a row that cannot be read.
-    const size = async () => Number((await service.app.db.query<{ n: number }>("SELECT pg_relation_size('ad_performance_daily') AS n"))[0]!.n);
-    const sizeBefore = await size();
-    let grew = 0;
-    serve = (res) => {
-      res.writeHead(200, { 'content-type': 'text/csv' });
-      let body = header;
-      for (let i = 0; i < 300; i += 1) body += good(1 + (i % 18), 1 + Math.floor(i / 18));
-      res.write(body);
-      void until(size, (n) => n > sizeBefore, 400).then((n) => {
-        grew = n - sizeBefore;
-        res.end(`${day(5)},f99,USD,oops,1,1\n`);
-      });
-    };
-    const failed = await run(dsId, (x) => x.status === 'failed');
-    expect(failed.error).toBe('spend is not a number: "oops"');
-    expect(grew).toBeGreaterThan(0);
-    expect(await adRows(dsId)).toEqual(adBefore);
-    expect(await kpiRows()).toEqual(kpisBefore);
+      // Second run: 300 rows (43 chunks), then the export stalls until the model transaction has
+      // visibly written converted rows (ad_performance_daily grows on disk while they are still
+      // uncommitted), then a row that cannot be read.
+      const size = async () =>
+        Number(
+          (await service.app.db.query<{ n: number }>("SELECT pg_relation_size('ad_performance_daily') AS n"))[0]!.n,
+        );
+      const sizeBefore = await size();
+      let grew = 0;
+      serve = (res) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        let body = header;
+        for (let i = 0; i < 300; i += 1) body += good(1 + (i % 18), 1 + Math.floor(i / 18));
+        res.write(body);
+        void until(size, (n) => n > sizeBefore, 400).then((n) => {
+          grew = n - sizeBefore;
+          res.end(`${day(5)},f99,USD,oops,1,1\n`);
+        });
+      };
+      const failed = await run(dsId, (x) => x.status === 'failed');
+      expect(failed.error).toBe('spend is not a number: "oops"');
+      expect(grew).toBeGreaterThan(0);
+      expect(await adRows(dsId)).toEqual(adBefore);
+      expect(await kpiRows()).toEqual(kpisBefore);
 
-    // Retried with a good export, the run succeeds and writes the same rows as before.
-    serve = (res) => {
-      res.writeHead(200, { 'content-type': 'text/csv' });
-      let body = header;
-      for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 20; c += 1) body += good(d, c);
-      res.end(body);
-    };
-    const retried = await run(dsId);
-    expect(retried.status).toBe('succeeded');
-    expect(await adRows(dsId)).toEqual(adBefore);
-    expect(await kpiRows()).toEqual(kpisBefore);
-  });
+      // Retried with a good export, the run succeeds and writes the same rows as before.
+      serve = (res) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        let body = header;
+        for (let d = 1; d <= 18; d += 1) for (let c = 1; c <= 20; c += 1) body += good(d, c);
+        res.end(body);
+      };
+      const retried = await run(dsId);
+      expect(retried.status).toBe('succeeded');
+      expect(await adRows(dsId)).toEqual(adBefore);
+      expect(await kpiRows()).toEqual(kpisBefore);
+    },
+  );
 });

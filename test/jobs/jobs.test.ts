@@ -30,7 +30,12 @@ describe.each(STORES)('jobs platform on pg-boss [%s]', (kind) => {
   beforeAll(async () => {
     store = await openTestDatabase(kind);
     await migrate(store.db);
-    jobs = new JobQueues({ db: store.db, log: createLogger({ level: 'silent' }), work: true, pollingIntervalSeconds: 0.5 });
+    jobs = new JobQueues({
+      db: store.db,
+      log: createLogger({ level: 'silent' }),
+      work: true,
+      pollingIntervalSeconds: 0.5,
+    });
     jobs.define<{ n: number }>({
       name: 'test.ok',
       concurrency: 3,

@@ -31,10 +31,19 @@ describe.runIf(TEST_DATABASE_URL)('`context-hub worker` works runs an API-only s
 
   it('a queued backfill waits with a reason, then a worker process on the same database runs it', async () => {
     const before = (await api(`${service.url}/api/flows/runs?project_id=proj_demo`)).body.runs as Run[];
-    expect(before[0]).toMatchObject({ status: 'queued', waiting_reason: expect.stringContaining('SERVE_WORKERS=false') });
+    expect(before[0]).toMatchObject({
+      status: 'queued',
+      waiting_reason: expect.stringContaining('SERVE_WORKERS=false'),
+    });
     worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'worker'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: service.store.url!, SECRETS_KEY: TEST_SECRETS_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: service.store.url!,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const run = await awaitRun(service, 'proj_demo', before[0]!.id);

@@ -4,9 +4,16 @@ import { APP_PAYLOAD_META_KEY, buildEnvelope, summaryText, truncateCodePoints } 
 describe('envelope', () => {
   it('withholds a data key whose compact JSON exceeds the budget, with its UTF-8 byte length', () => {
     const big = Array.from({ length: 50 }, (_, i) => ({ name: `Zürich café ${i}` }));
-    const result = buildEnvelope('t', { kind: 'enveloped', summary: ['s'], projectId: 'proj_x', provenance: {}, data: { small: [1, 2], big } }, 256);
+    const result = buildEnvelope(
+      't',
+      { kind: 'enveloped', summary: ['s'], projectId: 'proj_x', provenance: {}, data: { small: [1, 2], big } },
+      256,
+    );
     expect(result.structuredContent.data.small).toEqual([1, 2]);
-    expect(result.structuredContent.data.big).toEqual({ withheld: 'moved_to_app_channel', bytes: Buffer.byteLength(JSON.stringify(big), 'utf8') });
+    expect(result.structuredContent.data.big).toEqual({
+      withheld: 'moved_to_app_channel',
+      bytes: Buffer.byteLength(JSON.stringify(big), 'utf8'),
+    });
     const app = result._meta[APP_PAYLOAD_META_KEY] as { data: { big: unknown } };
     expect(app.data.big).toEqual(big);
   });

@@ -4,7 +4,12 @@ import { openRawSession, postLarge, rawMcp } from '../support/raw-mcp.js';
 import { connectLegacy, connectModern } from '../support/mcp-clients.js';
 import { EventStreamReader } from '../support/event-stream.js';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 describe('MCP bad input gets the answer the spec names, and the process keeps serving', () => {
   let service: RunningService;
@@ -33,13 +38,21 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
   });
 
   it('an unknown tool → a protocol error naming the tool', async () => {
-    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }, session);
+    const res = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      session,
+    );
     expect(res.messages[0].error.code).toBe(-32602);
     expect(res.messages[0].error.message).toContain('no_such_tool');
   });
 
   it('arguments of the wrong type → an isError result that names the problem', async () => {
-    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_projects', arguments: { surprise: 42 } } }, session);
+    const res = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_projects', arguments: { surprise: 42 } } },
+      session,
+    );
     const result = res.messages[0].result;
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/surprise/);
@@ -52,10 +65,17 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     const modern = await connectModern(service.url);
     try {
       for (const client of [legacy, modern]) {
-        const result = (await client.callTool({ name: 'search_context', arguments: args })) as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, { code: string; errors: unknown[] }> };
+        const result = (await client.callTool({ name: 'search_context', arguments: args })) as {
+          isError?: boolean;
+          content: { text: string }[];
+          _meta?: Record<string, { code: string; errors: unknown[] }>;
+        };
         expect(result.isError).toBe(true);
         expect(result.content[0]!.text).toMatch(/^validation_failed: arguments\.query: contains the NUL character/);
-        expect(result._meta?.['service.error']).toMatchObject({ code: 'validation_failed', errors: [{ path: 'arguments.query', message: expect.stringContaining('U+0000') }] });
+        expect(result._meta?.['service.error']).toMatchObject({
+          code: 'validation_failed',
+          errors: [{ path: 'arguments.query', message: expect.stringContaining('U+0000') }],
+        });
       }
     } finally {
       await legacy.close();
@@ -89,7 +109,12 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     const stream = await EventStreamReader.open(`${service.url}/sse`, {});
     try {
       const endpoint = await stream.next((event) => event.event === 'endpoint');
-      const post = (body: unknown) => fetch(new URL(endpoint.data, service.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(new URL(endpoint.data, service.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       for (const body of [[{ jsonrpc: '2.0', id: 1, method: 'ping' }], { hello: 'world' }, { jsonrpc: '2.0', id: 1 }]) {
         const refused = await post(body);
         expect(refused.status).toBe(400);
@@ -115,7 +140,11 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
   });
 
   it('an unsupported MCP-Protocol-Version header on a session → 400', async () => {
-    const res = await rawMcp(service.url, { jsonrpc: '2.0', id: 10, method: 'tools/list' }, { ...session, 'mcp-protocol-version': '1999-01-01' });
+    const res = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 10, method: 'tools/list' },
+      { ...session, 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(res.status).toBe(400);
   });
 
@@ -126,7 +155,13 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
         jsonrpc: '2.0',
         id: 11,
         method: 'tools/list',
-        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } } },
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+          },
+        },
       },
       { 'mcp-protocol-version': '2099-01-01' },
     );
@@ -143,22 +178,38 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
     const page = 'http://localhost:6274';
     const preflight = await fetch(`${service.url}/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id, authorization' },
+      headers: {
+        origin: page,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id, authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(page);
-    for (const name of ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'authorization', 'last-event-id']) expect(preflight.headers.get('access-control-allow-headers')).toContain(name);
+    for (const name of ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'authorization', 'last-event-id'])
+      expect(preflight.headers.get('access-control-allow-headers')).toContain(name);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
-    const foreign = await fetch(`${service.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await fetch(`${service.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
     // The SDK path (initialize), the fast path (tools/list on the session) and a problem answer.
     const init = await rawMcp(service.url, INIT, { origin: page });
-    const sessionHeaders = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18', origin: page };
+    const sessionHeaders = {
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-06-18',
+      origin: page,
+    };
     await rawMcp(service.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders);
     const list = await rawMcp(service.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, sessionHeaders);
-    const missing = await rawMcp(service.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { ...sessionHeaders, 'mcp-session-id': 'no-such-session' });
+    const missing = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      { ...sessionHeaders, 'mcp-session-id': 'no-such-session' },
+    );
     for (const answer of [init, list, missing]) {
       expect(answer.headers.get('access-control-allow-origin')).toBe(page);
       expect(answer.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
@@ -169,7 +220,15 @@ describe('MCP bad input gets the answer the spec names, and the process keeps se
   });
 
   it('an unknown session → 404, and a deleted session is gone', async () => {
-    expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 12, method: 'tools/list' }, { ...session, 'mcp-session-id': 'no-such-session' })).status).toBe(404);
+    expect(
+      (
+        await rawMcp(
+          service.url,
+          { jsonrpc: '2.0', id: 12, method: 'tools/list' },
+          { ...session, 'mcp-session-id': 'no-such-session' },
+        )
+      ).status,
+    ).toBe(404);
     const other = await openRawSession(service.url);
     const del = await fetch(`${service.url}/mcp`, { method: 'DELETE', headers: other });
     expect(del.status).toBe(200);

@@ -27,7 +27,10 @@ async function captureModernRequests(base: string): Promise<Raw[]> {
     }
     return fetch(input, init);
   };
-  const client = new ModernClient({ name: 'fast-path-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'fast-path-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: record }));
   await client.listTools();
   expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
@@ -56,14 +59,27 @@ async function captureLegacySession(base: string): Promise<{ requests: Raw[]; cl
 /** One JSON-RPC answer, whether it came as JSON or as a single-message event stream. */
 const single = (body: unknown) => (Array.isArray(body) && body.length === 1 ? body[0] : body);
 
-async function send(base: string, raw: Raw, patch: { headers?: Record<string, string>; params?: Record<string, unknown> } = {}) {
-  const payload = patch.params ? { ...raw.body, params: { ...(raw.body.params as object), ...patch.params } } : raw.body;
-  const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...raw.headers, ...patch.headers }, body: JSON.stringify(payload) });
+async function send(
+  base: string,
+  raw: Raw,
+  patch: { headers?: Record<string, string>; params?: Record<string, unknown> } = {},
+) {
+  const payload = patch.params
+    ? { ...raw.body, params: { ...(raw.body.params as object), ...patch.params } }
+    : raw.body;
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { ...raw.headers, ...patch.headers },
+    body: JSON.stringify(payload),
+  });
   const text = await res.text();
   // An SSE answer (the SDK's) is compared as its messages (the empty priming event carries none).
   const body: unknown = res.headers.get('content-type')?.startsWith('application/json')
     ? JSON.parse(text)
-    : text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)) as unknown);
+    : text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line.length > 6)
+        .map((line) => JSON.parse(line.slice(6)) as unknown);
   return { status: res.status, chunked: res.headers.get('transfer-encoding') === 'chunked', body };
 }
 
@@ -77,11 +93,25 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
     fast = await startService(store);
     const db = await openTestDatabase(store);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent' });
-    const app = await createServiceApp({ config, db: db.db, logger: createLogger({ level: 'silent' }), mcpFastPath: false });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      LOG_LEVEL: 'silent',
+    });
+    const app = await createServiceApp({
+      config,
+      db: db.db,
+      logger: createLogger({ level: 'silent' }),
+      mcpFastPath: false,
+    });
     sdk = { app, url: await app.listen(), db, dataDir };
     for (const url of [fast.url, sdk.url]) {
-      const created = await api(`${url}/api/projects`, { method: 'POST', json: { id: 'proj_fast', name: 'Fast path' } });
+      const created = await api(`${url}/api/projects`, {
+        method: 'POST',
+        json: { id: 'proj_fast', name: 'Fast path' },
+      });
       expect(created.status).toBe(201);
     }
     requests = await captureModernRequests(fast.url);
@@ -136,17 +166,31 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
   let sdk: { app: ServiceApp; url: string; db: TestDatabase; dataDir: string };
   let fastSession: Awaited<ReturnType<typeof captureLegacySession>>;
   let sdkSession: Awaited<ReturnType<typeof captureLegacySession>>;
-  const pick = (session: { requests: Raw[] }, method: string) => session.requests.find((r) => r.body.method === method)!;
+  const pick = (session: { requests: Raw[] }, method: string) =>
+    session.requests.find((r) => r.body.method === method)!;
 
   beforeAll(async () => {
     fast = await startService(store);
     const db = await openTestDatabase(store);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent' });
-    const app = await createServiceApp({ config, db: db.db, logger: createLogger({ level: 'silent' }), mcpFastPath: false });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      LOG_LEVEL: 'silent',
+    });
+    const app = await createServiceApp({
+      config,
+      db: db.db,
+      logger: createLogger({ level: 'silent' }),
+      mcpFastPath: false,
+    });
     sdk = { app, url: await app.listen(), db, dataDir };
     for (const url of [fast.url, sdk.url]) {
-      expect((await api(`${url}/api/projects`, { method: 'POST', json: { id: 'proj_fast', name: 'Fast path' } })).status).toBe(201);
+      expect(
+        (await api(`${url}/api/projects`, { method: 'POST', json: { id: 'proj_fast', name: 'Fast path' } })).status,
+      ).toBe(201);
     }
     fastSession = await captureLegacySession(fast.url);
     sdkSession = await captureLegacySession(sdk.url);
@@ -177,7 +221,9 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     expect(single(a.body)).toEqual(single(b.body));
     expect(JSON.stringify(a.body)).toContain('proj_fast');
     expect(a.chunked).toBe(false);
-    const withProgress = await send(fast.url, pick(fastSession, 'tools/call'), { params: { _meta: { progressToken: 'p1' } } });
+    const withProgress = await send(fast.url, pick(fastSession, 'tools/call'), {
+      params: { _meta: { progressToken: 'p1' } },
+    });
     expect(withProgress.status).toBe(200);
     expect(withProgress.chunked).toBe(true);
     expect(single(withProgress.body)).toEqual(single(b.body));
@@ -194,7 +240,11 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     for (const patch of cases) {
       const a = await send(fast.url, pick(fastSession, 'tools/list'), patch);
       const b = await send(sdk.url, pick(sdkSession, 'tools/list'), patch);
-      expect({ patch, status: a.status, body: single(a.body) }).toEqual({ patch, status: b.status, body: single(b.body) });
+      expect({ patch, status: a.status, body: single(a.body) }).toEqual({
+        patch,
+        status: b.status,
+        body: single(b.body),
+      });
     }
   });
 });

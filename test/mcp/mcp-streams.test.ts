@@ -16,19 +16,24 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
   });
   afterAll(async () => service?.close());
 
-  it('delivers progress on the call\'s own response stream (2025 era)', async () => {
+  it("delivers progress on the call's own response stream (2025 era)", async () => {
     const { client } = await connectLegacy(service.url);
     const seen: number[] = [];
-    const result = await client.callTool({ name: 'test_progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const result = await client.callTool({ name: 'test_progress', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
     expect(seen).toEqual([1, 2, 3]);
     expect((result.content as { text: string }[])[0]!.text).toBe('done after 3 steps');
     await client.close();
   });
 
-  it('delivers progress on the call\'s own response stream (2026-07-28)', async () => {
+  it("delivers progress on the call's own response stream (2026-07-28)", async () => {
     const client = await connectModern(service.url);
     const seen: number[] = [];
-    await client.callTool({ name: 'test_progress', arguments: { steps: 4 } }, { onprogress: (p) => seen.push(p.progress) });
+    await client.callTool(
+      { name: 'test_progress', arguments: { steps: 4 } },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect(seen).toEqual([1, 2, 3, 4]);
     await client.close();
   });
@@ -41,7 +46,10 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
     await client.subscribeResource({ uri: 'project://proj_streams' });
     // The client opens its GET stream after initialize; wait until the server holds it by round-tripping a ping.
     await client.ping();
-    const patch = await api(`${service.url}/api/projects/proj_streams`, { method: 'PATCH', json: { name: 'Streams renamed' } });
+    const patch = await api(`${service.url}/api/projects/proj_streams`, {
+      method: 'PATCH',
+      json: { name: 'Streams renamed' },
+    });
     expect(patch.status).toBe(200);
     expect(await updated).toBe('project://proj_streams');
     await client.close();
@@ -61,7 +69,11 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
 
   it('resumes the GET stream with Last-Event-ID, replaying what was sent while disconnected', async () => {
     const session = await openRawSession(service.url, '2025-11-25');
-    await rawMcp(service.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_streams' } }, session);
+    await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'project://proj_streams' } },
+      session,
+    );
     const first = await EventStreamReader.open(`${service.url}/mcp`, session);
     expect(first.response.status).toBe(200);
     const priming = await first.next((e) => e.id !== undefined);

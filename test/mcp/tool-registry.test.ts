@@ -37,12 +37,19 @@ describe('MCP tool registry invariants', () => {
         continue;
       }
       type Branch = { $ref?: string; properties?: { withheld?: unknown } };
-      const schema = listed.outputSchema as { properties: { data: { properties: Record<string, { anyOf?: Branch[] }> } }; $defs?: Record<string, Branch> };
+      const schema = listed.outputSchema as {
+        properties: { data: { properties: Record<string, { anyOf?: Branch[] }> } };
+        $defs?: Record<string, Branch>;
+      };
       // The descriptor is written once per tool under $defs and referenced from each key.
-      const resolve = (branch: Branch): Branch => (branch.$ref?.startsWith('#/$defs/') ? (schema.$defs?.[branch.$ref.slice(8)] ?? {}) : branch);
+      const resolve = (branch: Branch): Branch =>
+        branch.$ref?.startsWith('#/$defs/') ? (schema.$defs?.[branch.$ref.slice(8)] ?? {}) : branch;
       for (const key of Object.keys(spec.dataShape)) {
         const branches = schema.properties.data.properties[key]?.anyOf ?? [];
-        expect(branches.some((branch) => resolve(branch).properties?.withheld !== undefined), `${spec.name}.data.${key}`).toBe(true);
+        expect(
+          branches.some((branch) => resolve(branch).properties?.withheld !== undefined),
+          `${spec.name}.data.${key}`,
+        ).toBe(true);
       }
     }
     await client.close();

@@ -32,7 +32,15 @@ describe('ECB feed parser', () => {
   });
 
   it('reads the XML feeds with either quote style, a BOM and comments, keeping decimal text', () => {
-    const xml = '\ufeff' + ecbXml([{ time: '2026-04-14', rates: { USD: '1.1702', IDR: '20082.05' } }, { time: '2026-04-13', rates: { USD: '1.1684' } }], '"').replace('<Cube>', '<!-- rates --><Cube>');
+    const xml =
+      '\ufeff' +
+      ecbXml(
+        [
+          { time: '2026-04-14', rates: { USD: '1.1702', IDR: '20082.05' } },
+          { time: '2026-04-13', rates: { USD: '1.1684' } },
+        ],
+        '"',
+      ).replace('<Cube>', '<!-- rates --><Cube>');
     const feed = parseEcbFeed(bytes(xml), opts);
     expect(feed.format).toBe('xml');
     expect(feed.days.map((d) => d.date)).toEqual(['2026-04-13', '2026-04-14']);
@@ -41,7 +49,13 @@ describe('ECB feed parser', () => {
 
   it('reads the daily CSV and its ZIP', () => {
     const csv = ecbDailyCsv('14 April 2026', { USD: '1.1702', JPY: '187.02' });
-    expect(parseEcbFeed(bytes(csv), opts).days[0]).toEqual({ date: '2026-04-14', rates: new Map([['USD', '1.1702'], ['JPY', '187.02']]) });
+    expect(parseEcbFeed(bytes(csv), opts).days[0]).toEqual({
+      date: '2026-04-14',
+      rates: new Map([
+        ['USD', '1.1702'],
+        ['JPY', '187.02'],
+      ]),
+    });
     expect(parseEcbFeed(zipOf('eurofxref.csv', csv), opts).format).toBe('csv-zip');
   });
 
@@ -50,7 +64,14 @@ describe('ECB feed parser', () => {
     expect(reason(day({ USD: '1.1702', usd: '1' }))).toMatch(/"usd" on 2026-04-14 is not a currency code/);
     expect(reason(day({ USD: '-1' }))).toMatch(/USD rate on 2026-04-14/);
     expect(reason(day({ USD: '0' }))).toMatch(/not a positive decimal/);
-    expect(reason(ecbXml([{ time: '2026-04-14', rates: { USD: '1' } }, { time: '2026-04-14', rates: { GBP: '1' } }]))).toMatch(/appears twice/);
+    expect(
+      reason(
+        ecbXml([
+          { time: '2026-04-14', rates: { USD: '1' } },
+          { time: '2026-04-14', rates: { GBP: '1' } },
+        ]),
+      ),
+    ).toMatch(/appears twice/);
     expect(reason(day({ USD: '1' }, '1998-12-31'))).toMatch(/before the first ECB publication/);
     expect(reason(ecbXml([{ time: '2026-04-14', rates: {} }]))).toMatch(/has no rates/);
     expect(reason('<rss><channel/></rss>')).toMatch(/root is <rss>/);
@@ -65,7 +86,9 @@ describe('ECB feed parser', () => {
   it('ships inside the embedded-store template, so a fresh store has the history before any start', async () => {
     const db = await PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
     try {
-      const [row] = await db.query<{ n: number; last: string }>('SELECT count(*) AS n, max(rate_date) AS last FROM fx_rates');
+      const [row] = await db.query<{ n: number; last: string }>(
+        'SELECT count(*) AS n, max(rate_date) AS last FROM fx_rates',
+      );
       expect(row).toEqual({ n: 217_555, last: '2026-04-13' });
       const loads = await db.query<{ kind: string; status: string }>('SELECT kind, status FROM fx_rate_loads');
       expect(loads).toEqual([{ kind: 'snapshot', status: 'loaded' }]);

@@ -33,7 +33,7 @@ export function ecbDailyCsv(day: string, rates: Record<string, string>): string 
 
 /** eurofxref-hist.csv: ISO dates, newest first, N/A cells, a trailing comma. */
 export function ecbHistCsv(codes: string[], rows: [string, ...string[]][]): string {
-  return [`Date,${codes.join(',')},`, ...rows.map((r) => `${r.join(',')},`)].join('\n') + '\n';
+  return `${[`Date,${codes.join(',')},`, ...rows.map((r) => `${r.join(',')},`)].join('\n')}\n`;
 }
 
 export interface FeedServer {
@@ -44,7 +44,11 @@ export interface FeedServer {
 
 /** A loopback HTTP server standing in for the ECB: answers /feed with whatever the test set last. */
 export async function startFeedServer(): Promise<FeedServer> {
-  let current: { body: string | Uint8Array; status: number; type: string } = { body: '', status: 404, type: 'text/plain' };
+  let current: { body: string | Uint8Array; status: number; type: string } = {
+    body: '',
+    status: 404,
+    type: 'text/plain',
+  };
   const server = http.createServer((req, res) => {
     if (req.url?.split('?')[0] !== '/feed') {
       res.writeHead(404).end();

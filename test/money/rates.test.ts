@@ -26,7 +26,9 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
     expect(Number(n)).toBe(217_555);
     const again = await service.app.services.money.ensureSnapshot(clock.now());
     expect(again).toEqual({ loaded: false, rates_inserted: 0 });
-    const loads = await service.store.db.query<{ n: number }>("SELECT count(*) AS n FROM fx_rate_loads WHERE kind = 'snapshot' AND status = 'loaded'");
+    const loads = await service.store.db.query<{ n: number }>(
+      "SELECT count(*) AS n FROM fx_rate_loads WHERE kind = 'snapshot' AND status = 'loaded'",
+    );
     expect(Number(loads[0]!.n)).toBe(1);
   });
 
@@ -34,7 +36,19 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-snap-'));
     try {
       const file = path.join(dir, 'eurofxref-hist.zip');
-      fs.writeFileSync(file, zipOf('eurofxref-hist.csv', ecbHistCsv(['USD', 'GBP'], [['2026-04-14', '1.1700', '0.87100'], ['2026-04-13', '9.9999', '0.87058']])));
+      fs.writeFileSync(
+        file,
+        zipOf(
+          'eurofxref-hist.csv',
+          ecbHistCsv(
+            ['USD', 'GBP'],
+            [
+              ['2026-04-14', '1.1700', '0.87100'],
+              ['2026-04-13', '9.9999', '0.87058'],
+            ],
+          ),
+        ),
+      );
       const result = await loadBundledRates(service.store.db, clock.now(), file);
       expect(result).toEqual({ loaded: true, rates_inserted: 2 });
       expect(await loadBundledRates(service.store.db, clock.now(), file)).toEqual({ loaded: false, rates_inserted: 0 });
@@ -49,7 +63,12 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
   it('answers the published EUR rates exactly for a publication day', async () => {
     const res = await rates('date=2026-04-13');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ base: 'EUR', rate_date: '2026-04-13', requested_date: '2026-04-13', stale: false });
+    expect(res.body).toMatchObject({
+      base: 'EUR',
+      rate_date: '2026-04-13',
+      requested_date: '2026-04-13',
+      stale: false,
+    });
     expect(res.body.source).toMatch(/^ecb/);
     expect(res.body.rates.USD).toBe(1.1684);
     expect(res.body.rates.GBP).toBe(0.87058);
@@ -77,7 +96,12 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
 
   it('converts with each currency’s last rate on or before the day', async () => {
     const money = service.app.services.money;
-    expect(await money.convert(100, 'EUR', 'USD', '2026-04-13')).toEqual({ amount: 116.84, rate: 1.1684, rate_date: '2026-04-13', stale: false });
+    expect(await money.convert(100, 'EUR', 'USD', '2026-04-13')).toEqual({
+      amount: 116.84,
+      rate: 1.1684,
+      rate_date: '2026-04-13',
+      stale: false,
+    });
     const back = await money.convert(116.84, 'USD', 'EUR', '2026-04-13');
     expect(back.amount).toBeCloseTo(100, 10);
     const weekend = await money.convert(50, 'USD', 'GBP', '2026-04-12');
@@ -90,7 +114,12 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
   it('answers a weekend with the last publication and says which day', async () => {
     for (const day of ['2026-04-11', '2026-04-12']) {
       const res = await rates(`date=${day}&symbols=USD`);
-      expect(res.body).toMatchObject({ rate_date: '2026-04-10', requested_date: day, stale: false, rates: { USD: 1.1711 } });
+      expect(res.body).toMatchObject({
+        rate_date: '2026-04-10',
+        requested_date: day,
+        stale: false,
+        rates: { USD: 1.1711 },
+      });
     }
   });
 
@@ -155,12 +184,23 @@ describe.each(STORES)('currency rates from the bundled ECB history [%s]', (store
   it('serves get_exchange_rates over MCP with the envelope, and errors with a code and a hint', async () => {
     const client = await connectModern(service.url);
     try {
-      const result = await client.callTool({ name: 'get_exchange_rates', arguments: { base: 'USD', date: '2026-04-12', symbols: ['GBP', 'EUR'] } });
+      const result = await client.callTool({
+        name: 'get_exchange_rates',
+        arguments: { base: 'USD', date: '2026-04-12', symbols: ['GBP', 'EUR'] },
+      });
       expect(result.isError).toBeFalsy();
-      const structured = result.structuredContent as { meta: { tool: string; project_id: null; provenance: Record<string, unknown> }; data: Record<string, unknown> };
+      const structured = result.structuredContent as {
+        meta: { tool: string; project_id: null; provenance: Record<string, unknown> };
+        data: Record<string, unknown>;
+      };
       expect(structured.meta.tool).toBe('get_exchange_rates');
       expect(structured.meta.provenance).toMatchObject({ rate_date: '2026-04-10', method: 'triangulated_via_eur' });
-      expect(structured.data).toMatchObject({ base: 'USD', rate_date: '2026-04-10', stale: false, rates: { GBP: Number((0.87105 / 1.1711).toPrecision(12)) } });
+      expect(structured.data).toMatchObject({
+        base: 'USD',
+        rate_date: '2026-04-10',
+        stale: false,
+        rates: { GBP: Number((0.87105 / 1.1711).toPrecision(12)) },
+      });
       const text = (result.content as { text: string }[])[0]!.text;
       expect(text).toContain('2026-04-10');
       expect(text).toContain('- GBP');

@@ -76,7 +76,14 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
     );
     const res = await refresh();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ days_in_feed: 2, first_date: '2026-04-13', last_date: '2026-04-15', rates_added: 2, rates_already_stored: 2, rates_differing_kept: 1 });
+    expect(res.body).toMatchObject({
+      days_in_feed: 2,
+      first_date: '2026-04-13',
+      last_date: '2026-04-15',
+      rates_added: 2,
+      rates_already_stored: 2,
+      rates_differing_kept: 1,
+    });
     expect((await ratesOn('2026-04-13')).rates.USD).toBe(1.1684);
     expect((await ratesOn('2026-04-15')).rates).toEqual({ USD: 1.165, GBP: 0.8699 });
   });
@@ -86,21 +93,50 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
     const daily = await refresh();
     expect(daily.body).toMatchObject({ format: 'csv', first_date: '2026-04-16', rates_added: 2 });
 
-    feed.serve(ecbHistCsv(['USD', 'HRK', 'GBP'], [['2026-04-17', '1.1690', 'N/A', '0.87200'], ['2026-04-16', '1.1666', 'N/A', '0.87150']]), { type: 'text/csv' });
+    feed.serve(
+      ecbHistCsv(
+        ['USD', 'HRK', 'GBP'],
+        [
+          ['2026-04-17', '1.1690', 'N/A', '0.87200'],
+          ['2026-04-16', '1.1666', 'N/A', '0.87150'],
+        ],
+      ),
+      { type: 'text/csv' },
+    );
     const hist = await refresh();
     expect(hist.status).toBe(200);
-    expect(hist.body).toMatchObject({ format: 'csv', days_in_feed: 2, rates_in_feed: 4, rates_added: 3, rates_already_stored: 1, latest_rate_date: '2026-04-17' });
+    expect(hist.body).toMatchObject({
+      format: 'csv',
+      days_in_feed: 2,
+      rates_in_feed: 4,
+      rates_added: 3,
+      rates_already_stored: 1,
+      latest_rate_date: '2026-04-17',
+    });
     expect((await ratesOn('2026-04-17')).rates).toEqual({ USD: 1.169, GBP: 0.872 });
     expect((await ratesOn('2026-04-16')).rates).toEqual({ USD: 1.1666, JPY: 186.1, GBP: 0.8715 });
   });
 
   it('reads the ECB ZIP archive of a CSV (eurofxref.zip)', async () => {
-    const csv = ecbHistCsv(['USD', 'GBP'], [['2026-04-17', '1.1690', '0.87200'], ['2026-04-13', '1.1684', '0.87058']]);
+    const csv = ecbHistCsv(
+      ['USD', 'GBP'],
+      [
+        ['2026-04-17', '1.1690', '0.87200'],
+        ['2026-04-13', '1.1684', '0.87058'],
+      ],
+    );
     feed.serve(zipOf('eurofxref-hist.csv', csv), { type: 'application/zip' });
     const before = await fingerprint();
     const res = await refresh();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ format: 'csv-zip', first_date: '2026-04-13', last_date: '2026-04-17', rates_in_feed: 4, rates_added: 0, rates_differing_kept: 0 });
+    expect(res.body).toMatchObject({
+      format: 'csv-zip',
+      first_date: '2026-04-13',
+      last_date: '2026-04-17',
+      rates_in_feed: 4,
+      rates_added: 0,
+      rates_differing_kept: 0,
+    });
     expect(await fingerprint()).toEqual(before);
   });
 
@@ -111,23 +147,58 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
       fs.writeFileSync(file, ecbXml([{ time: '2026-04-13', rates: { USD: '1.1684' } }]));
       const money = new MoneyService(service.store.db, pathToFileURL(file).href);
       const result = await money.refreshRates(service.app.systemContext());
-      expect(result).toMatchObject({ format: 'xml', source: expect.stringMatching(/^ecb:file:\/\/.*eurofxref-daily\.xml$/), rates_added: 0, rates_already_stored: 1 });
+      expect(result).toMatchObject({
+        format: 'xml',
+        source: expect.stringMatching(/^ecb:file:\/\/.*eurofxref-daily\.xml$/),
+        rates_added: 0,
+        rates_already_stored: 1,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
   const malformed: [string, string | Uint8Array, RegExp][] = [
-    ['a truncated XML download', ecbXml([{ time: '2026-04-17', rates: { USD: '1.1690' } }]).slice(0, -40), /ends inside|malformed tag/],
-    ['an XML rate that is not a number', ecbXml([{ time: '2026-04-17', rates: { USD: '1.1690', GBP: 'n/a' } }]), /GBP rate on 2026-04-17/],
+    [
+      'a truncated XML download',
+      ecbXml([{ time: '2026-04-17', rates: { USD: '1.1690' } }]).slice(0, -40),
+      /ends inside|malformed tag/,
+    ],
+    [
+      'an XML rate that is not a number',
+      ecbXml([{ time: '2026-04-17', rates: { USD: '1.1690', GBP: 'n/a' } }]),
+      /GBP rate on 2026-04-17/,
+    ],
     ['an XML day that does not exist', ecbXml([{ time: '2026-02-30', rates: { USD: '1.1690' } }]), /time="2026-02-30"/],
     ['a day in the future', ecbXml([{ time: '2026-05-01', rates: { USD: '1.1690' } }]), /2026-05-01 is in the future/],
-    ['an HTML error page served with 200', '<!DOCTYPE html><html><body>Service unavailable</body></html>', /malformed tag|root/],
-    ['a CSV row short of a cell (after good rows)', ecbHistCsv(['USD', 'GBP'], [['2026-04-17', '1.1690', '0.87'], ['2026-04-10', '1.1711']]), /line 3 has/],
+    [
+      'an HTML error page served with 200',
+      '<!DOCTYPE html><html><body>Service unavailable</body></html>',
+      /malformed tag|root/,
+    ],
+    [
+      'a CSV row short of a cell (after good rows)',
+      ecbHistCsv(
+        ['USD', 'GBP'],
+        [
+          ['2026-04-17', '1.1690', '0.87'],
+          ['2026-04-10', '1.1711'],
+        ],
+      ),
+      /line 3 has/,
+    ],
     ['a CSV quoting EUR against itself', ecbDailyCsv('17 April 2026', { USD: '1.1690', EUR: '1' }), /EUR/],
     ['an empty body', '', /empty/],
-    ['a truncated ZIP (the real ECB archive, cut short)', Uint8Array.from(fs.readFileSync(BUNDLED_SNAPSHOT).subarray(0, 300_000)), /ZIP archive is unreadable/],
-    ['a ZIP whose data fails its checksum', corrupt(zipOf('eurofxref.csv', ecbDailyCsv('17 April 2026', { USD: '1.1690' }))), /ZIP archive is unreadable/],
+    [
+      'a truncated ZIP (the real ECB archive, cut short)',
+      Uint8Array.from(fs.readFileSync(BUNDLED_SNAPSHOT).subarray(0, 300_000)),
+      /ZIP archive is unreadable/,
+    ],
+    [
+      'a ZIP whose data fails its checksum',
+      corrupt(zipOf('eurofxref.csv', ecbDailyCsv('17 April 2026', { USD: '1.1690' }))),
+      /ZIP archive is unreadable/,
+    ],
     ['a ZIP without a CSV', zipOf('readme.txt', 'hello'), /no \.csv/],
   ];
 
@@ -151,8 +222,14 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
     expect(res.body.code).toBe('fx_feed_unreachable');
     expect(res.body.detail).toContain('HTTP 503');
     const status = await service.app.services.money.ratesStatus();
-    expect(status).toMatchObject({ first_date: '1999-01-04', last_date: '2026-04-17', last_refresh: { status: 'failed' } });
-    const failed = await service.store.db.query<{ n: number }>("SELECT count(*) AS n FROM fx_rate_loads WHERE kind = 'feed' AND status = 'failed'");
+    expect(status).toMatchObject({
+      first_date: '1999-01-04',
+      last_date: '2026-04-17',
+      last_refresh: { status: 'failed' },
+    });
+    const failed = await service.store.db.query<{ n: number }>(
+      "SELECT count(*) AS n FROM fx_rate_loads WHERE kind = 'feed' AND status = 'failed'",
+    );
     expect(Number(failed[0]!.n)).toBe(malformed.length + 1);
   });
 });

@@ -15,16 +15,32 @@ describe('governance under oauth: who may manage whom', () => {
   let idp: TestIdp;
   let service: RunningService;
   const as = async (sub: string, method: string, path: string, json?: unknown) =>
-    api(`${service.url}${path}`, { method, headers: { authorization: `Bearer ${await idp.token(sub)}` }, ...(json === undefined ? {} : { json }) });
+    api(`${service.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await idp.token(sub)}` },
+      ...(json === undefined ? {} : { json }),
+    });
 
   beforeAll(async () => {
     idp = await TestIdp.start();
     service = await startService('pglite', { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }) });
     expect((await as('owner-1', 'POST', '/api/projects', { id: 'proj_gov', name: 'Gov' })).status).toBe(201);
     expect((await as('owner-1', 'POST', '/api/org/members', { subject: 'admin-1', role: 'admin' })).status).toBe(201);
-    const padmin = await as('owner-1', 'POST', '/api/org/members', { subject: 'padmin', role: 'editor', grants: [{ project_id: 'proj_gov', role: 'admin' }] });
+    const padmin = await as('owner-1', 'POST', '/api/org/members', {
+      subject: 'padmin',
+      role: 'editor',
+      grants: [{ project_id: 'proj_gov', role: 'admin' }],
+    });
     expect(padmin.status).toBe(201);
-    expect((await as('owner-1', 'POST', '/api/org/members', { subject: 'viewer-1', role: 'viewer', grants: [{ project_id: 'proj_gov', role: 'viewer' }] })).status).toBe(201);
+    expect(
+      (
+        await as('owner-1', 'POST', '/api/org/members', {
+          subject: 'viewer-1',
+          role: 'viewer',
+          grants: [{ project_id: 'proj_gov', role: 'viewer' }],
+        })
+      ).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await service?.close();
@@ -38,7 +54,9 @@ describe('governance under oauth: who may manage whom', () => {
 
   it('an admin manages members but cannot create, promote or remove owners', async () => {
     expect((await as('admin-1', 'POST', '/api/org/members', { subject: 'ed', role: 'editor' })).status).toBe(201);
-    expect((await as('admin-1', 'POST', '/api/org/members', { subject: 'o2', role: 'owner' })).body.code).toBe('role_forbidden');
+    expect((await as('admin-1', 'POST', '/api/org/members', { subject: 'o2', role: 'owner' })).body.code).toBe(
+      'role_forbidden',
+    );
     expect((await as('admin-1', 'PATCH', '/api/org/members/ed', { role: 'owner' })).body.code).toBe('role_forbidden');
     expect((await as('admin-1', 'DELETE', '/api/org/members/owner-1')).body.code).toBe('role_forbidden');
     expect((await as('admin-1', 'PUT', '/api/org/settings', { name: 'x' })).body.code).toBe('role_forbidden');
@@ -48,7 +66,9 @@ describe('governance under oauth: who may manage whom', () => {
     expect((await as('padmin', 'PATCH', '/api/projects/proj_gov', { name: 'Gov 2' })).status).toBe(200);
     expect((await as('padmin', 'GET', '/api/org/members')).body.code).toBe('role_forbidden');
     expect((await as('padmin', 'GET', '/api/org/audit')).body.code).toBe('role_forbidden');
-    expect((await as('padmin', 'POST', '/api/projects', { id: 'proj_sneaky', name: 'x' })).body.code).toBe('role_forbidden');
+    expect((await as('padmin', 'POST', '/api/projects', { id: 'proj_sneaky', name: 'x' })).body.code).toBe(
+      'role_forbidden',
+    );
   });
 
   it('grant changes apply on the next request', async () => {
@@ -61,7 +81,9 @@ describe('governance under oauth: who may manage whom', () => {
 
   it('tools/list is filtered in the 2025 era and over HTTP+SSE too; a hidden tool answers role_forbidden', async () => {
     const token = await idp.token('ed');
-    const writeTools = service.app.registry.tools.filter((t) => t.permission === 'admin' || t.permission === 'owner').map((t) => t.name);
+    const writeTools = service.app.registry.tools
+      .filter((t) => t.permission === 'admin' || t.permission === 'owner')
+      .map((t) => t.name);
     const { client, transport } = await connectLegacy(service.url, token);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('list_projects');
@@ -85,7 +107,14 @@ describe('governance under oauth: who may manage whom', () => {
 describe('host validation (strict) refuses before any other work; probes are exempt', () => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService('pglite', { env: { HOST_HEADER_VALIDATION: 'strict', ALLOWED_HOST: 'hub.example.com', SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: 'x'.repeat(40) } });
+    service = await startService('pglite', {
+      env: {
+        HOST_HEADER_VALIDATION: 'strict',
+        ALLOWED_HOST: 'hub.example.com',
+        SERVICE_AUTH_MODE: 'static',
+        SERVICE_STATIC_TOKEN: 'x'.repeat(40),
+      },
+    });
   });
   afterAll(async () => service?.close());
 
@@ -98,10 +127,12 @@ describe('host validation (strict) refuses before any other work; probes are exe
     expect((await api(`${service.url}/healthz`)).status).toBe(200);
     // fetch cannot set Host; node:http can.
     const status = await new Promise<number>((resolve, reject) => {
-      http.get(`${service.url}/api/projects`, { headers: { host: 'hub.example.com' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
+      http
+        .get(`${service.url}/api/projects`, { headers: { host: 'hub.example.com' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(401);
   });
@@ -110,10 +141,23 @@ describe('host validation (strict) refuses before any other work; probes are exe
 describe('a route without an authorization rule cannot be registered', () => {
   it('buildHttpApp throws naming the route, so the suite fails', () => {
     const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent' });
-    const ruleless = { method: 'GET', url: '/api/no-rule', summary: 'x', tags: [], handler: async () => ({}) } as unknown as AnyRouteSpec;
+    const ruleless = {
+      method: 'GET',
+      url: '/api/no-rule',
+      summary: 'x',
+      tags: [],
+      handler: async () => ({}),
+    } as unknown as AnyRouteSpec;
     expect(() =>
       buildHttpApp(
-        { config, logger: createLogger({ level: 'silent' }), clock: systemClock, authenticator: new DisabledAuthenticator(), version: 't', challenge: () => 'Bearer' },
+        {
+          config,
+          logger: createLogger({ level: 'silent' }),
+          clock: systemClock,
+          authenticator: new DisabledAuthenticator(),
+          version: 't',
+          challenge: () => 'Bearer',
+        },
         [ruleless],
       ),
     ).toThrow(/GET \/api\/no-rule has no authorization rule/);

@@ -11,10 +11,14 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The real CLI as a child process on an embedded store of its own. */
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

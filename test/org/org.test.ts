@@ -4,7 +4,7 @@ import { rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-const TOKEN = 's'.repeat(12) + 'static-token-for-org-tests-0123456789';
+const TOKEN = `${'s'.repeat(12)}static-token-for-org-tests-0123456789`;
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 describe.each(STORES)('organization governance: settings, members, grants, limits, audit, rate limit [%s]', (store) => {
@@ -27,14 +27,24 @@ describe.each(STORES)('organization governance: settings, members, grants, limit
       default_reporting_currency: 'USD',
       default_timezone: 'UTC',
       auth_mode: 'static',
-      limits: { projects: 50, datastreams_per_project: 100, members: 200, context_objects_per_project: 200_000, api_requests_per_minute: 6_000 },
+      limits: {
+        projects: 50,
+        datastreams_per_project: 100,
+        members: 200,
+        context_objects_per_project: 200_000,
+        api_requests_per_minute: 6_000,
+      },
     });
     expect(res.body.roles.map((r: { role: string }) => r.role)).toEqual(['viewer', 'editor', 'admin', 'owner']);
     expect(res.body.roles.find((r: { role: string }) => r.role === 'editor').permissions).toContain('context.write');
   });
 
   it('PUT /api/org/settings validates every field and reports each violation', async () => {
-    const res = await call('PUT', '/api/org/settings', { default_timezone: 'Mars/Base', default_reporting_currency: 'usd', limits: { projects: 0, bogus: 1 } });
+    const res = await call('PUT', '/api/org/settings', {
+      default_timezone: 'Mars/Base',
+      default_reporting_currency: 'usd',
+      limits: { projects: 0, bogus: 1 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.length).toBeGreaterThanOrEqual(4);
     const ok = await call('PUT', '/api/org/settings', { name: 'Northwind', default_timezone: 'Europe/Berlin' });
@@ -43,12 +53,26 @@ describe.each(STORES)('organization governance: settings, members, grants, limit
   });
 
   it('members: add with grants, read, replace grants, change role; unknown projects are a 400', async () => {
-    const bad = await call('POST', '/api/org/members', { subject: 'alice', role: 'editor', grants: [{ project_id: 'proj_missing', role: 'editor' }] });
+    const bad = await call('POST', '/api/org/members', {
+      subject: 'alice',
+      role: 'editor',
+      grants: [{ project_id: 'proj_missing', role: 'editor' }],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toContain('grants.0.project_id');
-    const added = await call('POST', '/api/org/members', { subject: 'alice', email: 'alice@example.com', role: 'editor', grants: [{ project_id: 'proj_org_a', role: 'editor' }] });
+    const added = await call('POST', '/api/org/members', {
+      subject: 'alice',
+      email: 'alice@example.com',
+      role: 'editor',
+      grants: [{ project_id: 'proj_org_a', role: 'editor' }],
+    });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ subject: 'alice', role: 'editor', grants: [{ project_id: 'proj_org_a', role: 'editor' }], created_by: 'operator' });
+    expect(added.body).toMatchObject({
+      subject: 'alice',
+      role: 'editor',
+      grants: [{ project_id: 'proj_org_a', role: 'editor' }],
+      created_by: 'operator',
+    });
     expect((await call('POST', '/api/org/members', { subject: 'alice' })).body.code).toBe('member_exists');
     expect((await call('GET', '/api/org/members/alice')).body.email).toBe('alice@example.com');
     const grants = await call('PUT', '/api/org/members/alice/grants', { grants: [] });
@@ -89,7 +113,9 @@ describe.each(STORES)('organization governance: settings, members, grants, limit
 
   it('the audit log records every write with who, when, what and the request id, newest first, paginated', async () => {
     const rid = 'audit-request-0001';
-    expect((await call('PATCH', '/api/projects/proj_org_b', { name: 'B renamed' }, { 'x-request-id': rid })).status).toBe(200);
+    expect(
+      (await call('PATCH', '/api/projects/proj_org_b', { name: 'B renamed' }, { 'x-request-id': rid })).status,
+    ).toBe(200);
     const page1 = await call('GET', '/api/org/audit?limit=2');
     expect(page1.status).toBe(200);
     expect(page1.body.entries).toHaveLength(2);
@@ -104,7 +130,16 @@ describe.each(STORES)('organization governance: settings, members, grants, limit
     const page2 = await call('GET', `/api/org/audit?limit=2&cursor=${page1.body.next_cursor}`);
     expect(page2.body.entries[0].id).toBeLessThan(page1.body.entries[1].id);
     const all = (await call('GET', '/api/org/audit?limit=500')).body.entries.map((e: { action: string }) => e.action);
-    for (const action of ['project.create', 'project.update', 'org.settings.update', 'member.create', 'member.update', 'member.grants.replace', 'member.delete']) expect(all).toContain(action);
+    for (const action of [
+      'project.create',
+      'project.update',
+      'org.settings.update',
+      'member.create',
+      'member.update',
+      'member.grants.replace',
+      'member.delete',
+    ])
+      expect(all).toContain(action);
     const filtered = await call('GET', '/api/org/audit?action=member.delete');
     expect(filtered.body.entries.map((e: { target: string }) => e.target)).toEqual(['member:olga']);
     expect((await call('GET', '/api/org/audit?cursor=garbage')).status).toBe(400);
@@ -137,7 +172,14 @@ describe('disabled mode has no rate limit', () => {
   afterAll(async () => service?.close());
 
   it('serves past api_requests_per_minute', async () => {
-    expect((await api(`${service.url}/api/org/settings`, { method: 'PUT', json: { limits: { api_requests_per_minute: 1 } } })).status).toBe(200);
+    expect(
+      (
+        await api(`${service.url}/api/org/settings`, {
+          method: 'PUT',
+          json: { limits: { api_requests_per_minute: 1 } },
+        })
+      ).status,
+    ).toBe(200);
     for (let i = 0; i < 5; i++) expect((await api(`${service.url}/api/projects`)).status).toBe(200);
   });
 });

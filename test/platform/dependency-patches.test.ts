@@ -32,7 +32,12 @@ describe("zod's safeParse failure, patched", () => {
 
   it('builds the error only when it is read, once, and without keeping the input in it', () => {
     let messages = 0;
-    const schema = z.string({ error: () => ((messages += 1), 'not a string') });
+    const schema = z.string({
+      error: () => {
+        messages += 1;
+        return 'not a string';
+      },
+    });
     const result = schema.safeParse(42);
     expect(messages).toBe(0);
     expect(result.error?.issues[0]?.message).toBe('not a string');

@@ -23,7 +23,9 @@ describe.each(STORES)('an error in a log line [%s]', (store) => {
   it('keeps the class, message and SQLSTATE of a store error; no stack, SQL text or driver detail', async () => {
     const { first, log } = capture();
     // A statement whose text is recognisable if any of it were logged.
-    const error = await db.db.query("SELECT 1 / 0 AS secret_column_name WHERE 'literal-value' <> ''").catch((e: unknown) => e);
+    const error = await db.db
+      .query("SELECT 1 / 0 AS secret_column_name WHERE 'literal-value' <> ''")
+      .catch((e: unknown) => e);
     log.error({ err: error }, 'request failed');
     const line = first();
     expect(line.err).toMatchObject({ message: 'division by zero', code: '22012' });
@@ -50,7 +52,10 @@ describe('errors of our own code in a log line', () => {
 
   it('keep what a caller already reduced an error to', () => {
     const { first, log } = capture();
-    log.warn({ err: { message: 'feed unreachable', code: 'ECONNREFUSED', stack: 'Error\n    at x (y.js:1:1)' } }, 'failed');
+    log.warn(
+      { err: { message: 'feed unreachable', code: 'ECONNREFUSED', stack: 'Error\n    at x (y.js:1:1)' } },
+      'failed',
+    );
     expect(first().err).toEqual({ message: 'feed unreachable', code: 'ECONNREFUSED' });
   });
 });

@@ -13,9 +13,11 @@ import { ProjectListOutput } from '../../src/modules/projects/projects.schemas.j
 const memoized = (schema: { _zod: { parse: { name: string } } }) => schema._zod.parse.name === 'wrapped';
 
 describe('zod without cycle support', () => {
-  it('is the configured memoizer, and no SDK spec schema or schema of ours was built with zod\'s', () => {
+  it("is the configured memoizer, and no SDK spec schema or schema of ours was built with zod's", () => {
     expect(globalConfig.memoizer).toBe(NO_CYCLE_SUPPORT);
-    const sdk = Object.values(specTypeSchemas).filter((schema) => typeof schema === 'object' && schema !== null && '_zod' in schema);
+    const sdk = Object.values(specTypeSchemas).filter(
+      (schema) => typeof schema === 'object' && schema !== null && '_zod' in schema,
+    );
     expect(sdk.length).toBeGreaterThan(100);
     expect(sdk.filter((schema) => memoized(schema as never))).toEqual([]);
     expect(memoized(ProjectListOutput as never)).toBe(false);
@@ -29,7 +31,7 @@ describe('zod without cycle support', () => {
     expect(firstImport).toBe("import './platform/zod-runtime.js';");
   });
 
-  it('parses the same: nested recursive values, and the SDK\'s verdicts on valid and invalid requests', () => {
+  it("parses the same: nested recursive values, and the SDK's verdicts on valid and invalid requests", () => {
     type Tree = { name: string; children: Tree[] };
     const tree: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string(), children: z.array(tree) }));
     const input = { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [] }] }] };
@@ -41,11 +43,24 @@ describe('zod without cycle support', () => {
       'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true } },
       'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
     };
-    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: {}, _meta: meta } };
-    const request = { httpMethod: 'POST', protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'list_projects' };
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_projects', arguments: {}, _meta: meta },
+    };
+    const request = {
+      httpMethod: 'POST',
+      protocolVersionHeader: '2026-07-28',
+      mcpMethodHeader: 'tools/call',
+      mcpNameHeader: 'list_projects',
+    };
     expect(classifyInboundRequest({ ...request, body })).toMatchObject({ kind: 'modern', messageKind: 'request' });
     expect(isSpecType.CallToolRequest(body)).toBe(true);
-    const badMeta = { ...body, params: { ...body.params, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': { name: 1 } } } };
+    const badMeta = {
+      ...body,
+      params: { ...body.params, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': { name: 1 } } },
+    };
     expect(classifyInboundRequest({ ...request, body: badMeta })).toMatchObject({ kind: 'reject', httpStatus: 400 });
     expect(isSpecType.CallToolRequest({ ...body, params: { arguments: {} } })).toBe(false);
   });

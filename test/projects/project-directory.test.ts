@@ -35,11 +35,19 @@ describe.each(STORES)('project directory on one replica [%s]', (store) => {
   it('shows a created or renamed project to the very next call', async () => {
     const before = await listed();
     expect(before.some((p) => p.id === 'proj_dir_a')).toBe(false);
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_dir_a', name: 'First name' } })).status).toBe(201);
+    expect(
+      (await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_dir_a', name: 'First name' } }))
+        .status,
+    ).toBe(201);
     expect((await listed()).find((p) => p.id === 'proj_dir_a')?.name).toBe('First name');
-    expect((await api(`${service.url}/api/projects/proj_dir_a`, { method: 'PATCH', json: { name: 'Second name' } })).status).toBe(200);
+    expect(
+      (await api(`${service.url}/api/projects/proj_dir_a`, { method: 'PATCH', json: { name: 'Second name' } })).status,
+    ).toBe(200);
     expect((await listed()).find((p) => p.id === 'proj_dir_a')?.name).toBe('Second name');
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_dir_b', name: 'Another' } })).status).toBe(201);
+    expect(
+      (await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_dir_b', name: 'Another' } }))
+        .status,
+    ).toBe(201);
     const page = await api(`${service.url}/api/projects?limit=1`);
     expect(page.status).toBe(200);
     const next = await api(`${service.url}/api/projects?limit=50&cursor=${encodeURIComponent(page.body.next_cursor)}`);

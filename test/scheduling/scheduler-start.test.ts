@@ -15,7 +15,14 @@ describe.each(STORES)('serve with SCHEDULER_ENABLED [%s]', (store) => {
   beforeAll(async () => {
     service = await startService(store, { clock, env: { SCHEDULER_ENABLED: 'true' } });
     await createProject(service, P);
-    expect((await api(`${service.url}/api/credentials`, { method: 'POST', json: { project_id: P, provider: 'demo', connection_ref_id: 'demo', config: { campaigns: 3 } } })).status).toBe(200);
+    expect(
+      (
+        await api(`${service.url}/api/credentials`, {
+          method: 'POST',
+          json: { project_id: P, provider: 'demo', connection_ref_id: 'demo', config: { campaigns: 3 } },
+        })
+      ).status,
+    ).toBe(200);
   });
   afterAll(async () => service?.close());
 
@@ -24,7 +31,18 @@ describe.each(STORES)('serve with SCHEDULER_ENABLED [%s]', (store) => {
     expect(schedules.map((s) => [s.name, s.cron])).toEqual([[TICK_QUEUE, '* * * * *']]);
     const up = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { name: 'main', connection_ref_id: 'demo', provider: 'demo', cadence: '0 13 * * *', timezone: 'UTC', retrieval_window: { lookback_days: 2 } } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: {
+          name: 'main',
+          connection_ref_id: 'demo',
+          provider: 'demo',
+          cadence: '0 13 * * *',
+          timezone: 'UTC',
+          retrieval_window: { lookback_days: 2 },
+        },
+      },
     });
     expect(up.body.datastream.next_run_at).toBe('2026-05-18T13:00:00.000Z');
     clock.set('2026-05-18T13:00:30Z');
@@ -38,7 +56,10 @@ describe.each(STORES)('serve with SCHEDULER_ENABLED [%s]', (store) => {
     }
     const run = await awaitRun(service, P, runId!);
     expect(run).toMatchObject({ status: 'succeeded', window: { from: '2026-05-17', to: '2026-05-18' } });
-    const [ds] = await service.app.db.query<{ next_run_at: Date }>('SELECT next_run_at FROM datastreams WHERE project_id = $1', [P]);
+    const [ds] = await service.app.db.query<{ next_run_at: Date }>(
+      'SELECT next_run_at FROM datastreams WHERE project_id = $1',
+      [P],
+    );
     expect(new Date(ds!.next_run_at).toISOString()).toBe('2026-05-19T13:00:00.000Z');
   });
 });

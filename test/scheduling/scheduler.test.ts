@@ -14,7 +14,8 @@ const localTime = (instant: Date, timeZone: string) =>
 
 function dayRange(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -27,7 +28,17 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
   const upsert = async (name: string, extra: Record<string, unknown>) => {
     const res = await api(`${service.url}/api/flows/upsert`, {
       method: 'POST',
-      json: { project_id: P, kind: 'datastream', definition: { name, connection_ref_id: 'demo', provider: 'demo', retrieval_window: { lookback_days: 3 }, ...extra } },
+      json: {
+        project_id: P,
+        kind: 'datastream',
+        definition: {
+          name,
+          connection_ref_id: 'demo',
+          provider: 'demo',
+          retrieval_window: { lookback_days: 3 },
+          ...extra,
+        },
+      },
     });
     expect(res.status).toBe(200);
     ids[name] = res.body.datastream.id;
@@ -41,7 +52,12 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
     }
   };
   const firings = async (name: string) =>
-    (await service.app.db.query<{ due_at: Date; run_id: string | null }>(`SELECT due_at, run_id FROM schedule_firings WHERE target = $1 ORDER BY due_at`, [`datastream:${ids[name]}`])).map((r) => ({
+    (
+      await service.app.db.query<{ due_at: Date; run_id: string | null }>(
+        `SELECT due_at, run_id FROM schedule_firings WHERE target = $1 ORDER BY due_at`,
+        [`datastream:${ids[name]}`],
+      )
+    ).map((r) => ({
       due: new Date(r.due_at),
       run_id: r.run_id,
     }));
@@ -53,10 +69,16 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
 
   beforeAll(async () => {
     // No process works the queues here: the test is about what gets queued, exactly once.
-    service = await startService(store, { clock, env: { SERVE_WORKERS: 'false', SCHEDULER_NIGHTLY_HOUR: '2', SCHEDULER_TIMEZONE: 'America/New_York' } });
+    service = await startService(store, {
+      clock,
+      env: { SERVE_WORKERS: 'false', SCHEDULER_NIGHTLY_HOUR: '2', SCHEDULER_TIMEZONE: 'America/New_York' },
+    });
     clock.set('2026-03-01T00:00:00Z');
     await createProject(service, P, 'USD', 'Europe/Berlin');
-    const conn = await api(`${service.url}/api/credentials`, { method: 'POST', json: { project_id: P, provider: 'demo', connection_ref_id: 'demo', config: {} } });
+    const conn = await api(`${service.url}/api/credentials`, {
+      method: 'POST',
+      json: { project_id: P, provider: 'demo', connection_ref_id: 'demo', config: {} },
+    });
     expect(conn.status).toBe(200);
     await upsert('berlin', { cadence: '30 2 * * *', timezone: 'Europe/Berlin' });
     await upsert('newyork', { cadence: '30 1 * * *', timezone: 'America/New_York' });
@@ -82,7 +104,10 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
       expect(days[0], name).toBe(first);
       expect(days[days.length - 1]! >= '2026-03-31', name).toBe(true);
       expect(days, name).toEqual(dayRange(first, days[days.length - 1]!));
-      expect([...counts.values()].every((n) => n === 1), name).toBe(true);
+      expect(
+        [...counts.values()].every((n) => n === 1),
+        name,
+      ).toBe(true);
       for (const f of list) expect(f.run_id, name).toMatch(/^run_/);
     }
     const berlin = await firings('berlin');
@@ -91,23 +116,36 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
     const times = ny.map((f) => `${localDay(f.due, 'America/New_York')} ${localTime(f.due, 'America/New_York')}`);
     expect(times.filter((t) => t < '2026-03-19 99')).toEqual(times.filter((t) => t.endsWith('01:30')));
     expect(times.filter((t) => t > '2026-03-20')).toEqual(times.filter((t) => t.endsWith('06:00')));
-    const runs = await service.app.db.query<{ n: number }>(`SELECT count(*) AS n FROM datastream_runs WHERE project_id = $1 AND trigger = 'schedule'`, [P]);
+    const runs = await service.app.db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM datastream_runs WHERE project_id = $1 AND trigger = 'schedule'`,
+      [P],
+    );
     expect(Number(runs[0]!.n)).toBe(berlin.length + ny.length + (await firings('fallback')).length);
   });
 
   it('neither skips nor doubles across fall-back; missed slots while nobody ticked coalesce into one run', async () => {
     clock.set('2026-10-20T00:00:00Z');
     await tickUntil('2026-11-10T00:00:00Z');
-    for (const [name, zone] of [['berlin', 'Europe/Berlin'], ['newyork', 'America/New_York'], ['fallback', 'America/New_York']] as const) {
+    for (const [name, zone] of [
+      ['berlin', 'Europe/Berlin'],
+      ['newyork', 'America/New_York'],
+      ['fallback', 'America/New_York'],
+    ] as const) {
       const list = (await firings(name)).filter((f) => f.due > new Date('2026-04-01T00:00:00Z'));
       // The first tick after the gap fires the one overdue slot; then one per local day.
       const gap = list.filter((f) => f.due < new Date('2026-10-20T00:00:00Z'));
       expect(gap.length, name).toBe(1);
-      const counts = perDay(list.filter((f) => f.due >= new Date('2026-10-20T00:00:00Z')), zone);
+      const counts = perDay(
+        list.filter((f) => f.due >= new Date('2026-10-20T00:00:00Z')),
+        zone,
+      );
       const days = [...counts.keys()];
       expect(days, name).toEqual(dayRange(days[0]!, days[days.length - 1]!));
       expect(days[0]! <= '2026-10-21' && days[days.length - 1]! >= '2026-11-08', name).toBe(true);
-      expect([...counts.values()].every((n) => n === 1), name).toBe(true);
+      expect(
+        [...counts.values()].every((n) => n === 1),
+        name,
+      ).toBe(true);
       expect(days).toContain(name === 'berlin' ? '2026-10-25' : '2026-11-01');
     }
   });

@@ -21,7 +21,10 @@ type Found = { total: number; hits: { key: string; tier: string }[] };
 const P = 'proj_cache';
 
 async function searchOver(client: Client, query: string, projectId = P, limit?: number): Promise<Found> {
-  const result = await client.callTool({ name: 'search_context', arguments: { query, project_id: projectId, ...(limit ? { limit } : {}) } });
+  const result = await client.callTool({
+    name: 'search_context',
+    arguments: { query, project_id: projectId, ...(limit ? { limit } : {}) },
+  });
   expect(result.isError ?? false).toBe(false);
   return (result.structuredContent as { data: Found }).data;
 }
@@ -34,7 +37,9 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
   beforeAll(async () => {
     service = await startService(store);
     await service.app.services.demo.run(service.app.systemContext());
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(201);
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(
+      201,
+    );
     client = await connectModern(service.url);
   });
   afterAll(async () => {
@@ -62,17 +67,33 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
     expect((await searchOver(client, 'zebrafish')).total).toBe(0);
 
     // A new Knowledge sheet.
-    const added = await client.callTool({ name: 'add_knowledge', arguments: { project_id: P, title: 'Zebrafish tracking', body_md: 'How we track it.' } });
+    const added = await client.callTool({
+      name: 'add_knowledge',
+      arguments: { project_id: P, title: 'Zebrafish tracking', body_md: 'How we track it.' },
+    });
     expect(added.isError ?? false).toBe(false);
     expect((await searchOver(client, 'zebrafish')).hits.map((h) => h.key)).toEqual(['zebrafish-tracking']);
 
     // A business key, then a link that makes the sheet a graph neighbour of a query on the key.
-    expect((await api(`${service.url}/api/taxonomy/keys`, { method: 'POST', json: { project_id: P, key: 'kpi.okapi', label: 'Okapi index' } })).status).toBe(201);
+    expect(
+      (
+        await api(`${service.url}/api/taxonomy/keys`, {
+          method: 'POST',
+          json: { project_id: P, key: 'kpi.okapi', label: 'Okapi index' },
+        })
+      ).status,
+    ).toBe(201);
     const keyOnly = await searchOver(client, 'okapi');
     expect(keyOnly.hits.map((h) => h.key)).toEqual(['kpi.okapi']);
     const link = await api(`${service.url}/api/context/business-links`, {
       method: 'POST',
-      json: { project_id: P, relation_type: 'explains', source_type: 'knowledge', source_id: 'zebrafish-tracking', business_key: 'kpi.okapi' },
+      json: {
+        project_id: P,
+        relation_type: 'explains',
+        source_type: 'knowledge',
+        source_id: 'zebrafish-tracking',
+        business_key: 'kpi.okapi',
+      },
     });
     expect(link.status).toBe(201);
     const linked = await searchOver(client, 'okapi');
@@ -82,13 +103,18 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
     ]);
 
     // A new version that drops the word from the title and body.
-    const put = await api(`${service.url}/api/knowledge/zebrafish-tracking?project_id=${P}`, { method: 'PUT', json: { title: 'Tracking', body_md: 'Nothing fishy.' } });
+    const put = await api(`${service.url}/api/knowledge/zebrafish-tracking?project_id=${P}`, {
+      method: 'PUT',
+      json: { title: 'Tracking', body_md: 'Nothing fishy.' },
+    });
     expect(put.status).toBe(200);
     expect((await searchOver(client, 'zebrafish')).total).toBe(0);
 
     // A delete (the sheet matched, and its linked key came along as a graph neighbour).
     expect((await searchOver(client, 'tracking')).hits.map((h) => h.key)).toEqual(['zebrafish-tracking', 'kpi.okapi']);
-    expect((await api(`${service.url}/api/knowledge/zebrafish-tracking?project_id=${P}`, { method: 'DELETE' })).status).toBe(204);
+    expect(
+      (await api(`${service.url}/api/knowledge/zebrafish-tracking?project_id=${P}`, { method: 'DELETE' })).status,
+    ).toBe(204);
     expect((await searchOver(client, 'tracking')).total).toBe(0);
 
     // Plain SQL, past every service: the trigger still retires the entries.
@@ -99,7 +125,10 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
 
   it("keeps one project's entries when another project changes", async () => {
     await searchOver(client, 'budget pacing', 'proj_demo');
-    await client.callTool({ name: 'add_knowledge', arguments: { project_id: P, title: 'Budget pacing elsewhere', body_md: 'Not in the demo project.' } });
+    await client.callTool({
+      name: 'add_knowledge',
+      arguments: { project_id: P, title: 'Budget pacing elsewhere', body_md: 'Not in the demo project.' },
+    });
     const before = stats().hits;
     // Spelled differently so the call reaches the search service (an identical call would be
     // answered with the finished MCP answer, one level up).
@@ -111,10 +140,18 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
     // Each round: a write completes, then a burst of concurrent searches (which share version
     // reads) must all count it, while more writes land meanwhile.
     for (let round = 1; round <= 8; round += 1) {
-      const write = await client.callTool({ name: 'add_knowledge', arguments: { project_id: P, title: `Capybara note ${round}`, body_md: 'A note.' } });
+      const write = await client.callTool({
+        name: 'add_knowledge',
+        arguments: { project_id: P, title: `Capybara note ${round}`, body_md: 'A note.' },
+      });
       expect(write.isError ?? false).toBe(false);
-      const concurrent = client.callTool({ name: 'add_knowledge', arguments: { project_id: P, title: `Capybara extra ${round}`, body_md: 'Another.' } });
-      const totals = await Promise.all(Array.from({ length: 12 }, () => searchOver(client, 'capybara', P, 50).then((f) => f.total)));
+      const concurrent = client.callTool({
+        name: 'add_knowledge',
+        arguments: { project_id: P, title: `Capybara extra ${round}`, body_md: 'Another.' },
+      });
+      const totals = await Promise.all(
+        Array.from({ length: 12 }, () => searchOver(client, 'capybara', P, 50).then((f) => f.total)),
+      );
       await concurrent;
       for (const total of totals) expect(total).toBeGreaterThanOrEqual(2 * round - 1);
       expect((await searchOver(client, 'capybara', P, 50)).total).toBe(2 * round);
@@ -124,7 +161,9 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
   it('can be turned off (SEARCH_CACHE_ENTRIES=0)', async () => {
     const off = await startService(store, { env: { SEARCH_CACHE_ENTRIES: '0' } });
     try {
-      expect((await api(`${off.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(201);
+      expect((await api(`${off.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(
+        201,
+      );
       const c = await connectModern(off.url);
       try {
         expect((await searchOver(c, 'anything')).total).toBe(0);
@@ -151,10 +190,24 @@ describe.skipIf(!TEST_DATABASE_URL)('search result cache across replicas [postgr
     service = await startService('postgres');
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-cache-'));
     replicaDb = new PostgresDatabase({ url: TEST_DATABASE_URL!, schema: service.store.schema!, maxConnections: 3 });
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent', SERVE_WORKERS: 'false' });
-    replica = await createServiceApp({ config, db: replicaDb, logger: createLogger({ level: 'silent' }), workJobs: false });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      LOG_LEVEL: 'silent',
+      SERVE_WORKERS: 'false',
+    });
+    replica = await createServiceApp({
+      config,
+      db: replicaDb,
+      logger: createLogger({ level: 'silent' }),
+      workJobs: false,
+    });
     replicaUrl = await replica.listen();
-    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(201);
+    expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(
+      201,
+    );
     client = await connectModern(service.url);
   });
   afterAll(async () => {
@@ -173,7 +226,10 @@ describe.skipIf(!TEST_DATABASE_URL)('search result cache across replicas [postgr
       expect((await searchOver(client, 'Narwhal')).total).toBe(round - 1);
       expect(service.app.services.search.cacheStats().hits).toBe(hitsBefore + 1);
       expect((await searchOver(client, 'narwhal')).total).toBe(round - 1);
-      const res = await api(`${replicaUrl}/api/knowledge`, { method: 'POST', json: { project_id: P, title: `Narwhal ${round}`, body_md: 'Written elsewhere.' } });
+      const res = await api(`${replicaUrl}/api/knowledge`, {
+        method: 'POST',
+        json: { project_id: P, title: `Narwhal ${round}`, body_md: 'Written elsewhere.' },
+      });
       expect(res.status).toBe(201);
       expect((await searchOver(client, 'narwhal')).total).toBe(round);
     }

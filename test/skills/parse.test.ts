@@ -23,28 +23,60 @@ describe('skill body parsing', () => {
   });
 
   it('acceptance items strip checkboxes; references are unique and in reading order', () => {
-    expect(parseAcceptance('## Acceptance criteria\n- [x] Done\n* [ ] Open\n\n## Next\n- no')).toEqual(['Done', 'Open']);
-    expect(parseReferences('[[kpi.roas]] and [[surface.checkout]] and [[kpi.roas]] but not [[Bad Key]]')).toEqual(['kpi.roas', 'surface.checkout']);
+    expect(parseAcceptance('## Acceptance criteria\n- [x] Done\n* [ ] Open\n\n## Next\n- no')).toEqual([
+      'Done',
+      'Open',
+    ]);
+    expect(parseReferences('[[kpi.roas]] and [[surface.checkout]] and [[kpi.roas]] but not [[Bad Key]]')).toEqual([
+      'kpi.roas',
+      'surface.checkout',
+    ]);
   });
 });
 
 describe('SKILL.md', () => {
   it('canonical front matter parses back to the same fields and renders the same bytes', () => {
-    const front = canonicalFrontmatter({ name: 'a-b', description: 'Line: with "quotes" and # hash', metadata: { k: [1, 'two'] }, extra: { license: 'MIT' } });
+    const front = canonicalFrontmatter({
+      name: 'a-b',
+      description: 'Line: with "quotes" and # hash',
+      metadata: { k: [1, 'two'] },
+      extra: { license: 'MIT' },
+    });
     const file = `${front}Body\n`;
     const parsed = parseSkillFile(file);
-    expect(parsed).toMatchObject({ name: 'a-b', description: 'Line: with "quotes" and # hash', metadata: { k: [1, 'two'] }, extra: { license: 'MIT' }, body: 'Body\n' });
-    expect(renderSkillFile({ name: 'a-b', description: parsed.description, metadata: parsed.metadata, frontmatter_extra: parsed.extra, frontmatter_raw: null, body_md: parsed.body })).toBe(file);
+    expect(parsed).toMatchObject({
+      name: 'a-b',
+      description: 'Line: with "quotes" and # hash',
+      metadata: { k: [1, 'two'] },
+      extra: { license: 'MIT' },
+      body: 'Body\n',
+    });
+    expect(
+      renderSkillFile({
+        name: 'a-b',
+        description: parsed.description,
+        metadata: parsed.metadata,
+        frontmatter_extra: parsed.extra,
+        frontmatter_raw: null,
+        body_md: parsed.body,
+      }),
+    ).toBe(file);
   });
 });
 
 describe('step packing for the text channel', () => {
   it('one per line while they fit, packed when not, with a remainder when even that overflows', () => {
     expect(packStepLines(['A', 'B'], 5)).toEqual(['1. A', '2. B']);
-    const packed = packStepLines(Array.from({ length: 60 }, (_, i) => `Step ${i}`), 10);
+    const packed = packStepLines(
+      Array.from({ length: 60 }, (_, i) => `Step ${i}`),
+      10,
+    );
     expect(packed.length).toBeLessThanOrEqual(10);
     expect(packed.join(' · ').split(' · ')).toHaveLength(60);
-    const overflow = packStepLines(Array.from({ length: 500 }, () => 'x'.repeat(70)), 5);
+    const overflow = packStepLines(
+      Array.from({ length: 500 }, () => 'x'.repeat(70)),
+      5,
+    );
     expect(overflow).toHaveLength(5);
     for (const line of overflow) expect(Array.from(line).length).toBeLessThanOrEqual(200);
     const note = /(\d+) more steps in the app payload$/.exec(overflow[4]!);

@@ -10,7 +10,11 @@ export interface SseEvent {
  */
 export class EventStreamReader {
   readonly events: SseEvent[] = [];
-  private waiters: { predicate: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void; reject: (err: Error) => void }[] = [];
+  private waiters: {
+    predicate: (e: SseEvent) => boolean;
+    resolve: (e: SseEvent) => void;
+    reject: (err: Error) => void;
+  }[] = [];
   private ended = false;
 
   private constructor(
@@ -20,7 +24,10 @@ export class EventStreamReader {
 
   static async open(url: string, headers: Record<string, string>): Promise<EventStreamReader> {
     const controller = new AbortController();
-    const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    const response = await fetch(url, {
+      headers: { accept: 'text/event-stream', ...headers },
+      signal: controller.signal,
+    });
     const reader = new EventStreamReader(response, controller);
     if (response.ok && response.body) void reader.pump(response.body);
     else reader.ended = true;
@@ -33,8 +40,7 @@ export class EventStreamReader {
     try {
       for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let index: number;
-        while ((index = buffer.indexOf('\n\n')) !== -1) {
+        for (let index = buffer.indexOf('\n\n'); index !== -1; index = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, index);
           buffer = buffer.slice(index + 2);
           this.accept(block);
@@ -78,7 +84,7 @@ export class EventStreamReader {
 
   /** Messages (parsed data) whose JSON-RPC method matches. */
   messages(method: string): any[] {
-    return this.events.filter((e) => e.data && e.data.includes(method)).map((e) => JSON.parse(e.data));
+    return this.events.filter((e) => e.data?.includes(method)).map((e) => JSON.parse(e.data));
   }
 
   close(): void {
@@ -86,4 +92,5 @@ export class EventStreamReader {
   }
 }
 
-export const isMethod = (method: string) => (e: SseEvent) => e.data !== '' && (JSON.parse(e.data) as { method?: string }).method === method;
+export const isMethod = (method: string) => (e: SseEvent) =>
+  e.data !== '' && (JSON.parse(e.data) as { method?: string }).method === method;

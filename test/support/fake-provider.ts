@@ -20,10 +20,20 @@ const ACCESS = 'access-token-abc';
 /** Deterministic rows: 3 campaigns per day, two currencies. */
 export function fakeRows(from: string, to: string) {
   const rows = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d = new Date(d.getTime() + 86_400_000)) {
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d <= new Date(`${to}T00:00:00Z`);
+    d = new Date(d.getTime() + 86_400_000)
+  ) {
     const date = d.toISOString().slice(0, 10);
     for (let c = 1; c <= 3; c += 1) {
-      rows.push({ day: date, campaign: { id: `fk-${c}`, name: `Fake ${c}` }, network: c === 3 ? 'social' : 'search', cur: c === 2 ? 'EUR' : 'USD', metrics: { cost: 10 * c, imps: 1000 * c, clicks: 50 * c, conv: c, value: 25 * c } });
+      rows.push({
+        day: date,
+        campaign: { id: `fk-${c}`, name: `Fake ${c}` },
+        network: c === 3 ? 'social' : 'search',
+        cur: c === 2 ? 'EUR' : 'USD',
+        metrics: { cost: 10 * c, imps: 1000 * c, clicks: 50 * c, conv: c, value: 25 * c },
+      });
     }
   }
   return rows;
@@ -49,7 +59,8 @@ export async function startFakeProvider(options: { pageSize?: number } = {}): Pr
         tokenRequests.push({ grant_type: form.get('grant_type') ?? '', authorization: req.headers.authorization });
         const expected = `Basic ${Buffer.from(`${CLIENT.client_id}:${CLIENT.client_secret}`).toString('base64')}`;
         if (req.headers.authorization !== expected) return json(401, { error: 'invalid_client' });
-        if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') !== GOOD_REFRESH) return json(400, { error: 'invalid_grant', error_description: 'refresh token expired' });
+        if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') !== GOOD_REFRESH)
+          return json(400, { error: 'invalid_grant', error_description: 'refresh token expired' });
         return json(200, { access_token: ACCESS, token_type: 'Bearer', expires_in: 3600 });
       }
       if (url.pathname === '/v1/stats') {
@@ -61,7 +72,10 @@ export async function startFakeProvider(options: { pageSize?: number } = {}): Pr
         const all = fakeRows(from, to);
         const offset = Number(url.searchParams.get('after') ?? 0);
         const page = all.slice(offset, offset + pageSize);
-        return json(200, { result: { rows: page }, paging: { next: offset + pageSize < all.length ? String(offset + pageSize) : null } });
+        return json(200, {
+          result: { rows: page },
+          paging: { next: offset + pageSize < all.length ? String(offset + pageSize) : null },
+        });
       }
       json(404, { error: 'not found' });
     });

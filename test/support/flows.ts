@@ -16,7 +16,12 @@ export type Run = {
 };
 
 /** Polls the runs API (bounded) until the run leaves queued/running or reaches `until`. */
-export async function awaitRun(service: RunningService, projectId: string, runId: string, until: (r: Run) => boolean = (r) => r.status === 'succeeded' || r.status === 'failed'): Promise<Run> {
+export async function awaitRun(
+  service: RunningService,
+  projectId: string,
+  runId: string,
+  until: (r: Run) => boolean = (r) => r.status === 'succeeded' || r.status === 'failed',
+): Promise<Run> {
   for (let i = 0; i < 3000; i += 1) {
     const res = await api(`${service.url}/api/flows/runs?project_id=${projectId}&limit=500`);
     const run = (res.body.runs as Run[]).find((r) => r.id === runId);
@@ -46,7 +51,15 @@ export async function rateOn(service: RunningService, currency: string, date: st
   return Number(rows[0]!.r);
 }
 
-export async function createProject(service: RunningService, id: string, reporting_currency = 'USD', timezone = 'UTC'): Promise<void> {
-  const res = await api(`${service.url}/api/projects`, { method: 'POST', json: { id, name: id, reporting_currency, timezone } });
+export async function createProject(
+  service: RunningService,
+  id: string,
+  reporting_currency = 'USD',
+  timezone = 'UTC',
+): Promise<void> {
+  const res = await api(`${service.url}/api/projects`, {
+    method: 'POST',
+    json: { id, name: id, reporting_currency, timezone },
+  });
   if (res.status !== 201) throw new Error(`project ${id}: ${res.status} ${JSON.stringify(res.body)}`);
 }

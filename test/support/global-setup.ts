@@ -6,10 +6,16 @@ import { execFileSync } from 'node:child_process';
 export default async function setup(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '../..');
   const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
-  process.stdout.write(`\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`);
+  process.stdout.write(
+    `\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`,
+  );
   const { templateIsCurrent } = await import('../../src/platform/db/open.js');
   // Rebuild when a migration changed since the template was made (every PGlite suite loads it).
-  if (!templateIsCurrent() || !fs.existsSync(path.join(root, '.template', 'pglite-data.tar.gz')) || !fs.existsSync(path.join(root, 'dist', 'cli.js'))) {
+  if (
+    !templateIsCurrent() ||
+    !fs.existsSync(path.join(root, '.template', 'pglite-data.tar.gz')) ||
+    !fs.existsSync(path.join(root, 'dist', 'cli.js'))
+  ) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   }
 }

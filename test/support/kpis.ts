@@ -11,7 +11,12 @@ export interface KpiPoint {
 }
 
 /** Writes kpis_daily rows directly (a fixture standing in for the transformation models). */
-export async function writeKpis(service: RunningService, projectId: string, points: KpiPoint[], currency = 'USD'): Promise<void> {
+export async function writeKpis(
+  service: RunningService,
+  projectId: string,
+  points: KpiPoint[],
+  currency = 'USD',
+): Promise<void> {
   const col = <K extends keyof KpiPoint>(k: K, d: number) => points.map((p) => (p[k] ?? d) as number);
   await service.app.db.query(
     `INSERT INTO kpis_daily (project_id, date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr)
@@ -19,7 +24,17 @@ export async function writeKpis(service: RunningService, projectId: string, poin
      FROM unnest($3::date[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::bigint[], $9::bigint[]) AS t(d, c, s, r, v, k, i)
      ON CONFLICT (project_id, date, channel) DO UPDATE SET spend = EXCLUDED.spend, revenue = EXCLUDED.revenue, conversions = EXCLUDED.conversions,
        clicks = EXCLUDED.clicks, impressions = EXCLUDED.impressions, roas = EXCLUDED.roas, cpa = EXCLUDED.cpa, ctr = EXCLUDED.ctr, cvr = EXCLUDED.cvr`,
-    [projectId, currency, points.map((p) => p.date), points.map((p) => p.channel), col('spend', 0), col('revenue', 0), col('conversions', 0), col('clicks', 0), col('impressions', 0)],
+    [
+      projectId,
+      currency,
+      points.map((p) => p.date),
+      points.map((p) => p.channel),
+      col('spend', 0),
+      col('revenue', 0),
+      col('conversions', 0),
+      col('clicks', 0),
+      col('impressions', 0),
+    ],
   );
 }
 

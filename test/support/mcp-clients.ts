@@ -9,15 +9,25 @@ function headersFor(token?: string): Record<string, string> {
 
 /** A 2026-07-28 client (v2 SDK), negotiating the modern era. */
 export async function connectModern(baseUrl: string, token?: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'test-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'test-modern', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new ModernTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: headersFor(token) } }));
   return client;
 }
 
 /** A 2025-era client (v1 SDK) with a session. */
-export async function connectLegacy(baseUrl: string, token?: string, sessionId?: string): Promise<{ client: LegacyClient; transport: LegacyTransport }> {
+export async function connectLegacy(
+  baseUrl: string,
+  token?: string,
+  sessionId?: string,
+): Promise<{ client: LegacyClient; transport: LegacyTransport }> {
   const client = new LegacyClient({ name: 'test-legacy', version: '1.0.0' }, { capabilities: {} });
-  const transport = new LegacyTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: headersFor(token) }, sessionId });
+  const transport = new LegacyTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: headersFor(token) },
+    sessionId,
+  });
   await client.connect(transport);
   return { client, transport };
 }
@@ -29,7 +39,10 @@ export async function connectSse(baseUrl: string, token?: string): Promise<Legac
   await client.connect(
     new LegacySseTransport(new URL(`${baseUrl}/sse`), {
       requestInit: { headers },
-      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+      eventSourceInit: {
+        fetch: (url, init) =>
+          fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      },
     }),
   );
   return client;

@@ -43,10 +43,19 @@ export async function rawMcp(baseUrl: string, body: unknown, headers: Record<str
 }
 
 /** A 2025-era session opened by hand: returns the headers later requests need. */
-export async function openRawSession(baseUrl: string, protocolVersion = '2025-06-18', headers: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function openRawSession(
+  baseUrl: string,
+  protocolVersion = '2025-06-18',
+  headers: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const init = await rawMcp(
     baseUrl,
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
     headers,
   );
   const sessionId = init.headers.get('mcp-session-id');
@@ -57,13 +66,26 @@ export async function openRawSession(baseUrl: string, protocolVersion = '2025-06
 }
 
 /** A POST whose body the server may refuse before reading it all (413): answers even if the write breaks. */
-export function postLarge(baseUrl: string, path: string, bytes: number, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export function postLarge(
+  baseUrl: string,
+  path: string,
+  bytes: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const url = new URL(path, baseUrl);
   const payload = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${'x'.repeat(bytes)}"}}`);
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'POST', headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'content-length': payload.length, ...headers } },
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          'content-length': payload.length,
+          ...headers,
+        },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -77,14 +99,22 @@ export function postLarge(baseUrl: string, path: string, bytes: number, headers:
 }
 
 /** A request through node:http, which (unlike fetch) lets a test set the Host header. */
-export function httpRequest(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+export function httpRequest(
+  baseUrl: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, baseUrl), { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      new URL(path, baseUrl),
+      { method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

@@ -29,7 +29,14 @@ export async function startService(
 ): Promise<RunningService> {
   const store = await openTestDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
   const app = await createServiceApp({
     config,
     db: store.db,
@@ -55,7 +62,10 @@ export async function startService(
 }
 
 /** fetch against the service with JSON defaults. */
-export async function api(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+export async function api(
+  url: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const headers = new Headers(init.headers);
   let body = init.body;
   if (init.json !== undefined) {

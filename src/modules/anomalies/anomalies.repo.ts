@@ -10,7 +10,11 @@ import { METRICS, TOTAL_CHANNEL, type EffectiveSettings } from './anomalies.sche
  * The frame length is a per-project setting interpolated as a validated integer (a window frame
  * offset must be a constant); everything else is a bind parameter.
  */
-export function frameOf(s: Pick<EffectiveSettings, 'seasonality' | 'window_days' | 'seasonal_weeks'>): { partitionExtra: string; preceding: number; nearest: number } {
+export function frameOf(s: Pick<EffectiveSettings, 'seasonality' | 'window_days' | 'seasonal_weeks'>): {
+  partitionExtra: string;
+  preceding: number;
+  nearest: number;
+} {
   if (s.seasonality === 'day_of_week') return { partitionExtra: ', dow', preceding: 7 * s.seasonal_weeks, nearest: 7 };
   return { partitionExtra: '', preceding: s.window_days, nearest: 1 };
 }
@@ -31,7 +35,11 @@ export const AGGREGATE_PATH_MAX_DAYS = 3;
  * 'aggregate'` (the few dates an ingestion touched): each target day gathers its own frame in one
  * hash aggregate (no sort of the whole history). Same frame, same statistics, same rows.
  */
-export function evaluationSql(s: EffectiveSettings, mode: 'window' | 'aggregate' = 'window', source = 'kpis_daily'): string {
+export function evaluationSql(
+  s: EffectiveSettings,
+  mode: 'window' | 'aggregate' = 'window',
+  source = 'kpis_daily',
+): string {
   const { partitionExtra, preceding, nearest } = frameOf(s);
   if (!Number.isInteger(preceding) || !Number.isInteger(nearest)) throw new Error('window frame must be integral');
   const step = s.seasonality === 'day_of_week' ? 7 : 1;
@@ -103,7 +111,13 @@ export function evaluationSql(s: EffectiveSettings, mode: 'window' | 'aggregate'
     SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM ins`;
 }
 
-export function evaluationParams(projectIds: string[], historyFrom: string, from: string, to: string, s: EffectiveSettings): unknown[] {
+export function evaluationParams(
+  projectIds: string[],
+  historyFrom: string,
+  from: string,
+  to: string,
+  s: EffectiveSettings,
+): unknown[] {
   const rules = METRICS.map((metric) => s.metrics.find((m) => m.metric === metric)!);
   return [
     projectIds,
@@ -122,22 +136,42 @@ export function evaluationParams(projectIds: string[], historyFrom: string, from
  * Replaces the rows of [from, to] with a fresh evaluation, for one project or for several that
  * share the same settings (one statement either way); returns rows and fired.
  */
-export async function evaluate(tx: SqlExecutor, project: string | string[], from: string, to: string, historyFrom: string, s: EffectiveSettings): Promise<{ rows: number; fired: number }> {
+export async function evaluate(
+  tx: SqlExecutor,
+  project: string | string[],
+  from: string,
+  to: string,
+  historyFrom: string,
+  s: EffectiveSettings,
+): Promise<{ rows: number; fired: number }> {
   const projectIds = Array.isArray(project) ? project : [project];
   // JIT compilation costs ~1 s on PostgreSQL per statement here and never pays off for one
   // project's pass; off for this transaction only.
   await tx.query('SET LOCAL jit = off');
   // The sort before the window pass stays in memory for a project's history (this transaction only).
   await tx.query("SET LOCAL work_mem = '64MB'");
-  await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [projectIds, from, to]);
+  await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [
+    projectIds,
+    from,
+    to,
+  ]);
   const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
   const mode = days <= AGGREGATE_PATH_MAX_DAYS ? 'aggregate' : 'window';
-  const counts = await tx.query<{ rows: number; fired: number }>(evaluationSql(s, mode), evaluationParams(projectIds, historyFrom, from, to, s));
+  const counts = await tx.query<{ rows: number; fired: number }>(
+    evaluationSql(s, mode),
+    evaluationParams(projectIds, historyFrom, from, to, s),
+  );
   return { rows: Number(counts[0]?.rows ?? 0), fired: Number(counts[0]?.fired ?? 0) };
 }
 
-export async function kpiDateRange(db: SqlExecutor, projectId: string): Promise<{ first: string | null; last: string | null }> {
-  const rows = await db.query<{ first: string | null; last: string | null }>('SELECT min(date) AS first, max(date) AS last FROM kpis_daily WHERE project_id = $1', [projectId]);
+export async function kpiDateRange(
+  db: SqlExecutor,
+  projectId: string,
+): Promise<{ first: string | null; last: string | null }> {
+  const rows = await db.query<{ first: string | null; last: string | null }>(
+    'SELECT min(date) AS first, max(date) AS last FROM kpis_daily WHERE project_id = $1',
+    [projectId],
+  );
   return rows[0] ?? { first: null, last: null };
 }
 
@@ -164,7 +198,15 @@ export interface AnomalyRow {
 
 export async function listFired(
   db: SqlExecutor,
-  q: { projectId: string; since: string; until?: string; metric?: string; direction?: string; channel?: string; limit: number },
+  q: {
+    projectId: string;
+    since: string;
+    until?: string;
+    metric?: string;
+    direction?: string;
+    channel?: string;
+    limit: number;
+  },
 ): Promise<AnomalyRow[]> {
   return db.query<AnomalyRow>(
     `SELECT * FROM anomalies_daily
@@ -175,11 +217,25 @@ export async function listFired(
   );
 }
 
-export async function readSettings(db: SqlExecutor, projectId: string): Promise<{ settings: Record<string, unknown>; updated_at: Date } | undefined> {
-  return (await db.query<{ settings: Record<string, unknown>; updated_at: Date }>('SELECT settings, updated_at FROM anomaly_settings WHERE project_id = $1', [projectId]))[0];
+export async function readSettings(
+  db: SqlExecutor,
+  projectId: string,
+): Promise<{ settings: Record<string, unknown>; updated_at: Date } | undefined> {
+  return (
+    await db.query<{ settings: Record<string, unknown>; updated_at: Date }>(
+      'SELECT settings, updated_at FROM anomaly_settings WHERE project_id = $1',
+      [projectId],
+    )
+  )[0];
 }
 
-export async function writeSettings(db: SqlExecutor, projectId: string, settings: unknown, actor: string, now: Date): Promise<Date> {
+export async function writeSettings(
+  db: SqlExecutor,
+  projectId: string,
+  settings: unknown,
+  actor: string,
+  now: Date,
+): Promise<Date> {
   const rows = await db.query<{ updated_at: Date }>(
     `INSERT INTO anomaly_settings (project_id, settings, updated_at, updated_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (project_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by

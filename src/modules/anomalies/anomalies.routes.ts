@@ -1,5 +1,13 @@
 import { defineRoute } from '../../platform/http/route.js';
-import { AnomaliesQuery, AnomalyListOutput, AnomalySettingsInput, AnomalySettingsOutput, EvaluateOutput, EvaluateQuery, SettingsQuery } from './anomalies.schemas.js';
+import {
+  AnomaliesQuery,
+  AnomalyListOutput,
+  AnomalySettingsInput,
+  AnomalySettingsOutput,
+  EvaluateOutput,
+  EvaluateQuery,
+  SettingsQuery,
+} from './anomalies.schemas.js';
 import type { AnomaliesService } from './anomalies.service.js';
 
 export function anomalyRoutes(anomalies: AnomaliesService) {
@@ -17,7 +25,8 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
     defineRoute({
       method: 'PUT',
       url: '/api/anomalies/settings',
-      summary: "Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum change, direction, per-metric overrides)",
+      summary:
+        "Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum change, direction, per-metric overrides)",
       tags: ['anomalies'],
       rule: { permission: 'admin' },
       query: SettingsQuery,
@@ -28,7 +37,8 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
     defineRoute({
       method: 'GET',
       url: '/api/anomalies',
-      summary: 'Fired anomalies since a date (default 30 days), newest first, with baseline and correlated context events',
+      summary:
+        'Fired anomalies since a date (default 30 days), newest first, with baseline and correlated context events',
       tags: ['anomalies'],
       rule: { permission: 'data.read' },
       query: AnomaliesQuery,

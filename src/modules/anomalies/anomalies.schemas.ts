@@ -3,7 +3,17 @@ import { CalendarDate } from '../money/calendar.js';
 import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
 
 /** The KPI metrics of kpis_daily that surveillance watches. */
-export const METRICS = ['spend', 'revenue', 'conversions', 'clicks', 'impressions', 'roas', 'cpa', 'ctr', 'cvr'] as const;
+export const METRICS = [
+  'spend',
+  'revenue',
+  'conversions',
+  'clicks',
+  'impressions',
+  'roas',
+  'cpa',
+  'ctr',
+  'cvr',
+] as const;
 export type Metric = (typeof METRICS)[number];
 export const Metric = z.enum(METRICS);
 
@@ -36,14 +46,48 @@ const MetricOverride = z
 
 export const AnomalySettingsInput = z
   .object({
-    window_days: z.number().int().min(7).max(365).optional().describe('Trailing baseline length in days, excluding the day evaluated (default 28).'),
-    seasonality: z.enum(['none', 'day_of_week']).optional().describe('day_of_week: the baseline is the same weekday over seasonal_weeks weeks.'),
-    seasonal_weeks: z.number().int().min(2).max(52).optional().describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
+    window_days: z
+      .number()
+      .int()
+      .min(7)
+      .max(365)
+      .optional()
+      .describe('Trailing baseline length in days, excluding the day evaluated (default 28).'),
+    seasonality: z
+      .enum(['none', 'day_of_week'])
+      .optional()
+      .describe('day_of_week: the baseline is the same weekday over seasonal_weeks weeks.'),
+    seasonal_weeks: z
+      .number()
+      .int()
+      .min(2)
+      .max(52)
+      .optional()
+      .describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
     threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 3).'),
-    min_training_days: z.number().int().min(2).max(365).optional().describe('Baseline points needed before anything fires (default 14).'),
-    min_relative_change: z.number().min(0).max(100).optional().describe('Minimum |value − mean| / |mean| to fire (default 0.05 = 5%).'),
+    min_training_days: z
+      .number()
+      .int()
+      .min(2)
+      .max(365)
+      .optional()
+      .describe('Baseline points needed before anything fires (default 14).'),
+    min_relative_change: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('Minimum |value − mean| / |mean| to fire (default 0.05 = 5%).'),
     direction: Direction.optional().describe('spike, drop or both (default both).'),
-    metrics: z.object(Object.fromEntries(METRICS.map((m) => [m, MetricOverride.optional()])) as Record<Metric, z.ZodOptional<typeof MetricOverride>>).strict().optional(),
+    metrics: z
+      .object(
+        Object.fromEntries(METRICS.map((m) => [m, MetricOverride.optional()])) as Record<
+          Metric,
+          z.ZodOptional<typeof MetricOverride>
+        >,
+      )
+      .strict()
+      .optional(),
   })
   .strict();
 export type AnomalySettingsInput = z.infer<typeof AnomalySettingsInput>;
@@ -81,7 +125,16 @@ export const AnomalySettingsOutput = z.object({
     min_training_days: z.number(),
     min_relative_change: z.number(),
     direction: z.string(),
-    metrics: z.array(z.object({ metric: z.string(), enabled: z.boolean(), threshold: z.number(), direction: z.string(), min_relative_change: z.number(), min_training_days: z.number() })),
+    metrics: z.array(
+      z.object({
+        metric: z.string(),
+        enabled: z.boolean(),
+        threshold: z.number(),
+        direction: z.string(),
+        min_relative_change: z.number(),
+        min_training_days: z.number(),
+      }),
+    ),
   }),
   updated_at: z.string().nullable(),
 });
@@ -104,13 +157,21 @@ export const AnomaliesQuery = z.object({
 export const GetAnomaliesToolInput = z
   .object({
     project_id: ProjectRef,
-    since: CalendarDate.optional().describe('First date (YYYY-MM-DD); default 30 days before today in the project timezone.'),
+    since: CalendarDate.optional().describe(
+      'First date (YYYY-MM-DD); default 30 days before today in the project timezone.',
+    ),
     metric: Metric.optional().describe('Only this metric.'),
     direction: z.enum(['spike', 'drop']).optional().describe('Only spikes or only drops.'),
   })
   .strict();
 
-export const CorrelatedEvent = z.object({ id: z.string(), event_type: z.string(), title: z.string(), event_date: z.string(), active_until: z.string() });
+export const CorrelatedEvent = z.object({
+  id: z.string(),
+  event_type: z.string(),
+  title: z.string(),
+  event_date: z.string(),
+  active_until: z.string(),
+});
 
 export const AnomalyOutput = z.object({
   date: z.string(),
@@ -132,8 +193,18 @@ export const AnomalyOutput = z.object({
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
 
-export const AnomalyListOutput = z.object({ project_id: z.string(), since: z.string(), anomalies: z.array(AnomalyOutput) });
+export const AnomalyListOutput = z.object({
+  project_id: z.string(),
+  since: z.string(),
+  anomalies: z.array(AnomalyOutput),
+});
 
-export const EvaluateOutput = z.object({ project_id: z.string(), from: z.string().nullable(), to: z.string().nullable(), rows: z.number(), fired: z.number() });
+export const EvaluateOutput = z.object({
+  project_id: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  rows: z.number(),
+  fired: z.number(),
+});
 
 export const anomaliesResourceUri = (projectId: string) => `anomalies://${projectId}/recent`;

@@ -43,7 +43,12 @@ export class AnomaliesService {
     const { project } = await this.projects.resolve(ctx, projectId, 'data.read');
     const stored = await repo.readSettings(this.db, project.id);
     const settings = (stored?.settings ?? {}) as AnomalySettingsInput;
-    return { project_id: project.id, settings, effective: effective(settings), updated_at: stored ? new Date(stored.updated_at).toISOString() : null };
+    return {
+      project_id: project.id,
+      settings,
+      effective: effective(settings),
+      updated_at: stored ? new Date(stored.updated_at).toISOString() : null,
+    };
   }
 
   /** PUT replaces the settings whole; cross-field rules give one errors[] entry per violation. */
@@ -52,14 +57,24 @@ export class AnomaliesService {
     const violations = crossFieldViolations(input);
     if (violations.length) throw new ValidationError(violations);
     const updatedAt = await repo.writeSettings(this.db, project.id, input, ctx.actor.subject, ctx.clock.now());
-    return { project_id: project.id, settings: input, effective: effective(input), updated_at: new Date(updatedAt).toISOString() };
+    return {
+      project_id: project.id,
+      settings: input,
+      effective: effective(input),
+      updated_at: new Date(updatedAt).toISOString(),
+    };
   }
 
   /**
    * Recomputes [from, to] of a project inside `tx` (the ingestion transaction, or an operator's
    * re-evaluation). Reads history back to the frame length before `from`.
    */
-  async evaluateRange(tx: SqlExecutor, projectId: string, from: string, to: string): Promise<{ rows: number; fired: number }> {
+  async evaluateRange(
+    tx: SqlExecutor,
+    projectId: string,
+    from: string,
+    to: string,
+  ): Promise<{ rows: number; fired: number }> {
     const settings = await this.effectiveSettings(tx, projectId);
     return repo.evaluate(tx, projectId, from, to, addDays(from, -repo.lookbackDays(settings)), settings);
   }
@@ -71,21 +86,42 @@ export class AnomaliesService {
     const from = q.from ?? range.first;
     const to = q.to ?? range.last;
     if (!from || !to) return { project_id: project.id, from, to, rows: 0, fired: 0 };
-    if (from > to) throw new ValidationError([{ path: 'query.from', message: `from (${from}) must be on or before to (${to})` }]);
+    if (from > to)
+      throw new ValidationError([{ path: 'query.from', message: `from (${from}) must be on or before to (${to})` }]);
     const result = await this.db.transaction((tx) => this.evaluateRange(tx, project.id, from, to));
     await this.changes.resourceUpdated(anomaliesResourceUri(project.id));
     return { project_id: project.id, from, to, ...result };
   }
 
-  async listFired(ctx: RequestContext, q: FiredQuery): Promise<{ resolved: ResolvedProject; since: string; anomalies: AnomalyOutput[] }> {
+  async listFired(
+    ctx: RequestContext,
+    q: FiredQuery,
+  ): Promise<{ resolved: ResolvedProject; since: string; anomalies: AnomalyOutput[] }> {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
     const since = q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30);
-    const anomalies = await this.firedFor(resolved.project.id, { since, until: q.until, metric: q.metric, direction: q.direction, channel: q.channel, limit: q.limit ?? 100 });
+    const anomalies = await this.firedFor(resolved.project.id, {
+      since,
+      until: q.until,
+      metric: q.metric,
+      direction: q.direction,
+      channel: q.channel,
+      limit: q.limit ?? 100,
+    });
     return { resolved, since, anomalies };
   }
 
   /** System read (the insight composer, facts): fired anomalies with the events active that day. */
-  async firedFor(projectId: string, q: { since: string; until?: string | undefined; metric?: string | undefined; direction?: string | undefined; channel?: string | undefined; limit: number }): Promise<AnomalyOutput[]> {
+  async firedFor(
+    projectId: string,
+    q: {
+      since: string;
+      until?: string | undefined;
+      metric?: string | undefined;
+      direction?: string | undefined;
+      channel?: string | undefined;
+      limit: number;
+    },
+  ): Promise<AnomalyOutput[]> {
     const rows = await repo.listFired(this.db, { projectId, ...q });
     const byDate = new Map<string, Awaited<ReturnType<ContextEventsService['activeOn']>>>();
     for (const date of new Set(rows.map((r) => r.date))) byDate.set(date, await this.events.activeOn(projectId, date));
@@ -93,7 +129,10 @@ export class AnomaliesService {
   }
 }
 
-export function presentAnomaly(row: repo.AnomalyRow, events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[]): AnomalyOutput {
+export function presentAnomaly(
+  row: repo.AnomalyRow,
+  events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[],
+): AnomalyOutput {
   return {
     date: row.date,
     metric: row.metric,
@@ -110,13 +149,20 @@ export function presentAnomaly(row: repo.AnomalyRow, events: { id: string; event
     watch: row.watch,
     direction: row.direction,
     fired: row.fired,
-    context_events: events.map((e) => ({ id: e.id, event_type: e.event_type, title: e.title, event_date: e.event_date, active_until: e.active_until })),
+    context_events: events.map((e) => ({
+      id: e.id,
+      event_type: e.event_type,
+      title: e.title,
+      event_date: e.event_date,
+      active_until: e.active_until,
+    })),
   };
 }
 
 export function effective(input: AnomalySettingsInput): EffectiveSettings {
   const base = { ...DEFAULT_SETTINGS, ...stripUndefined(input) };
-  if (base.seasonality === 'day_of_week' && input.min_training_days === undefined) base.min_training_days = Math.min(base.min_training_days, base.seasonal_weeks);
+  if (base.seasonality === 'day_of_week' && input.min_training_days === undefined)
+    base.min_training_days = Math.min(base.min_training_days, base.seasonal_weeks);
   return {
     window_days: base.window_days,
     seasonality: base.seasonality,
@@ -143,14 +189,22 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
 function crossFieldViolations(input: AnomalySettingsInput): FieldViolation[] {
   const s = effective(input);
   const capacity = s.seasonality === 'day_of_week' ? s.seasonal_weeks : s.window_days;
-  const what = s.seasonality === 'day_of_week' ? `seasonal_weeks (${s.seasonal_weeks})` : `window_days (${s.window_days})`;
+  const what =
+    s.seasonality === 'day_of_week' ? `seasonal_weeks (${s.seasonal_weeks})` : `window_days (${s.window_days})`;
   const out: FieldViolation[] = [];
   if (input.min_training_days !== undefined && input.min_training_days > capacity) {
-    out.push({ path: 'body.min_training_days', message: `must be at most ${what}: the baseline never holds more points` });
+    out.push({
+      path: 'body.min_training_days',
+      message: `must be at most ${what}: the baseline never holds more points`,
+    });
   }
   for (const metric of METRICS) {
     const m = input.metrics?.[metric]?.min_training_days;
-    if (m !== undefined && m > capacity) out.push({ path: `body.metrics.${metric}.min_training_days`, message: `must be at most ${what}: the baseline never holds more points` });
+    if (m !== undefined && m > capacity)
+      out.push({
+        path: `body.metrics.${metric}.min_training_days`,
+        message: `must be at most ${what}: the baseline never holds more points`,
+      });
   }
   return out;
 }

@@ -6,7 +6,8 @@ import { AnomalyOutput, GetAnomaliesToolInput, TOTAL_CHANNEL } from './anomalies
 import type { AnomaliesService } from './anomalies.service.js';
 
 const SUMMARY_ROWS = 25;
-const num = (n: number | null, digits = 2) => (n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits }));
+const num = (n: number | null, digits = 2) =>
+  n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 export function anomalyTools(anomalies: AnomaliesService) {
   return [
@@ -30,7 +31,12 @@ export function anomalyTools(anomalies: AnomaliesService) {
             ...list.slice(0, SUMMARY_ROWS).map(
               (a) =>
                 `- ${a.date} ${a.metric} on ${a.channel === TOTAL_CHANNEL ? 'all channels' : a.channel}: ${a.direction} ${num(a.value)} vs ${num(a.baseline_mean)} ± ${num(a.baseline_stddev)} (z ${num(a.z, 1)})` +
-                (a.context_events.length ? `; events: ${a.context_events.map((e) => e.title).join(', ').slice(0, 60)}` : ''),
+                (a.context_events.length
+                  ? `; events: ${a.context_events
+                      .map((e) => e.title)
+                      .join(', ')
+                      .slice(0, 60)}`
+                  : ''),
             ),
             ...(list.length > SUMMARY_ROWS ? [`… ${list.length - SUMMARY_ROWS} more in data.anomalies.`] : []),
           ],
@@ -49,10 +55,15 @@ export function anomalyResources(anomalies: AnomaliesService, projects: Projects
       name: 'anomalies-recent',
       uriTemplate: 'anomalies://{project_id}/recent',
       title: 'Recent anomalies',
-      description: "A project's anomalies fired in the last 30 days; subscribe to hear when surveillance finds new ones.",
+      description:
+        "A project's anomalies fired in the last 30 days; subscribe to hear when surveillance finds new ones.",
       mimeType: 'application/json',
       permission: 'data.read',
-      list: async (ctx) => (await projects.list(ctx, { limit: 200 })).items.map((p) => ({ uri: `anomalies://${p.id}/recent`, name: `${p.id} recent anomalies` })),
+      list: async (ctx) =>
+        (await projects.list(ctx, { limit: 200 })).items.map((p) => ({
+          uri: `anomalies://${p.id}/recent`,
+          name: `${p.id} recent anomalies`,
+        })),
       read: async (ctx, _uri, vars) => {
         const r = await anomalies.listFired(ctx, { project_id: vars.project_id ?? '', limit: 200 });
         return { text: JSON.stringify({ project_id: r.resolved.project.id, since: r.since, anomalies: r.anomalies }) };

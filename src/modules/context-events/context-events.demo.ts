@@ -21,13 +21,65 @@ interface DemoEvent {
  * 17 and 24 days ago), the rest are context without a visible spike, as in real life.
  */
 const DEMO_EVENTS: DemoEvent[] = [
-  { key: 'spring_sale', daysAgo: 27, lastsDays: 4, impact: 3, type: 'promotion', title: 'Spring sale: 20% off tents and sleeping bags', description: 'Sitewide banner and a newsletter coupon; expect a higher conversion rate and a lower average order value.' },
-  { key: 'video_landing_404', daysAgo: 24, impact: 1, type: 'outage', title: 'YouTube campaign landing page returned 404 for a day', description: 'A CMS publish removed /summer-trails; video traffic landed on an error page until the next morning, so video revenue collapsed.' },
-  { key: 'checkout_v2', daysAgo: 19, type: 'release', title: 'Checkout v2 released', description: 'One-page checkout with Apple Pay. Watch CVR and payment errors in the week after.' },
-  { key: 'display_test', daysAgo: 17, impact: 1, type: 'budget_change', title: 'Display retargeting: budget tripled for a one-day reach test', description: 'Planned test of frequency caps; impressions and clicks on display roughly tripled for that day only.' },
-  { key: 'meta_capi_token', daysAgo: 9, impact: 2, type: 'tracking_change', title: 'Meta Conversions API token expired', description: 'Server-side events to Meta stopped until the token was renewed; paid social reported far fewer conversions while orders were normal.' },
-  { key: 'free_shipping', daysAgo: 6, impact: 14, type: 'pricing_change', title: 'Free shipping threshold lowered from $75 to $50', description: 'Expect a higher conversion rate and a lower average order value.' },
-  { key: 'summer_launch', daysAgo: 3, type: 'campaign_launch', title: 'Summer collection campaigns live on Google Search', description: 'New search campaigns with aggressive launch bids; paid search spend is deliberately high in the first days.' },
+  {
+    key: 'spring_sale',
+    daysAgo: 27,
+    lastsDays: 4,
+    impact: 3,
+    type: 'promotion',
+    title: 'Spring sale: 20% off tents and sleeping bags',
+    description:
+      'Sitewide banner and a newsletter coupon; expect a higher conversion rate and a lower average order value.',
+  },
+  {
+    key: 'video_landing_404',
+    daysAgo: 24,
+    impact: 1,
+    type: 'outage',
+    title: 'YouTube campaign landing page returned 404 for a day',
+    description:
+      'A CMS publish removed /summer-trails; video traffic landed on an error page until the next morning, so video revenue collapsed.',
+  },
+  {
+    key: 'checkout_v2',
+    daysAgo: 19,
+    type: 'release',
+    title: 'Checkout v2 released',
+    description: 'One-page checkout with Apple Pay. Watch CVR and payment errors in the week after.',
+  },
+  {
+    key: 'display_test',
+    daysAgo: 17,
+    impact: 1,
+    type: 'budget_change',
+    title: 'Display retargeting: budget tripled for a one-day reach test',
+    description: 'Planned test of frequency caps; impressions and clicks on display roughly tripled for that day only.',
+  },
+  {
+    key: 'meta_capi_token',
+    daysAgo: 9,
+    impact: 2,
+    type: 'tracking_change',
+    title: 'Meta Conversions API token expired',
+    description:
+      'Server-side events to Meta stopped until the token was renewed; paid social reported far fewer conversions while orders were normal.',
+  },
+  {
+    key: 'free_shipping',
+    daysAgo: 6,
+    impact: 14,
+    type: 'pricing_change',
+    title: 'Free shipping threshold lowered from $75 to $50',
+    description: 'Expect a higher conversion rate and a lower average order value.',
+  },
+  {
+    key: 'summer_launch',
+    daysAgo: 3,
+    type: 'campaign_launch',
+    title: 'Summer collection campaigns live on Google Search',
+    description:
+      'New search campaigns with aggressive launch bids; paid search spend is deliberately high in the first days.',
+  },
 ];
 
 /** Idempotent: fixed ids per project, so a second run inserts nothing. */

@@ -19,7 +19,8 @@ const COLUMNS = `id, project_id, event_type, title, description, event_date, end
   (COALESCE(end_date, event_date) + impact_window_days) AS active_until, created_at, created_by, updated_at`;
 
 /** The active-window predicate, shared by the list filter and activeOn so both agree. */
-const ACTIVE_ON = (param: string) => `(event_date <= ${param} AND COALESCE(end_date, event_date) + impact_window_days >= ${param})`;
+const ACTIVE_ON = (param: string) =>
+  `(event_date <= ${param} AND COALESCE(end_date, event_date) + impact_window_days >= ${param})`;
 
 export interface NewEvent {
   id: string;
@@ -67,13 +68,26 @@ export async function findEvent(db: SqlExecutor, id: string): Promise<EventRow |
 export async function updateEvent(
   db: SqlExecutor,
   id: string,
-  next: Pick<NewEvent, 'event_type' | 'title' | 'description' | 'event_date' | 'end_date' | 'impact_window_days' | 'actor' | 'now'>,
+  next: Pick<
+    NewEvent,
+    'event_type' | 'title' | 'description' | 'event_date' | 'end_date' | 'impact_window_days' | 'actor' | 'now'
+  >,
 ): Promise<EventRow | undefined> {
   const rows = await db.query<EventRow>(
     `UPDATE context_events SET event_type = $2, title = $3, description = $4, event_date = $5, end_date = $6,
        impact_window_days = $7, updated_at = $8, updated_by = $9
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, next.event_type, next.title, next.description, next.event_date, next.end_date, next.impact_window_days, next.now, next.actor],
+    [
+      id,
+      next.event_type,
+      next.title,
+      next.description,
+      next.event_date,
+      next.end_date,
+      next.impact_window_days,
+      next.now,
+      next.actor,
+    ],
   );
   return rows[0];
 }

@@ -1,5 +1,12 @@
 import { defineRoute } from '../../platform/http/route.js';
-import { CreateEventInput, EventListOutput, EventOutput, EventPathParams, ListEventsQuery, UpdateEventInput } from './context-events.schemas.js';
+import {
+  CreateEventInput,
+  EventListOutput,
+  EventOutput,
+  EventPathParams,
+  ListEventsQuery,
+  UpdateEventInput,
+} from './context-events.schemas.js';
 import type { ContextEventsService } from './context-events.service.js';
 
 export function contextEventRoutes(events: ContextEventsService) {

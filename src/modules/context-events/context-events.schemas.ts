@@ -17,7 +17,11 @@ export const EVENT_TYPES = {
 } as const;
 export const EventType = z
   .enum(Object.keys(EVENT_TYPES) as [keyof typeof EVENT_TYPES, ...(keyof typeof EVENT_TYPES)[]])
-  .describe(`One of: ${Object.entries(EVENT_TYPES).map(([k, v]) => `${k} (${v})`).join('; ')}.`);
+  .describe(
+    `One of: ${Object.entries(EVENT_TYPES)
+      .map(([k, v]) => `${k} (${v})`)
+      .join('; ')}.`,
+  );
 export type EventType = z.infer<typeof EventType>;
 
 export const MAX_IMPACT_WINDOW_DAYS = 90;
@@ -41,16 +45,29 @@ const eventFields = {
   impact_window_days: ImpactWindow.default(DEFAULT_IMPACT_WINDOW_DAYS),
 };
 
-function endNotBeforeStart(value: { event_date: string; end_date?: string | null | undefined }, ctx: z.RefinementCtx): void {
+function endNotBeforeStart(
+  value: { event_date: string; end_date?: string | null | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (value.end_date && value.end_date < value.event_date) {
-    ctx.addIssue({ code: 'custom', path: ['end_date'], message: `must be on or after event_date (${value.event_date})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['end_date'],
+      message: `must be on or after event_date (${value.event_date})`,
+    });
   }
 }
 
-export const CreateEventInput = z.object({ project_id: ProjectId, ...eventFields }).strict().superRefine(endNotBeforeStart);
+export const CreateEventInput = z
+  .object({ project_id: ProjectId, ...eventFields })
+  .strict()
+  .superRefine(endNotBeforeStart);
 export type CreateEventInput = z.infer<typeof CreateEventInput>;
 
-export const AddEventToolInput = z.object({ project_id: ProjectRef, ...eventFields }).strict().superRefine(endNotBeforeStart);
+export const AddEventToolInput = z
+  .object({ project_id: ProjectRef, ...eventFields })
+  .strict()
+  .superRefine(endNotBeforeStart);
 
 export const UpdateEventInput = z
   .object({
@@ -65,7 +82,9 @@ export const UpdateEventInput = z
   .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
 export type UpdateEventInput = z.infer<typeof UpdateEventInput>;
 
-export const EventPathParams = z.object({ id: z.string().regex(/^evt_[a-z0-9_]{1,60}$/, 'must be a context event id (evt_…)') });
+export const EventPathParams = z.object({
+  id: z.string().regex(/^evt_[a-z0-9_]{1,60}$/, 'must be a context event id (evt_…)'),
+});
 
 const listFilters = {
   active_on: CalendarDate.optional().describe('Only events active on this day (YYYY-MM-DD).'),

@@ -47,7 +47,10 @@ export class ContextEventsService {
     private readonly projects: ProjectsService,
   ) {}
 
-  async create(ctx: RequestContext, input: AddEventRequest): Promise<{ resolved: ResolvedProject; event: EventOutput }> {
+  async create(
+    ctx: RequestContext,
+    input: AddEventRequest,
+  ): Promise<{ resolved: ResolvedProject; event: EventOutput }> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     const [row] = await repo.insertEvents(this.db, [
       {
@@ -98,7 +101,10 @@ export class ContextEventsService {
     };
     if (next.end_date !== null && next.end_date < next.event_date) {
       throw new ValidationError([
-        { path: patch.end_date !== undefined ? 'body.end_date' : 'body.event_date', message: `end_date (${next.end_date}) must be on or after event_date (${next.event_date})` },
+        {
+          path: patch.end_date !== undefined ? 'body.end_date' : 'body.event_date',
+          message: `end_date (${next.end_date}) must be on or after event_date (${next.event_date})`,
+        },
       ]);
     }
     const updated = await repo.updateEvent(this.db, id, { ...next, actor: ctx.actor.subject, now: ctx.clock.now() });
@@ -125,7 +131,11 @@ export class ContextEventsService {
    * An event the caller may act on. Without any grant on its project the event does not exist
    * for them (404, so ids cannot be probed); with a read-only grant a write is role_forbidden.
    */
-  private async findFor(ctx: RequestContext, id: string, permission: Permission): Promise<{ row: repo.EventRow; resolved: ResolvedProject }> {
+  private async findFor(
+    ctx: RequestContext,
+    id: string,
+    permission: Permission,
+  ): Promise<{ row: repo.EventRow; resolved: ResolvedProject }> {
     const row = await repo.findEvent(this.db, id);
     if (!row || projectRole(ctx.actor, row.project_id) === undefined) throw notFound(id);
     const resolved = await this.projects.resolve(ctx, row.project_id, permission);
@@ -135,7 +145,7 @@ export class ContextEventsService {
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError('context_event_not_found', `Context event ${id} does not exist.`, {
-    hint: 'List the project\'s events (GET /api/context/events?project_id=… or list_context_events) for valid ids.',
+    hint: "List the project's events (GET /api/context/events?project_id=… or list_context_events) for valid ids.",
   });
 }
 

@@ -51,7 +51,11 @@ export function contextEventTools(events: ContextEventsService) {
             ...page.events.slice(0, SUMMARY_EVENTS).map(eventLine),
           ],
           projectId: page.resolved.project.id,
-          provenance: { source: 'context_events', project_resolved_from: page.resolved.resolvedFrom, ...(input.active_on ? { active_on: input.active_on } : {}) },
+          provenance: {
+            source: 'context_events',
+            project_resolved_from: page.resolved.resolvedFrom,
+            ...(input.active_on ? { active_on: input.active_on } : {}),
+          },
           data: { events: page.events, next_cursor: page.next_cursor },
         };
       },

@@ -16,7 +16,10 @@ export interface ContextHubDeps {
 export async function dumpHub(deps: ContextHubDeps, ctx: RequestContext, projectRef: string) {
   const { resolved, skills } = await deps.skills.all(ctx, projectRef);
   const projectId = resolved.project.id;
-  const [{ knowledge }, { keys, links }] = await Promise.all([deps.knowledge.all(ctx, projectId), deps.taxonomy.all(ctx, projectId)]);
+  const [{ knowledge }, { keys, links }] = await Promise.all([
+    deps.knowledge.all(ctx, projectId),
+    deps.taxonomy.all(ctx, projectId),
+  ]);
   return { project_id: projectId, skills, knowledge, business_keys: keys, business_links: links };
 }
 

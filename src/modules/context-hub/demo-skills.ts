@@ -2,7 +2,8 @@
 export const DEMO_SKILLS: { name: string; description: string; body_md: string }[] = [
   {
     name: 'investigate-roas-drop',
-    description: 'Find out why ROAS fell week over week on a channel: spend, conversion rate, order value or tracking. Use when ROAS is down more than 15% or an anomaly fired on [[kpi.roas]].',
+    description:
+      'Find out why ROAS fell week over week on a channel: spend, conversion rate, order value or tracking. Use when ROAS is down more than 15% or an anomaly fired on [[kpi.roas]].',
     body_md: `# Investigate a ROAS drop
 
 ROAS ([[kpi.roas]]) is revenue divided by spend. A drop is always one of: spend went up without revenue,
@@ -26,7 +27,8 @@ conversion rate fell ([[kpi.cvr]]), order value fell ([[kpi.aov]]), or conversio
   },
   {
     name: 'check-tracking-after-release',
-    description: 'After a site or app release, verify that purchase and add-to-cart events still fire and reach the ad platforms. Use the morning after any release to checkout, cart or tag manager.',
+    description:
+      'After a site or app release, verify that purchase and add-to-cart events still fire and reach the ad platforms. Use the morning after any release to checkout, cart or tag manager.',
     body_md: `# Check tracking after a release
 
 Releases break tracking more often than campaigns break. The symptom is a sudden fall in reported
@@ -47,7 +49,8 @@ conversions ([[kpi.cvr]]) while backend orders are flat.
   },
   {
     name: 'budget-pacing-check',
-    description: 'Check month-to-date spend against the monthly plan per channel and decide whether to slow down or accelerate. Run every Monday and in the last 10 days of a month.',
+    description:
+      'Check month-to-date spend against the monthly plan per channel and decide whether to slow down or accelerate. Run every Monday and in the last 10 days of a month.',
     body_md: `# Budget pacing check
 
 Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elapsed, per channel.
@@ -68,7 +71,8 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
   },
   {
     name: 'weekly-performance-review',
-    description: 'Prepare the Monday performance review: KPIs vs last week and vs target, top movers, and the three things to act on.',
+    description:
+      'Prepare the Monday performance review: KPIs vs last week and vs target, top movers, and the three things to act on.',
     body_md: `# Weekly performance review
 
 ## Steps
@@ -85,7 +89,8 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
   },
   {
     name: 'diagnose-checkout-conversion-drop',
-    description: 'Locate where in the funnel a conversion-rate drop happens (landing, product, cart, checkout) and whether it is traffic mix or the site.',
+    description:
+      'Locate where in the funnel a conversion-rate drop happens (landing, product, cart, checkout) and whether it is traffic mix or the site.',
     body_md: `# Diagnose a checkout conversion drop
 
 ## Steps
@@ -103,7 +108,8 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
   },
   {
     name: 'validate-campaign-launch',
-    description: 'Checklist before and 24 hours after a new paid campaign goes live: naming, UTMs, conversion goals, budgets and first-day delivery.',
+    description:
+      'Checklist before and 24 hours after a new paid campaign goes live: naming, UTMs, conversion goals, budgets and first-day delivery.',
     body_md: `# Validate a campaign launch
 
 ## Steps

@@ -22,7 +22,12 @@ export interface ContextHubServices {
 
 /** REST routes of the skills, knowledge, taxonomy and search modules. */
 export function contextHubRoutes(s: ContextHubServices): AnyRouteSpec[] {
-  return [...skillRoutes(s.skills), ...knowledgeRoutes(s.knowledge), ...taxonomyRoutes(s.taxonomy), ...searchRoutes(s.search)];
+  return [
+    ...skillRoutes(s.skills),
+    ...knowledgeRoutes(s.knowledge),
+    ...taxonomyRoutes(s.taxonomy),
+    ...searchRoutes(s.search),
+  ];
 }
 
 /** MCP tools in the reading order agents are told: search, procedure, knowledge, key, then writes and dumps. */

@@ -5,4 +5,5 @@ export function provenanceOf(resolved: ResolvedProject, extra: Record<string, un
   return { source: 'context_hub', project_resolved_from: resolved.resolvedFrom, ...extra };
 }
 
-export const iso = (value: Date | string): string => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
+export const iso = (value: Date | string): string =>
+  value instanceof Date ? value.toISOString() : new Date(value).toISOString();

@@ -18,18 +18,39 @@ export interface ConnectionRow {
 const COLUMNS = `project_id, connection_ref_id, provider, status, config, secrets_ciphertext, secrets_rotated_at,
   last_verified_at, last_verification, last_error, created_at, updated_at`;
 
-export async function findConnection(db: SqlExecutor, projectId: string, ref: string): Promise<ConnectionRow | undefined> {
-  return (await db.query<ConnectionRow>(`SELECT ${COLUMNS} FROM connections WHERE project_id = $1 AND connection_ref_id = $2`, [projectId, ref]))[0];
+export async function findConnection(
+  db: SqlExecutor,
+  projectId: string,
+  ref: string,
+): Promise<ConnectionRow | undefined> {
+  return (
+    await db.query<ConnectionRow>(
+      `SELECT ${COLUMNS} FROM connections WHERE project_id = $1 AND connection_ref_id = $2`,
+      [projectId, ref],
+    )
+  )[0];
 }
 
 export async function listConnections(db: SqlExecutor, projectId: string): Promise<ConnectionRow[]> {
-  return db.query<ConnectionRow>(`SELECT ${COLUMNS} FROM connections WHERE project_id = $1 ORDER BY connection_ref_id`, [projectId]);
+  return db.query<ConnectionRow>(
+    `SELECT ${COLUMNS} FROM connections WHERE project_id = $1 ORDER BY connection_ref_id`,
+    [projectId],
+  );
 }
 
 /** Create, or rotate in place: new config always; secrets only when given (null keeps them). */
 export async function upsertConnection(
   db: SqlExecutor,
-  row: { project_id: string; connection_ref_id: string; provider: string; status: string; config: Record<string, unknown>; secrets: Buffer | null; actor: string; now: Date },
+  row: {
+    project_id: string;
+    connection_ref_id: string;
+    provider: string;
+    status: string;
+    config: Record<string, unknown>;
+    secrets: Buffer | null;
+    actor: string;
+    now: Date;
+  },
 ): Promise<ConnectionRow> {
   const rows = await db.query<ConnectionRow>(
     `INSERT INTO connections (project_id, connection_ref_id, provider, status, config, secrets_ciphertext, secrets_rotated_at, created_at, created_by, updated_at)
@@ -42,7 +63,16 @@ export async function upsertConnection(
        last_error = CASE WHEN EXCLUDED.secrets_ciphertext IS NULL THEN connections.last_error ELSE NULL END,
        updated_at = EXCLUDED.updated_at
      RETURNING ${COLUMNS}`,
-    [row.project_id, row.connection_ref_id, row.provider, row.status, JSON.stringify(row.config), row.secrets, row.now, row.actor],
+    [
+      row.project_id,
+      row.connection_ref_id,
+      row.provider,
+      row.status,
+      JSON.stringify(row.config),
+      row.secrets,
+      row.now,
+      row.actor,
+    ],
   );
   return rows[0]!;
 }
@@ -55,12 +85,26 @@ export async function recordVerification(
   await db.query(
     `UPDATE connections SET status = $3, last_verified_at = $4, last_verification = $5, last_error = $6, updated_at = $4
      WHERE project_id = $1 AND connection_ref_id = $2`,
-    [key.project_id, key.connection_ref_id, outcome.status, outcome.now, JSON.stringify(outcome.verification), outcome.error],
+    [
+      key.project_id,
+      key.connection_ref_id,
+      outcome.status,
+      outcome.now,
+      JSON.stringify(outcome.verification),
+      outcome.error,
+    ],
   );
 }
 
 /** A run's outcome also tells the connection's health (a refused token marks it expired). */
-export async function recordConnectionError(db: SqlExecutor, projectId: string, ref: string, status: string, error: string, now: Date): Promise<void> {
+export async function recordConnectionError(
+  db: SqlExecutor,
+  projectId: string,
+  ref: string,
+  status: string,
+  error: string,
+  now: Date,
+): Promise<void> {
   await db.query(
     `UPDATE connections SET status = $3, last_error = $4, updated_at = $5 WHERE project_id = $1 AND connection_ref_id = $2 AND status <> 'revoked'`,
     [projectId, ref, status, error, now],

@@ -1,6 +1,13 @@
 import { defineRoute } from '../../platform/http/route.js';
 import { presentConnection } from './credentials.presenter.js';
-import { ConnectionListOutput, ConnectionOutput, ListConnectionsQuery, UpsertConnectionInput, VerifyConnectionInput, VerifyOutput } from './credentials.schemas.js';
+import {
+  ConnectionListOutput,
+  ConnectionOutput,
+  ListConnectionsQuery,
+  UpsertConnectionInput,
+  VerifyConnectionInput,
+  VerifyOutput,
+} from './credentials.schemas.js';
 import type { CredentialsService } from './credentials.service.js';
 
 export function credentialRoutes(credentials: CredentialsService) {
@@ -14,7 +21,9 @@ export function credentialRoutes(credentials: CredentialsService) {
       query: ListConnectionsQuery,
       response: ConnectionListOutput,
       handler: async ({ ctx, query }) => ({
-        connections: (await credentials.list(ctx, query.project_id)).map((row) => presentConnection(row, credentials.integrationUrl(row.connection_ref_id))),
+        connections: (await credentials.list(ctx, query.project_id)).map((row) =>
+          presentConnection(row, credentials.integrationUrl(row.connection_ref_id)),
+        ),
       }),
     }),
     defineRoute({

@@ -3,7 +3,10 @@ import { ProjectId } from '../projects/projects.schemas.js';
 
 export const ConnectionRefId = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'letters, digits and _ . : - (up to 128), starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/,
+    'letters, digits and _ . : - (up to 128), starting with a letter or digit',
+  );
 
 export const ConnectionStatus = z.enum(['active', 'error', 'expired', 'revoked']);
 
@@ -12,11 +15,16 @@ export const UpsertConnectionInput = z
     project_id: ProjectId,
     provider: z.string().min(1).max(64),
     connection_ref_id: ConnectionRefId,
-    config: z.record(z.string(), z.unknown()).default({}).describe("The provider's settings (not secret): URLs, mapping, query…"),
+    config: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The provider's settings (not secret): URLs, mapping, query…"),
     secrets: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('Credentials (client secret, refresh token, connection string…). Encrypted at rest, never returned. Omit to keep the stored ones.'),
+      .describe(
+        'Credentials (client secret, refresh token, connection string…). Encrypted at rest, never returned. Omit to keep the stored ones.',
+      ),
     status: z.literal('revoked').optional().describe('Set to revoke the connection; runs then refuse to use it.'),
   })
   .strict();

@@ -38,19 +38,30 @@ export class CredentialsService {
     const existing = await repo.findConnection(this.db, input.project_id, input.connection_ref_id);
     const provider = providerFor(input.provider);
     const errors: FieldViolation[] = [];
-    if (!provider) errors.push({ path: 'provider', message: `unknown provider; use one of: ${PROVIDER_NAMES.join(', ')}` });
+    if (!provider)
+      errors.push({ path: 'provider', message: `unknown provider; use one of: ${PROVIDER_NAMES.join(', ')}` });
     if (existing && existing.provider !== input.provider) {
-      errors.push({ path: 'provider', message: `connection ${input.connection_ref_id} uses provider ${existing.provider}; use a new connection_ref_id for another provider` });
+      errors.push({
+        path: 'provider',
+        message: `connection ${input.connection_ref_id} uses provider ${existing.provider}; use a new connection_ref_id for another provider`,
+      });
     }
     let config: Record<string, unknown> = input.config;
     if (provider) {
       const parsed = provider.configSchema.safeParse(input.config);
       if (parsed.success) config = parsed.data as Record<string, unknown>;
-      else errors.push(...violationsOf(parsed.error).map((v) => ({ ...v, path: v.path ? `config.${v.path}` : 'config' })));
+      else
+        errors.push(...violationsOf(parsed.error).map((v) => ({ ...v, path: v.path ? `config.${v.path}` : 'config' })));
       if (input.secrets !== undefined || !existing) {
         const secrets = provider.secretsSchema.safeParse(input.secrets ?? {});
         // Messages name the field, never echo a value.
-        if (!secrets.success) errors.push(...violationsOf(secrets.error).map((v) => ({ path: v.path ? `secrets.${v.path}` : 'secrets', message: v.message })));
+        if (!secrets.success)
+          errors.push(
+            ...violationsOf(secrets.error).map((v) => ({
+              path: v.path ? `secrets.${v.path}` : 'secrets',
+              message: v.message,
+            })),
+          );
       }
     }
     if (errors.length) throw new ValidationError(errors);
@@ -72,29 +83,51 @@ export class CredentialsService {
     await this.projects.resolve(ctx, input.project_id, 'admin');
     const row = await this.require(input.project_id, input.connection_ref_id);
     if (row.provider !== input.provider) {
-      throw new ValidationError([{ path: 'provider', message: `connection ${input.connection_ref_id} uses provider ${row.provider}` }]);
+      throw new ValidationError([
+        { path: 'provider', message: `connection ${input.connection_ref_id} uses provider ${row.provider}` },
+      ]);
     }
     let outcome: VerifyOutcome;
     if (row.status === 'revoked') {
-      const revoked = { ok: false, ms: 0, reason: 'the connection is revoked; rotate it (POST /api/credentials) to use it again' };
+      const revoked = {
+        ok: false,
+        ms: 0,
+        reason: 'the connection is revoked; rotate it (POST /api/credentials) to use it again',
+      };
       outcome = { status: 'revoked', token_check: revoked, connectivity: revoked };
     } else {
       const { provider, context } = this.contextFor(row, ctx.clock);
       outcome = await provider.verify(context);
     }
-    const error = outcome.token_check.ok ? (outcome.connectivity.ok ? null : outcome.connectivity.reason) : outcome.token_check.reason;
-    await repo.recordVerification(this.db, row, { status: outcome.status, verification: { token_check: outcome.token_check, connectivity: outcome.connectivity }, error, now: ctx.clock.now() });
+    const error = outcome.token_check.ok
+      ? outcome.connectivity.ok
+        ? null
+        : outcome.connectivity.reason
+      : outcome.token_check.reason;
+    await repo.recordVerification(this.db, row, {
+      status: outcome.status,
+      verification: { token_check: outcome.token_check, connectivity: outcome.connectivity },
+      error,
+      now: ctx.clock.now(),
+    });
     return outcome;
   }
 
   async require(projectId: string, ref: string): Promise<repo.ConnectionRow> {
     const row = await repo.findConnection(this.db, projectId, ref);
-    if (!row) throw new NotFoundError('connection_not_found', `Connection ${ref} does not exist in project ${projectId}.`, { hint: 'Create it with POST /api/credentials.' });
+    if (!row)
+      throw new NotFoundError('connection_not_found', `Connection ${ref} does not exist in project ${projectId}.`, {
+        hint: 'Create it with POST /api/credentials.',
+      });
     return row;
   }
 
   /** The provider and its call context, secrets decrypted in memory for this call only. */
-  contextFor(row: repo.ConnectionRow, clock: Clock, signal?: AbortSignal): { provider: AnyProvider; context: ProviderContext } {
+  contextFor(
+    row: repo.ConnectionRow,
+    clock: Clock,
+    signal?: AbortSignal,
+  ): { provider: AnyProvider; context: ProviderContext } {
     const provider = providerFor(row.provider);
     if (!provider) throw new NotFoundError('provider_unknown', `Provider ${row.provider} is not built in.`);
     const config = provider.configSchema.parse(row.config) as Record<string, unknown>;
@@ -102,7 +135,13 @@ export class CredentialsService {
     return { provider, context: { config, secrets, dataDir: this.config.dataDir, clock, signal } };
   }
 
-  async recordRunFailure(projectId: string, ref: string, status: 'error' | 'expired', error: string, now: Date): Promise<void> {
+  async recordRunFailure(
+    projectId: string,
+    ref: string,
+    status: 'error' | 'expired',
+    error: string,
+    now: Date,
+  ): Promise<void> {
     await repo.recordConnectionError(this.db, projectId, ref, status, error, now);
   }
 }

@@ -19,7 +19,11 @@ export class SecretBox {
     if (this.config.secretsKey) {
       this.key = Buffer.from(this.config.secretsKey, 'base64');
     } else if (this.config.databaseUrl) {
-      throw new ConfigError('SECRETS_KEY', undefined, 'required with DATABASE_URL: 32 bytes, base64-encoded (openssl rand -base64 32)');
+      throw new ConfigError(
+        'SECRETS_KEY',
+        undefined,
+        'required with DATABASE_URL: 32 bytes, base64-encoded (openssl rand -base64 32)',
+      );
     } else {
       this.key = loadOrCreateKeyFile(path.join(this.config.dataDir, 'secrets.key'));
     }
@@ -46,7 +50,8 @@ export class SecretBox {
 function loadOrCreateKeyFile(file: string): Buffer {
   if (fs.existsSync(file)) {
     const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new ConfigError('SECRETS_KEY', undefined, `${file} must hold 32 bytes, base64-encoded`);
+    if (key.length !== 32)
+      throw new ConfigError('SECRETS_KEY', undefined, `${file} must hold 32 bytes, base64-encoded`);
     return key;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -15,7 +15,8 @@ export function dqRoutes(dq: DataQualityService) {
     defineRoute({
       method: 'GET',
       url: '/api/dq/status',
-      summary: 'Data-quality health (pass rate, freshness lag per datastream, open failures) and the check ledger, newest first, paginated',
+      summary:
+        'Data-quality health (pass rate, freshness lag per datastream, open failures) and the check ledger, newest first, paginated',
       tags: ['data-quality'],
       rule: { permission: 'data.read' },
       query: DqStatusQuery,

@@ -58,9 +58,24 @@ export class DataQualityService {
       try {
         result = await monitor(this.db, scope);
       } catch {
-        result = { monitor: name, dataset: 'unknown', status: 'error', observed: null, threshold: null, message: `the ${name} monitor could not run; the service log has details` };
+        result = {
+          monitor: name,
+          dataset: 'unknown',
+          status: 'error',
+          observed: null,
+          threshold: null,
+          message: `the ${name} monitor could not run; the service log has details`,
+        };
       }
-      rows.push({ id: `dq_${randomUUID().replace(/-/g, '').slice(0, 20)}`, project_id: scope.projectId, datastream_id: scope.datastreamId, run_id: scope.runId, started_at: started, finished_at: clock.now(), ...result });
+      rows.push({
+        id: `dq_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+        project_id: scope.projectId,
+        datastream_id: scope.datastreamId,
+        run_id: scope.runId,
+        started_at: started,
+        finished_at: clock.now(),
+        ...result,
+      });
     }
     const inserted = await this.db.query<LedgerRow>(
       `INSERT INTO dq_checks (id, project_id, monitor, datastream_id, dataset, status, observed, threshold, run_id, started_at, finished_at, message)
@@ -84,7 +99,11 @@ export class DataQualityService {
     return inserted.sort((a, b) => Number(a.seq) - Number(b.seq)).map(presentCheck);
   }
 
-  async status(ctx: RequestContext, projectRef: string | undefined, page: { limit: number; cursor?: string | undefined; status?: string | undefined }) {
+  async status(
+    ctx: RequestContext,
+    projectRef: string | undefined,
+    page: { limit: number; cursor?: string | undefined; status?: string | undefined },
+  ) {
     const resolved = await this.projects.resolve(ctx, projectRef, 'data.read');
     const projectId = resolved.project.id;
     const after = decodeCursor(page.cursor, z.number());

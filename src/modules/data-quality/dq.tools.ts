@@ -32,9 +32,16 @@ export function dqTools(dq: DataQualityService) {
           kind: 'enveloped',
           summary: [
             `Data quality of ${r.project_id}: pass rate ${h.pass_rate === null ? 'n/a (no checks in 7 days)' : `${(h.pass_rate * 100).toFixed(1)}%`} over ${h.checks_last_7_days} checks in 7 days.`,
-            ...h.freshness.slice(0, 10).map((f) => `- freshness ${f.name}: ${f.last_date ? `newest ${f.last_date}, ${f.lag_days} day(s) behind` : 'no data yet'}`),
+            ...h.freshness
+              .slice(0, 10)
+              .map(
+                (f) =>
+                  `- freshness ${f.name}: ${f.last_date ? `newest ${f.last_date}, ${f.lag_days} day(s) behind` : 'no data yet'}`,
+              ),
             h.open_failures.length ? `${h.open_failures.length} open failure(s):` : 'No open failure.',
-            ...h.open_failures.slice(0, 12).map((c) => `- ${c.status} ${c.monitor} (${c.datastream_id ?? 'project'}): ${c.message.slice(0, 150)}`),
+            ...h.open_failures
+              .slice(0, 12)
+              .map((c) => `- ${c.status} ${c.monitor} (${c.datastream_id ?? 'project'}): ${c.message.slice(0, 150)}`),
           ],
           projectId: r.project_id,
           provenance: { source: 'dq_checks', resolved_from: r.resolved.resolvedFrom },

@@ -28,7 +28,12 @@ export class DemoSeed {
   /** Creates proj_demo (if missing) and fills it; each seeder is idempotent. */
   async run(ctx: RequestContext): Promise<{ project: string; seeded: string[] }> {
     if (!(await findProject(this.db, DEMO_PROJECT_ID))) {
-      await this.projects.create(ctx, { id: DEMO_PROJECT_ID, name: 'Demo: Northwind Outdoor marketing', reporting_currency: 'USD', timezone: 'America/New_York' });
+      await this.projects.create(ctx, {
+        id: DEMO_PROJECT_ID,
+        name: 'Demo: Northwind Outdoor marketing',
+        reporting_currency: 'USD',
+        timezone: 'America/New_York',
+      });
     }
     const seeded: string[] = [];
     for (const { name, seed } of this.seeders) {

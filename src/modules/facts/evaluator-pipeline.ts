@@ -43,7 +43,10 @@ export class EvaluatorPipeline {
     private readonly deps: {
       db: Database;
       jobs: JobQueues;
-      feed: { subscribe(listener: (event: ServerEvent) => void): () => void; resourceUpdated(uri: string): Promise<void> };
+      feed: {
+        subscribe(listener: (event: ServerEvent) => void): () => void;
+        resourceUpdated(uri: string): Promise<void>;
+      };
       clock: Clock;
       log: Logger;
       anomalies: AnomaliesService;
@@ -85,8 +88,12 @@ export class EvaluatorPipeline {
   /** Queues the after-run job for a committed run not yet settled (only in working processes). */
   private async signal(runId: string): Promise<void> {
     if (!this.deps.jobs.working || !this.deps.jobs.started) return;
-    const pending = await this.deps.db.query('SELECT 1 FROM evaluator_outbox WHERE run_id = $1 AND processed_at IS NULL', [runId]);
-    if (pending.length) await this.afterRunQueue.send({ run_id: runId }, { singletonKey: runId, singletonSeconds: 120 });
+    const pending = await this.deps.db.query(
+      'SELECT 1 FROM evaluator_outbox WHERE run_id = $1 AND processed_at IS NULL',
+      [runId],
+    );
+    if (pending.length)
+      await this.afterRunQueue.send({ run_id: runId }, { singletonKey: runId, singletonSeconds: 120 });
   }
 
   /** Re-queues outbox rows nobody settled (a process died between commit and signal). */
@@ -97,7 +104,8 @@ export class EvaluatorPipeline {
         ORDER BY created_at LIMIT 100`,
       [now],
     );
-    for (const r of rows) await this.afterRunQueue.send({ run_id: r.run_id }, { singletonKey: r.run_id, singletonSeconds: 120 });
+    for (const r of rows)
+      await this.afterRunQueue.send({ run_id: r.run_id }, { singletonKey: r.run_id, singletonSeconds: 120 });
     return rows.length;
   }
 
@@ -120,7 +128,10 @@ export class EvaluatorPipeline {
     try {
       await this.publishFor(row);
     } catch (error) {
-      await this.deps.db.query('UPDATE evaluator_outbox SET claimed_until = NULL WHERE run_id = $1 AND processed_at IS NULL', [runId]);
+      await this.deps.db.query(
+        'UPDATE evaluator_outbox SET claimed_until = NULL WHERE run_id = $1 AND processed_at IS NULL',
+        [runId],
+      );
       throw error;
     }
   }
@@ -129,7 +140,8 @@ export class EvaluatorPipeline {
     const { db, clock, facts, dq } = this.deps;
     const runId = row.run_id;
     const run = await flowsRepo.findRun(db, runId);
-    if (run?.status === 'running' || run?.status === 'queued') throw new Error(`run ${runId} committed its models but is not marked finished yet; retrying`);
+    if (run?.status === 'running' || run?.status === 'queued')
+      throw new Error(`run ${runId} committed its models but is not marked finished yet; retrying`);
     const ds = await flowsRepo.findDatastream(db, row.datastream_id);
     const project = await findProject(db, row.project_id);
     if (!ds || !project) {
@@ -138,30 +150,81 @@ export class EvaluatorPipeline {
     }
     const now = clock.now();
     const window = { from: row.date_from, to: row.date_to };
-    await facts.publish('datastream.ingested', row.project_id, { run_id: runId, datastream_id: ds.id, datastream: ds.name, window, rows_read: run?.rows_read ?? null, rows_written: run?.rows_written ?? null }, now);
+    await facts.publish(
+      'datastream.ingested',
+      row.project_id,
+      {
+        run_id: runId,
+        datastream_id: ds.id,
+        datastream: ds.name,
+        window,
+        rows_read: run?.rows_read ?? null,
+        rows_written: run?.rows_written ?? null,
+      },
+      now,
+    );
     const checks = await dq.runMonitors(
-      { projectId: row.project_id, datastreamId: ds.id, runId, from: row.date_from, to: row.date_to, cadence: ds.cadence, today: todayIn(clock, ds.timezone), reportingCurrency: project.reporting_currency.trim() },
+      {
+        projectId: row.project_id,
+        datastreamId: ds.id,
+        runId,
+        from: row.date_from,
+        to: row.date_to,
+        cadence: ds.cadence,
+        today: todayIn(clock, ds.timezone),
+        reportingCurrency: project.reporting_currency.trim(),
+      },
       clock,
     );
     for (const c of checks.filter((c) => c.status === 'fail' || c.status === 'error')) {
       await facts.publish('dq.check_failed', row.project_id, { ...c }, now);
     }
     if (row.anomalies_fired > 0) {
-      const fired = await this.deps.anomalies.firedFor(row.project_id, { since: row.date_from, until: row.date_to, limit: 20 });
+      const fired = await this.deps.anomalies.firedFor(row.project_id, {
+        since: row.date_from,
+        until: row.date_to,
+        limit: 20,
+      });
       await facts.publish(
         'anomaly.detected',
         row.project_id,
-        { run_id: runId, window, count: row.anomalies_fired, top: fired.map((a) => ({ date: a.date, metric: a.metric, channel: a.channel, direction: a.direction, value: a.value, baseline_mean: a.baseline_mean, z: a.z })) },
+        {
+          run_id: runId,
+          window,
+          count: row.anomalies_fired,
+          top: fired.map((a) => ({
+            date: a.date,
+            metric: a.metric,
+            channel: a.channel,
+            direction: a.direction,
+            value: a.value,
+            baseline_mean: a.baseline_mean,
+            z: a.z,
+          })),
+        },
         now,
       );
       await this.deps.feed.resourceUpdated(anomaliesResourceUri(row.project_id));
     }
-    await facts.publish('dataset.transformed', row.project_id, { run_id: runId, datastream_id: ds.id, datasets: ['ad_performance_daily', 'kpis_daily', 'anomalies_daily'], window }, now);
+    await facts.publish(
+      'dataset.transformed',
+      row.project_id,
+      {
+        run_id: runId,
+        datastream_id: ds.id,
+        datasets: ['ad_performance_daily', 'kpis_daily', 'anomalies_daily'],
+        window,
+      },
+      now,
+    );
     await this.settle(runId);
   }
 
   private async settle(runId: string): Promise<void> {
-    await this.deps.db.query('UPDATE evaluator_outbox SET processed_at = $2 WHERE run_id = $1', [runId, this.deps.clock.now()]);
+    await this.deps.db.query('UPDATE evaluator_outbox SET processed_at = $2 WHERE run_id = $1', [
+      runId,
+      this.deps.clock.now(),
+    ]);
   }
 
   /** The composer's reaction to a fact: recompose the window's project-days whose inputs changed. */
@@ -175,9 +238,24 @@ export class EvaluatorPipeline {
     const project = await findProject(this.deps.db, projectId);
     if (!project) return 0;
     const floor = addDays(todayIn(this.deps.clock, project.timezone), -RECOMPOSE_DAYS);
-    const changed = await this.deps.insights.composeRange(projectId, from < floor ? floor : from, to, this.deps.clock.now());
+    const changed = await this.deps.insights.composeRange(
+      projectId,
+      from < floor ? floor : from,
+      to,
+      this.deps.clock.now(),
+    );
     for (const row of changed) {
-      await this.deps.facts.publish('insight.composed', projectId, { date: row.date, version: row.version, inputs_hash: row.inputs_hash, anomalies: (row.record.anomalies as unknown[]).length }, this.deps.clock.now());
+      await this.deps.facts.publish(
+        'insight.composed',
+        projectId,
+        {
+          date: row.date,
+          version: row.version,
+          inputs_hash: row.inputs_hash,
+          anomalies: (row.record.anomalies as unknown[]).length,
+        },
+        this.deps.clock.now(),
+      );
     }
     if (changed.length) await this.deps.feed.resourceUpdated(insightResourceUri(projectId));
     return changed.length;

@@ -33,7 +33,13 @@ export interface Evaluators {
  */
 export function createEvaluators(
   deps: ServiceDeps,
-  m: { projects: ProjectsService; contextEvents: ContextEventsService; ingestion: IngestionService; flows: FlowsService; money: MoneyService },
+  m: {
+    projects: ProjectsService;
+    contextEvents: ContextEventsService;
+    ingestion: IngestionService;
+    flows: FlowsService;
+    money: MoneyService;
+  },
 ): Evaluators {
   const anomalies = new AnomaliesService(deps.db, m.projects, m.contextEvents, deps.feed);
   m.ingestion.models.register(anomaliesModel(anomalies, () => deps.clock.now()));
@@ -41,8 +47,28 @@ export function createEvaluators(
   const kpis = new KpisService(deps.db, m.projects);
   const dq = new DataQualityService(deps.db, m.projects);
   const facts = new FactsService(deps.db);
-  const pipeline = new EvaluatorPipeline({ db: deps.db, jobs: deps.jobs, feed: deps.feed, clock: deps.clock, log: deps.log, anomalies, insights, dq, facts });
-  const plan = new SchedulePlan({ db: deps.db, config: deps.config, clock: deps.clock, log: deps.log, jobs: deps.jobs, flows: m.flows, ingestion: m.ingestion, money: m.money, pipeline });
+  const pipeline = new EvaluatorPipeline({
+    db: deps.db,
+    jobs: deps.jobs,
+    feed: deps.feed,
+    clock: deps.clock,
+    log: deps.log,
+    anomalies,
+    insights,
+    dq,
+    facts,
+  });
+  const plan = new SchedulePlan({
+    db: deps.db,
+    config: deps.config,
+    clock: deps.clock,
+    log: deps.log,
+    jobs: deps.jobs,
+    flows: m.flows,
+    ingestion: m.ingestion,
+    money: m.money,
+    pipeline,
+  });
   const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
   const reports = new ReportsService(deps.db, m.projects);
   return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };

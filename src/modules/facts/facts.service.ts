@@ -2,7 +2,13 @@ import type { Database } from '../../platform/db/database.js';
 import type { QueueHandle } from '../../platform/jobs/queues.js';
 
 /** The facts the evaluators publish; README "Facts" documents each payload. */
-export const FACT_TYPES = ['datastream.ingested', 'dataset.transformed', 'anomaly.detected', 'insight.composed', 'dq.check_failed'] as const;
+export const FACT_TYPES = [
+  'datastream.ingested',
+  'dataset.transformed',
+  'anomaly.detected',
+  'insight.composed',
+  'dq.check_failed',
+] as const;
 export type FactType = (typeof FACT_TYPES)[number];
 
 export interface Fact {
@@ -32,7 +38,13 @@ export class FactsService {
       'INSERT INTO facts (type, project_id, payload, occurred_at) VALUES ($1, $2, $3, $4) RETURNING seq, occurred_at',
       [type, projectId, JSON.stringify(payload), now],
     );
-    const fact: Fact = { seq: Number(row!.seq), type, project_id: projectId, payload, occurred_at: new Date(row!.occurred_at).toISOString() };
+    const fact: Fact = {
+      seq: Number(row!.seq),
+      type,
+      project_id: projectId,
+      payload,
+      occurred_at: new Date(row!.occurred_at).toISOString(),
+    };
     for (const queue of this.subscribers.get(type) ?? []) await queue.send({ fact });
     return fact;
   }

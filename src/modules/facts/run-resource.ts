@@ -11,7 +11,8 @@ export function runResources(flows: FlowsService, projects: ProjectsService): Re
       name: 'run',
       uriTemplate: 'run://{project_id}/{run_id}',
       title: 'Datastream run',
-      description: "One ingestion run's status, window and row counts; subscribe to follow it from queued to succeeded or failed.",
+      description:
+        "One ingestion run's status, window and row counts; subscribe to follow it from queued to succeeded or failed.",
       mimeType: 'application/json',
       permission: 'data.read',
       list: async () => [],
@@ -19,7 +20,10 @@ export function runResources(flows: FlowsService, projects: ProjectsService): Re
         const projectId = vars.project_id ?? '';
         await projects.resolve(ctx, projectId, 'data.read');
         const run = await flows.getRun(vars.run_id ?? '');
-        if (!run || run.project_id !== projectId) throw new NotFoundError('run_not_found', `Run ${vars.run_id} does not exist in project ${projectId}.`, { hint: 'GET /api/flows/runs?project_id=… lists the runs.' });
+        if (!run || run.project_id !== projectId)
+          throw new NotFoundError('run_not_found', `Run ${vars.run_id} does not exist in project ${projectId}.`, {
+            hint: 'GET /api/flows/runs?project_id=… lists the runs.',
+          });
         return { text: JSON.stringify(presentRun(run)) };
       },
     },

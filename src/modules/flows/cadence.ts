@@ -6,7 +6,8 @@ export const NAMED_CADENCES = ['hourly', 'daily', 'weekly', 'manual'] as const;
 export function cadenceProblem(cadence: string): string | undefined {
   if ((NAMED_CADENCES as readonly string[]).includes(cadence)) return undefined;
   const fields = cadence.trim().split(/\s+/);
-  if (fields.length !== 5) return `must be hourly, daily, weekly, manual or a 5-field cron expression (got ${fields.length} field${fields.length === 1 ? '' : 's'})`;
+  if (fields.length !== 5)
+    return `must be hourly, daily, weekly, manual or a 5-field cron expression (got ${fields.length} field${fields.length === 1 ? '' : 's'})`;
   try {
     CronExpressionParser.parse(cadence, { strict: false });
     return undefined;

@@ -19,4 +19,14 @@ export const DATASETS: Record<string, { metrics: readonly string[]; dimensions: 
 
 export const DATASET_NAMES = Object.keys(DATASETS);
 
-export const RELATIVE_RANGES = ['today', 'yesterday', 'last_7_days', 'last_14_days', 'last_28_days', 'last_30_days', 'last_90_days', 'month_to_date', 'previous_month'] as const;
+export const RELATIVE_RANGES = [
+  'today',
+  'yesterday',
+  'last_7_days',
+  'last_14_days',
+  'last_28_days',
+  'last_30_days',
+  'last_90_days',
+  'month_to_date',
+  'previous_month',
+] as const;

@@ -19,7 +19,12 @@ export const DEMO_BACKFILL_DAYS = 120;
 export function datastreamsDemoSeeder(db: Database, deps: { credentials: CredentialsService; flows: FlowsService }) {
   return async (ctx: RequestContext, projectId: string): Promise<void> => {
     if (!(await findConnection(db, projectId, DEMO_CONNECTION))) {
-      await deps.credentials.upsert(ctx, { project_id: projectId, provider: 'demo', connection_ref_id: DEMO_CONNECTION, config: { campaigns: 12, seed: 42 } });
+      await deps.credentials.upsert(ctx, {
+        project_id: projectId,
+        provider: 'demo',
+        connection_ref_id: DEMO_CONNECTION,
+        config: { campaigns: 12, seed: 42 },
+      });
     }
     const project = await findProject(db, projectId);
     const today = dayInZone(ctx.clock.now(), project!.timezone);

@@ -23,7 +23,14 @@ export function presentDatastream(row: DatastreamRow, schedule: Schedule): Datas
 }
 
 export function presentReportDefinition(row: ReportDefinitionRow) {
-  return { id: row.id, project_id: row.project_id, name: row.name, definition: row.definition, created_at: iso(row.created_at)!, updated_at: iso(row.updated_at)! };
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    definition: row.definition,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
 }
 
 export function presentRun(row: RunRow): RunOutput {

@@ -43,11 +43,15 @@ export interface RunRow {
   finished_at: Date | null;
 }
 
-const DS = 'id, project_id, name, connection_ref_id, provider, cadence, lookback_days, start_date, timezone, next_run_at, created_at, updated_at';
+const DS =
+  'id, project_id, name, connection_ref_id, provider, cadence, lookback_days, start_date, timezone, next_run_at, created_at, updated_at';
 const RUN = `id, project_id, datastream_id, status, trigger, window_from, window_to, rows_read, rows_written, attempts,
   retries_exhausted, waiting_reason, error, queued_at, started_at, finished_at`;
 
-export async function upsertDatastream(db: SqlExecutor, row: Omit<DatastreamRow, 'created_at' | 'updated_at'> & { now: Date }): Promise<DatastreamRow> {
+export async function upsertDatastream(
+  db: SqlExecutor,
+  row: Omit<DatastreamRow, 'created_at' | 'updated_at'> & { now: Date },
+): Promise<DatastreamRow> {
   const rows = await db.query<DatastreamRow>(
     `INSERT INTO datastreams (id, project_id, name, connection_ref_id, provider, cadence, lookback_days, start_date, timezone, next_run_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
@@ -60,7 +64,19 @@ export async function upsertDatastream(db: SqlExecutor, row: Omit<DatastreamRow,
          IS NOT DISTINCT FROM (EXCLUDED.connection_ref_id, EXCLUDED.provider, EXCLUDED.cadence, EXCLUDED.lookback_days, EXCLUDED.start_date, EXCLUDED.timezone)
          THEN datastreams.updated_at ELSE EXCLUDED.updated_at END
      RETURNING ${DS}`,
-    [row.id, row.project_id, row.name, row.connection_ref_id, row.provider, row.cadence, row.lookback_days, row.start_date, row.timezone, row.next_run_at, row.now],
+    [
+      row.id,
+      row.project_id,
+      row.name,
+      row.connection_ref_id,
+      row.provider,
+      row.cadence,
+      row.lookback_days,
+      row.start_date,
+      row.timezone,
+      row.next_run_at,
+      row.now,
+    ],
   );
   return rows[0]!;
 }
@@ -73,11 +89,23 @@ export async function findDatastream(db: SqlExecutor, id: string): Promise<Datas
   return (await db.query<DatastreamRow>(`SELECT ${DS} FROM datastreams WHERE id = $1`, [id]))[0];
 }
 
-export async function findDatastreamByName(db: SqlExecutor, projectId: string, name: string): Promise<DatastreamRow | undefined> {
-  return (await db.query<DatastreamRow>(`SELECT ${DS} FROM datastreams WHERE project_id = $1 AND name = $2`, [projectId, name]))[0];
+export async function findDatastreamByName(
+  db: SqlExecutor,
+  projectId: string,
+  name: string,
+): Promise<DatastreamRow | undefined> {
+  return (
+    await db.query<DatastreamRow>(`SELECT ${DS} FROM datastreams WHERE project_id = $1 AND name = $2`, [
+      projectId,
+      name,
+    ])
+  )[0];
 }
 
-export async function upsertReportDefinition(db: SqlExecutor, row: { id: string; project_id: string; name: string; definition: unknown; now: Date }): Promise<ReportDefinitionRow> {
+export async function upsertReportDefinition(
+  db: SqlExecutor,
+  row: { id: string; project_id: string; name: string; definition: unknown; now: Date },
+): Promise<ReportDefinitionRow> {
   const rows = await db.query<ReportDefinitionRow>(
     `INSERT INTO report_definitions (id, project_id, name, definition, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
      ON CONFLICT (project_id, name) DO UPDATE SET definition = EXCLUDED.definition,
@@ -89,14 +117,32 @@ export async function upsertReportDefinition(db: SqlExecutor, row: { id: string;
 }
 
 export async function listReportDefinitions(db: SqlExecutor, projectId: string): Promise<ReportDefinitionRow[]> {
-  return db.query<ReportDefinitionRow>('SELECT id, project_id, name, definition, created_at, updated_at FROM report_definitions WHERE project_id = $1 ORDER BY name', [projectId]);
+  return db.query<ReportDefinitionRow>(
+    'SELECT id, project_id, name, definition, created_at, updated_at FROM report_definitions WHERE project_id = $1 ORDER BY name',
+    [projectId],
+  );
 }
 
-export async function insertRun(db: SqlExecutor, row: Pick<RunRow, 'id' | 'project_id' | 'datastream_id' | 'trigger' | 'window_from' | 'window_to' | 'waiting_reason'> & { now: Date }): Promise<RunRow> {
+export async function insertRun(
+  db: SqlExecutor,
+  row: Pick<
+    RunRow,
+    'id' | 'project_id' | 'datastream_id' | 'trigger' | 'window_from' | 'window_to' | 'waiting_reason'
+  > & { now: Date },
+): Promise<RunRow> {
   const rows = await db.query<RunRow>(
     `INSERT INTO datastream_runs (id, project_id, datastream_id, status, trigger, window_from, window_to, waiting_reason, queued_at)
      VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8) RETURNING ${RUN}`,
-    [row.id, row.project_id, row.datastream_id, row.trigger, row.window_from, row.window_to, row.waiting_reason, row.now],
+    [
+      row.id,
+      row.project_id,
+      row.datastream_id,
+      row.trigger,
+      row.window_from,
+      row.window_to,
+      row.waiting_reason,
+      row.now,
+    ],
   );
   return rows[0]!;
 }
@@ -106,7 +152,10 @@ export async function findRun(db: SqlExecutor, id: string): Promise<RunRow | und
 }
 
 /** Newest first, keyset on (queued_at, id). */
-export async function listRuns(db: SqlExecutor, q: { projectId: string; datastreamId?: string; after?: [string, string]; limit: number }): Promise<RunRow[]> {
+export async function listRuns(
+  db: SqlExecutor,
+  q: { projectId: string; datastreamId?: string; after?: [string, string]; limit: number },
+): Promise<RunRow[]> {
   return db.query<RunRow>(
     `SELECT ${RUN} FROM datastream_runs
      WHERE project_id = $1 AND ($2::text IS NULL OR datastream_id = $2)
@@ -117,7 +166,13 @@ export async function listRuns(db: SqlExecutor, q: { projectId: string; datastre
 }
 
 export async function hasSucceededRun(db: SqlExecutor, datastreamId: string): Promise<boolean> {
-  return (await db.query(`SELECT 1 FROM datastream_runs WHERE datastream_id = $1 AND status = 'succeeded' LIMIT 1`, [datastreamId])).length > 0;
+  return (
+    (
+      await db.query(`SELECT 1 FROM datastream_runs WHERE datastream_id = $1 AND status = 'succeeded' LIMIT 1`, [
+        datastreamId,
+      ])
+    ).length > 0
+  );
 }
 
 export async function hasAnyRun(db: SqlExecutor, datastreamId: string): Promise<boolean> {

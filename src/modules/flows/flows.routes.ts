@@ -1,6 +1,16 @@
 import { defineRoute } from '../../platform/http/route.js';
 import { presentDatastream, presentReportDefinition, presentRun } from './flows.presenter.js';
-import { EmptyBody, FlowPathParams, FlowsOutput, FlowsQuery, RunListOutput, RunQueuedOutput, RunsQuery, UpsertFlowInput, UpsertFlowOutput } from './flows.schemas.js';
+import {
+  EmptyBody,
+  FlowPathParams,
+  FlowsOutput,
+  FlowsQuery,
+  RunListOutput,
+  RunQueuedOutput,
+  RunsQuery,
+  UpsertFlowInput,
+  UpsertFlowOutput,
+} from './flows.schemas.js';
 import type { FlowsService } from './flows.service.js';
 
 export function flowRoutes(flows: FlowsService) {
@@ -25,14 +35,19 @@ export function flowRoutes(flows: FlowsService) {
     defineRoute({
       method: 'POST',
       url: '/api/flows/upsert',
-      summary: 'Create or update a datastream or report definition (idempotent on project and name); answers the stored object',
+      summary:
+        'Create or update a datastream or report definition (idempotent on project and name); answers the stored object',
       tags: ['flows'],
       rule: { permission: 'admin' },
       body: UpsertFlowInput,
       response: UpsertFlowOutput,
       handler: async ({ ctx, body }) => {
         const result = await flows.upsert(ctx, body);
-        if (result.kind === 'datastream') return { kind: result.kind, datastream: presentDatastream(result.datastream, flows.schedule(result.datastream, ctx.clock.now())) };
+        if (result.kind === 'datastream')
+          return {
+            kind: result.kind,
+            datastream: presentDatastream(result.datastream, flows.schedule(result.datastream, ctx.clock.now())),
+          };
         return { kind: result.kind, report_definition: presentReportDefinition(result.report_definition) };
       },
     }),

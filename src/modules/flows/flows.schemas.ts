@@ -5,12 +5,22 @@ import { isCalendarDate } from '../providers/dates.js';
 import { ConnectionRefId } from '../credentials/credentials.schemas.js';
 import { RELATIVE_RANGES } from './catalog.js';
 
-const Name = z.string().trim().min(1).max(120).regex(/^[^\u0000-\u001f]+$/, 'no control characters');
+const Name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .regex(/^[^\u0000-\u001f]+$/, 'no control characters');
 const CalendarDate = z.string().refine(isCalendarDate, 'must be a real calendar date YYYY-MM-DD');
 
 export const RetrievalWindow = z
   .object({
-    lookback_days: z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365').default(7)
+    lookback_days: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(365, 'must be at most 365')
+      .default(7)
       .describe('Days re-read on every run to catch late conversions.'),
     start_date: CalendarDate.optional().describe('First day of the first backfill.'),
   })
@@ -21,7 +31,14 @@ export const DatastreamDefinition = z
     name: Name,
     connection_ref_id: ConnectionRefId,
     provider: z.string().min(1).max(64),
-    cadence: z.string().trim().min(1).max(120).nullable().optional().describe('hourly, daily, weekly, manual or a 5-field cron; omit for the nightly default.'),
+    cadence: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .nullable()
+      .optional()
+      .describe('hourly, daily, weekly, manual or a 5-field cron; omit for the nightly default.'),
     retrieval_window: RetrievalWindow.default({ lookback_days: 7 }),
     timezone: TimeZone.optional().describe("Defaults to the project's timezone."),
   })
@@ -32,14 +49,24 @@ const Filter = z
   .object({
     dimension: z.string().min(1),
     op: z.enum(['eq', 'neq', 'in', 'not_in']),
-    value: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])).min(1).max(1000)]),
+    value: z.union([
+      z.string(),
+      z.number(),
+      z
+        .array(z.union([z.string(), z.number()]))
+        .min(1)
+        .max(1000),
+    ]),
   })
   .strict();
 
 const DateRange = z.union([
   z.object({ relative: z.enum(RELATIVE_RANGES) }).strict(),
   z.object({ last_days: z.number().int().min(1).max(3660) }).strict(),
-  z.object({ from: CalendarDate, to: CalendarDate }).strict().refine((r) => r.from <= r.to, { message: 'from must not be after to', path: ['to'] }),
+  z
+    .object({ from: CalendarDate, to: CalendarDate })
+    .strict()
+    .refine((r) => r.from <= r.to, { message: 'from must not be after to', path: ['to'] }),
 ]);
 
 export const ReportDefinition = z
@@ -67,7 +94,10 @@ export const UpsertFlowInput = z
 export type UpsertFlowInput = z.infer<typeof UpsertFlowInput>;
 
 export const FlowsQuery = z.object({ project_id: ProjectId }).strict();
-export const RunsQuery = PageQuery.extend({ project_id: ProjectId, datastream_id: z.string().min(1).max(80).optional() }).strict();
+export const RunsQuery = PageQuery.extend({
+  project_id: ProjectId,
+  datastream_id: z.string().min(1).max(80).optional(),
+}).strict();
 export type RunsQuery = z.infer<typeof RunsQuery>;
 export const FlowPathParams = z.object({ id: z.string().min(1).max(80) });
 /** Action endpoints take no body: an empty body or {} both work. */
@@ -99,8 +129,15 @@ export const ReportDefinitionOutput = z.object({
   updated_at: z.string(),
 });
 
-export const FlowsOutput = z.object({ datastreams: z.array(DatastreamOutput), report_definitions: z.array(ReportDefinitionOutput) });
-export const UpsertFlowOutput = z.object({ kind: z.enum(FLOW_KINDS), datastream: DatastreamOutput.optional(), report_definition: ReportDefinitionOutput.optional() });
+export const FlowsOutput = z.object({
+  datastreams: z.array(DatastreamOutput),
+  report_definitions: z.array(ReportDefinitionOutput),
+});
+export const UpsertFlowOutput = z.object({
+  kind: z.enum(FLOW_KINDS),
+  datastream: DatastreamOutput.optional(),
+  report_definition: ReportDefinitionOutput.optional(),
+});
 
 export const RunOutput = z.object({
   id: z.string(),

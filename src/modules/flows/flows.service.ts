@@ -15,10 +15,17 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { cadenceProblem, scheduleOf, type Schedule } from './cadence.js';
 import { DATASET_NAMES, DATASETS } from './catalog.js';
 import * as repo from './flows.repo.js';
-import { DatastreamDefinition, FLOW_KINDS, ReportDefinition, type RunsQuery, type UpsertFlowInput } from './flows.schemas.js';
+import {
+  DatastreamDefinition,
+  FLOW_KINDS,
+  ReportDefinition,
+  type RunsQuery,
+  type UpsertFlowInput,
+} from './flows.schemas.js';
 
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-const prefixed = (prefix: string, violations: FieldViolation[]) => violations.map((v) => ({ ...v, path: v.path ? `${prefix}.${v.path}` : prefix }));
+const prefixed = (prefix: string, violations: FieldViolation[]) =>
+  violations.map((v) => ({ ...v, path: v.path ? `${prefix}.${v.path}` : prefix }));
 
 export type UpsertResult =
   | { kind: 'datastream'; datastream: repo.DatastreamRow }
@@ -35,12 +42,20 @@ export class FlowsService {
   ) {}
 
   schedule(row: Pick<repo.DatastreamRow, 'cadence' | 'timezone'>, now: Date): Schedule {
-    return scheduleOf(row.cadence, row.timezone, { nightlyHour: this.config.schedulerNightlyHour, timezone: this.config.schedulerTimezone }, now);
+    return scheduleOf(
+      row.cadence,
+      row.timezone,
+      { nightlyHour: this.config.schedulerNightlyHour, timezone: this.config.schedulerTimezone },
+      now,
+    );
   }
 
   async list(ctx: RequestContext, projectId: string) {
     await this.projects.resolve(ctx, projectId, 'data.read');
-    const [datastreams, reportDefinitions] = await Promise.all([repo.listDatastreams(this.db, projectId), repo.listReportDefinitions(this.db, projectId)]);
+    const [datastreams, reportDefinitions] = await Promise.all([
+      repo.listDatastreams(this.db, projectId),
+      repo.listReportDefinitions(this.db, projectId),
+    ]);
     return { datastreams, reportDefinitions };
   }
 
@@ -62,12 +77,23 @@ export class FlowsService {
       if (!parsed.success) errors.push(...prefixed('definition', violationsOf(parsed.error)));
       const raw = input.definition as Record<string, unknown>;
       const provider = typeof raw.provider === 'string' ? raw.provider : undefined;
-      if (provider !== undefined && !providerFor(provider)) errors.push({ path: 'definition.provider', message: `unknown provider; use one of: ${PROVIDER_NAMES.join(', ')}` });
+      if (provider !== undefined && !providerFor(provider))
+        errors.push({
+          path: 'definition.provider',
+          message: `unknown provider; use one of: ${PROVIDER_NAMES.join(', ')}`,
+        });
       if (typeof raw.connection_ref_id === 'string') {
         const connection = await findConnection(this.db, project.id, raw.connection_ref_id);
-        if (!connection) errors.push({ path: 'definition.connection_ref_id', message: `project ${project.id} has no connection ${raw.connection_ref_id}; create it with POST /api/credentials` });
+        if (!connection)
+          errors.push({
+            path: 'definition.connection_ref_id',
+            message: `project ${project.id} has no connection ${raw.connection_ref_id}; create it with POST /api/credentials`,
+          });
         else if (provider !== undefined && connection.provider !== provider) {
-          errors.push({ path: 'definition.provider', message: `connection ${connection.connection_ref_id} uses provider ${connection.provider}, not ${provider}` });
+          errors.push({
+            path: 'definition.provider',
+            message: `connection ${connection.connection_ref_id} uses provider ${connection.provider}, not ${provider}`,
+          });
         }
       }
       if (typeof raw.cadence === 'string') {
@@ -101,12 +127,23 @@ export class FlowsService {
     errors.push(...catalogViolations(input.definition as Record<string, unknown>));
     if (errors.length || !parsed.success) throw new ValidationError(dedupe(errors));
     const existing = (await repo.listReportDefinitions(this.db, project.id)).find((r) => r.name === parsed.data.name);
-    const row = await repo.upsertReportDefinition(this.db, { id: existing?.id ?? newId('rd'), project_id: project.id, name: parsed.data.name, definition: parsed.data, now });
+    const row = await repo.upsertReportDefinition(this.db, {
+      id: existing?.id ?? newId('rd'),
+      project_id: project.id,
+      name: parsed.data.name,
+      definition: parsed.data,
+      now,
+    });
     return { kind: 'report_definition', report_definition: row };
   }
 
   /** Queues a run now (on-demand runs never depend on the scheduler) and answers it. */
-  async runNow(ctx: RequestContext, datastreamRef: string, projectRef?: string, trigger = 'manual'): Promise<repo.RunRow> {
+  async runNow(
+    ctx: RequestContext,
+    datastreamRef: string,
+    projectRef?: string,
+    trigger = 'manual',
+  ): Promise<repo.RunRow> {
     const datastream = await this.findDatastream(ctx, datastreamRef, projectRef);
     const window = await this.windowFor(datastream, ctx.clock.now());
     return this.ingestion.enqueue(ctx, datastream, window, trigger);
@@ -115,14 +152,20 @@ export class FlowsService {
   private async findDatastream(ctx: RequestContext, ref: string, projectRef?: string): Promise<repo.DatastreamRow> {
     if (projectRef !== undefined) {
       const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
-      const row = (await repo.findDatastream(this.db, ref)) ?? (await repo.findDatastreamByName(this.db, project.id, ref));
+      const row =
+        (await repo.findDatastream(this.db, ref)) ?? (await repo.findDatastreamByName(this.db, project.id, ref));
       if (row && row.project_id === project.id) return row;
-      throw new NotFoundError('datastream_not_found', `Datastream ${ref} does not exist in project ${project.id}.`, { hint: 'Call list_datastreams for the ids and names.' });
+      throw new NotFoundError('datastream_not_found', `Datastream ${ref} does not exist in project ${project.id}.`, {
+        hint: 'Call list_datastreams for the ids and names.',
+      });
     }
     const row = await repo.findDatastream(this.db, ref);
     // Without a grant the answer is the same as for a missing datastream's project (no probing).
     if (row) this.projects.assertGrant(ctx, row.project_id, 'context.write');
-    if (!row) throw new NotFoundError('datastream_not_found', `Datastream ${ref} does not exist.`, { hint: 'GET /api/flows?project_id=… lists the datastreams.' });
+    if (!row)
+      throw new NotFoundError('datastream_not_found', `Datastream ${ref} does not exist.`, {
+        hint: 'GET /api/flows?project_id=… lists the datastreams.',
+      });
     return row;
   }
 
@@ -137,7 +180,12 @@ export class FlowsService {
   async listRuns(ctx: RequestContext, q: RunsQuery) {
     await this.projects.resolve(ctx, q.project_id, 'data.read');
     const after = decodeCursor(q.cursor, z.tuple([z.string(), z.string()]));
-    const rows = await repo.listRuns(this.db, { projectId: q.project_id, datastreamId: q.datastream_id, after, limit: q.limit + 1 });
+    const rows = await repo.listRuns(this.db, {
+      projectId: q.project_id,
+      datastreamId: q.datastream_id,
+      after,
+      limit: q.limit + 1,
+    });
     return pageOf(rows, q.limit, (r) => [new Date(r.queued_at).toISOString(), r.id]);
   }
 
@@ -150,11 +198,16 @@ function catalogViolations(def: Record<string, unknown>): FieldViolation[] {
   const errors: FieldViolation[] = [];
   if (typeof def.dataset !== 'string') return errors;
   const dataset = DATASETS[def.dataset];
-  if (!dataset) return [{ path: 'definition.dataset', message: `unknown dataset; use one of: ${DATASET_NAMES.join(', ')}` }];
+  if (!dataset)
+    return [{ path: 'definition.dataset', message: `unknown dataset; use one of: ${DATASET_NAMES.join(', ')}` }];
   const check = (list: unknown, allowed: readonly string[], what: string, path: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((item, i) => {
-      if (typeof item === 'string' && !allowed.includes(item)) errors.push({ path: `${path}.${i}`, message: `unknown ${what} "${item}" for ${def.dataset}; use one of: ${allowed.join(', ')}` });
+      if (typeof item === 'string' && !allowed.includes(item))
+        errors.push({
+          path: `${path}.${i}`,
+          message: `unknown ${what} "${item}" for ${def.dataset}; use one of: ${allowed.join(', ')}`,
+        });
     });
   };
   check(def.metrics, dataset.metrics, 'metric', 'definition.metrics');
@@ -162,7 +215,11 @@ function catalogViolations(def: Record<string, unknown>): FieldViolation[] {
   if (Array.isArray(def.filters)) {
     def.filters.forEach((f, i) => {
       const dim = (f as Record<string, unknown> | null)?.dimension;
-      if (typeof dim === 'string' && !dataset.dimensions.includes(dim)) errors.push({ path: `definition.filters.${i}.dimension`, message: `unknown dimension "${dim}" for ${def.dataset}` });
+      if (typeof dim === 'string' && !dataset.dimensions.includes(dim))
+        errors.push({
+          path: `definition.filters.${i}.dimension`,
+          message: `unknown dimension "${dim}" for ${def.dataset}`,
+        });
     });
   }
   return errors;
@@ -170,5 +227,10 @@ function catalogViolations(def: Record<string, unknown>): FieldViolation[] {
 
 function dedupe(errors: FieldViolation[]): FieldViolation[] {
   const seen = new Set<string>();
-  return errors.filter((e) => (seen.has(`${e.path}|${e.message}`) ? false : (seen.add(`${e.path}|${e.message}`), true)));
+  return errors.filter((e) => {
+    const key = `${e.path}|${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -24,7 +24,12 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
           kind: 'enveloped',
           summary: [
             `${items.length} datastream${items.length === 1 ? '' : 's'} in ${project.id}.`,
-            ...items.slice(0, 25).map((d) => `- ${d.id} "${d.name}" (${d.provider}, ${d.cadence ?? 'nightly default'}; next run ${d.next_run_at ?? 'manual only'})`),
+            ...items
+              .slice(0, 25)
+              .map(
+                (d) =>
+                  `- ${d.id} "${d.name}" (${d.provider}, ${d.cadence ?? 'nightly default'}; next run ${d.next_run_at ?? 'manual only'})`,
+              ),
           ],
           projectId: project.id,
           provenance: { source: 'datastreams', project_resolved_from: resolvedFrom },
@@ -51,19 +56,34 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
             queued.id,
             async (r) => {
               step += 1;
-              const detail = r.status === 'running' ? `${r.rows_read} rows read` : r.status === 'failed' ? `attempt ${r.attempts} failed: ${r.error ?? ''}; retrying` : r.status;
+              const detail =
+                r.status === 'running'
+                  ? `${r.rows_read} rows read`
+                  : r.status === 'failed'
+                    ? `attempt ${r.attempts} failed: ${r.error ?? ''}; retrying`
+                    : r.status;
               await ctx.progress(step, undefined, `run ${r.id}: ${detail}`);
             },
             ctx.signal,
           );
         }
         const out = presentRun(run);
-        const lines = [`Run ${out.id} of datastream ${out.datastream_id}: ${out.status} (window ${out.window.from}..${out.window.to}).`];
-        if (out.status === 'succeeded') lines.push(`${out.rows_read} rows read, ${out.rows_written} rows written to the models.`);
+        const lines = [
+          `Run ${out.id} of datastream ${out.datastream_id}: ${out.status} (window ${out.window.from}..${out.window.to}).`,
+        ];
+        if (out.status === 'succeeded')
+          lines.push(`${out.rows_read} rows read, ${out.rows_written} rows written to the models.`);
         if (out.waiting_reason) lines.push(`Waiting: ${out.waiting_reason}`);
         if (out.error) lines.push(`Error: ${out.error}${out.retries_exhausted ? ' (retries exhausted)' : ''}`);
-        if (out.status === 'queued' || out.status === 'running') lines.push('Check it later with GET /api/flows/runs?project_id=… .');
-        return { kind: 'enveloped', summary: lines, projectId: out.project_id, provenance: { source: 'datastream_runs' }, data: { run: out } };
+        if (out.status === 'queued' || out.status === 'running')
+          lines.push('Check it later with GET /api/flows/runs?project_id=… .');
+        return {
+          kind: 'enveloped',
+          summary: lines,
+          projectId: out.project_id,
+          provenance: { source: 'datastream_runs' },
+          data: { run: out },
+        };
       },
     }),
   ];

@@ -74,7 +74,12 @@ export class IngestionService {
     });
   }
 
-  async enqueue(ctx: RequestContext, ds: DatastreamRow, window: { from: string; to: string }, trigger: string): Promise<RunRow> {
+  async enqueue(
+    ctx: RequestContext,
+    ds: DatastreamRow,
+    window: { from: string; to: string },
+    trigger: string,
+  ): Promise<RunRow> {
     const workers = await this.jobs.liveWorkers(DATASTREAM_QUEUE);
     const waiting_reason =
       workers === 0
@@ -112,11 +117,19 @@ export class IngestionService {
     try {
       await runs.clearLanding(this.db, ds.id);
       const connection = await this.credentials.require(ds.project_id, ds.connection_ref_id);
-      if (connection.status === 'revoked') throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
+      if (connection.status === 'revoked')
+        throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
       const { provider, context } = this.credentials.contextFor(connection, this.clock, job.signal);
       const window = { from: run.window_from, to: run.window_to };
       const project = await findProject(this.db, ds.project_id);
-      const scope: ModelScope = { projectId: ds.project_id, datastreamId: ds.id, runId: run.id, from: window.from, to: window.to, reportingCurrency: project!.reporting_currency.trim() };
+      const scope: ModelScope = {
+        projectId: ds.project_id,
+        datastreamId: ds.id,
+        runId: run.id,
+        from: window.from,
+        to: window.to,
+        reportingCurrency: project!.reporting_currency.trim(),
+      };
       const source: Source = { run, provider, context, window };
       // Wall-clock phase timings for the log (operations, benchmarks); not business time.
       const t0 = performance.now();
@@ -131,7 +144,9 @@ export class IngestionService {
         built = await db.transaction(async (tx) => {
           const follower = this.models.followLanding(tx, scope);
           try {
-            const lander = await ChunkedCopyLander.open(db, run.id, ds.id, this.landingChunkRows, (chunk) => follower.chunkLanded(chunk));
+            const lander = await ChunkedCopyLander.open(db, run.id, ds.id, this.landingChunkRows, (chunk) =>
+              follower.chunkLanded(chunk),
+            );
             read = await this.land(source, lander, () => follower.failed);
           } catch (error) {
             // The follower's statement in flight must finish before the rollback is sent behind it.
@@ -153,14 +168,34 @@ export class IngestionService {
       const rowsWritten = Object.values(written).reduce((a, b) => a + b, 0);
       await runs.succeed(this.db, run.id, { rowsRead: read, rowsWritten, now: this.clock.now() });
       // On PostgreSQL `models` is what remains after the landing; per_model counts each model's own statements.
-      const ms = { read_and_land: Math.round(readMs), models: Math.round(performance.now() - t0 - readMs), per_model: modelMs };
+      const ms = {
+        read_and_land: Math.round(readMs),
+        models: Math.round(performance.now() - t0 - readMs),
+        per_model: modelMs,
+      };
       this.log.info({ run: run.id, datastream: ds.id, rows_read: read, written, ms }, 'datastream run succeeded');
     } catch (error) {
       const message = safeMessage(error, phase);
       if (error instanceof ProviderError && (error.status === 'expired' || phase === 'reading the source')) {
-        await this.credentials.recordRunFailure(ds.project_id, ds.connection_ref_id, error.status === 'expired' ? 'expired' : 'error', message, this.clock.now()).catch(() => undefined);
+        await this.credentials
+          .recordRunFailure(
+            ds.project_id,
+            ds.connection_ref_id,
+            error.status === 'expired' ? 'expired' : 'error',
+            message,
+            this.clock.now(),
+          )
+          .catch(() => undefined);
       }
-      this.log.warn({ run: run.id, datastream: ds.id, attempt: job.retryCount, err: { message: error instanceof Error ? error.message : String(error) } }, 'datastream run failed');
+      this.log.warn(
+        {
+          run: run.id,
+          datastream: ds.id,
+          attempt: job.retryCount,
+          err: { message: error instanceof Error ? error.message : String(error) },
+        },
+        'datastream run failed',
+      );
       await runs.fail(this.db, run.id, { error: message, exhausted: job.lastAttempt, now: this.clock.now() });
       throw error;
     } finally {
@@ -185,7 +220,8 @@ export class IngestionService {
         const pending = lander.add(record);
         if (pending) {
           await pending;
-          if ((stopped = stop())) break;
+          stopped = stop();
+          if (stopped) break;
         }
         if (read - reported >= PROGRESS_EVERY_ROWS) {
           reported = read;
@@ -202,7 +238,12 @@ export class IngestionService {
   }
 
   /** Polls the run until it settles (or `signal` aborts), reporting progress on each change. */
-  async waitForRun(runId: string, onProgress: (run: RunRow) => Promise<void>, signal: AbortSignal, maxWaitMs = 10 * 60_000): Promise<RunRow> {
+  async waitForRun(
+    runId: string,
+    onProgress: (run: RunRow) => Promise<void>,
+    signal: AbortSignal,
+    maxWaitMs = 10 * 60_000,
+  ): Promise<RunRow> {
     const started = Date.now();
     let last = '';
     for (;;) {

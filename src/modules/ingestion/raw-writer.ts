@@ -9,7 +9,8 @@ import type { CanonicalRecord } from '../providers/provider.js';
 import { RawCsvEncoder, WRITE_BYTES } from './raw-writer.csv.js';
 
 export const RAW_BATCH_ROWS = 5_000;
-const COLUMNS = 'run_id, datastream_id, date, campaign_id, campaign_name, channel, currency, spend, impressions, clicks, conversions, revenue';
+const COLUMNS =
+  'run_id, datastream_id, date, campaign_id, campaign_name, channel, currency, spend, impressions, clicks, conversions, revenue';
 
 /** Lands canonical records into raw_ad_records; memory stays one batch deep whatever the window. */
 export interface RawLander {
@@ -59,7 +60,20 @@ export class UnnestLander implements RawLander {
     await this.db.query(
       `INSERT INTO raw_ad_records (${COLUMNS})
        SELECT $1, $2, * FROM unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::int8[], $10::int8[], $11::numeric[], $12::numeric[])`,
-      [this.runId, this.datastreamId, c.date, c.campaign_id, c.campaign_name, c.channel, c.currency, c.spend, c.impressions, c.clicks, c.conversions, c.revenue],
+      [
+        this.runId,
+        this.datastreamId,
+        c.date,
+        c.campaign_id,
+        c.campaign_name,
+        c.channel,
+        c.currency,
+        c.spend,
+        c.impressions,
+        c.clicks,
+        c.conversions,
+        c.revenue,
+      ],
     );
   }
 
@@ -115,7 +129,13 @@ export class ChunkedCopyLander implements RawLander {
     this.failed.catch(() => undefined);
   }
 
-  static async open(db: PostgresDatabase, runId: string, datastreamId: string, chunkRows: number, onChunk: (chunk: LandingChunk) => void): Promise<ChunkedCopyLander> {
+  static async open(
+    db: PostgresDatabase,
+    runId: string,
+    datastreamId: string,
+    chunkRows: number,
+    onChunk: (chunk: LandingChunk) => void,
+  ): Promise<ChunkedCopyLander> {
     if (!(chunkRows >= 1)) throw new Error(`landing chunk size must be at least 1 row, not ${chunkRows}`);
     return new ChunkedCopyLander(await db.pool.connect(), runId, datastreamId, chunkRows, onChunk);
   }

@@ -23,7 +23,12 @@ export async function claim(db: SqlExecutor, runId: string, now: Date): Promise<
  * A `running` row whose process died and whose job ran out of retries would block its datastream
  * for good; once it is older than the job expiry it is marked failed so the next run can start.
  */
-export async function failAbandoned(db: SqlExecutor, datastreamId: string, olderThan: Date, now: Date): Promise<number> {
+export async function failAbandoned(
+  db: SqlExecutor,
+  datastreamId: string,
+  olderThan: Date,
+  now: Date,
+): Promise<number> {
   const rows = await db.query(
     `UPDATE datastream_runs SET status = 'failed', retries_exhausted = true, finished_at = $3,
        error = 'abandoned: the process running it stopped before it finished'
@@ -42,14 +47,22 @@ export async function progress(db: SqlExecutor, runId: string, rowsRead: number)
   await db.query('UPDATE datastream_runs SET rows_read = $2 WHERE id = $1', [runId, rowsRead]);
 }
 
-export async function succeed(db: SqlExecutor, runId: string, r: { rowsRead: number; rowsWritten: number; now: Date }): Promise<void> {
+export async function succeed(
+  db: SqlExecutor,
+  runId: string,
+  r: { rowsRead: number; rowsWritten: number; now: Date },
+): Promise<void> {
   await db.query(
     `UPDATE datastream_runs SET status = 'succeeded', rows_read = $2, rows_written = $3, finished_at = $4, error = NULL WHERE id = $1`,
     [runId, r.rowsRead, r.rowsWritten, r.now],
   );
 }
 
-export async function fail(db: SqlExecutor, runId: string, r: { error: string; exhausted: boolean; now: Date }): Promise<void> {
+export async function fail(
+  db: SqlExecutor,
+  runId: string,
+  r: { error: string; exhausted: boolean; now: Date },
+): Promise<void> {
   await db.query(
     `UPDATE datastream_runs SET status = 'failed', error = $2, retries_exhausted = $3, finished_at = $4, rows_written = 0 WHERE id = $1`,
     [runId, r.error, r.exhausted, r.now],

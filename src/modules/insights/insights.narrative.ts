@@ -65,7 +65,8 @@ export function deltas(day: KpiTotals, prev: KpiTotals | undefined, lastWeek: Kp
     const p = prev?.[metric] ?? null;
     const w = lastWeek?.[metric] ?? null;
     const abs = (b: number | null) => (value === null || b === null ? null : round(value - b));
-    const pct = (b: number | null) => (value === null || b === null || b === 0 ? null : round(((value - b) / Math.abs(b)) * 100, 4));
+    const pct = (b: number | null) =>
+      value === null || b === null || b === 0 ? null : round(((value - b) / Math.abs(b)) * 100, 4);
     return {
       metric,
       unit,
@@ -80,7 +81,8 @@ export function deltas(day: KpiTotals, prev: KpiTotals | undefined, lastWeek: Kp
   });
 }
 
-const grouped = (n: number, digits: number) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const grouped = (n: number, digits: number) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function formatValue(value: number | null, unit: KpiDelta['unit'], currency: string): string {
   if (value === null) return 'n/a';
@@ -120,16 +122,22 @@ export function narrative(r: InsightRecord): string {
     lines.push(`**Anomalies (${r.anomalies.length})**`);
     for (const a of r.anomalies) {
       const unit = unitOf(a.metric);
-      const baseline = a.baseline_mean === null ? 'no baseline' : `baseline ${formatValue(a.baseline_mean, unit, r.currency)} ± ${formatValue(a.baseline_stddev ?? 0, unit, r.currency)}`;
+      const baseline =
+        a.baseline_mean === null
+          ? 'no baseline'
+          : `baseline ${formatValue(a.baseline_mean, unit, r.currency)} ± ${formatValue(a.baseline_stddev ?? 0, unit, r.currency)}`;
       const strength = a.z === null ? 'flat baseline' : `z = ${grouped(a.z, 1)}`;
-      lines.push(`- ${labelOf(a.metric)} on ${channelName(a.channel)}: ${a.direction ?? 'change'} to ${formatValue(a.value, unit, r.currency)} vs ${baseline} (${strength}, ${a.training_size} days of baseline)`);
+      lines.push(
+        `- ${labelOf(a.metric)} on ${channelName(a.channel)}: ${a.direction ?? 'change'} to ${formatValue(a.value, unit, r.currency)} vs ${baseline} (${strength}, ${a.training_size} days of baseline)`,
+      );
     }
   }
   lines.push('');
   if (r.context_events.length === 0) lines.push('No context event active.');
   else {
     lines.push(`**Context events active (${r.context_events.length})**`);
-    for (const e of r.context_events) lines.push(`- ${e.event_type}: ${e.title} (from ${e.event_date}, active until ${e.active_until})`);
+    for (const e of r.context_events)
+      lines.push(`- ${e.event_type}: ${e.title} (from ${e.event_date}, active until ${e.active_until})`);
   }
   return lines.join('\n');
 }

@@ -15,7 +15,13 @@ export interface KpiTotals {
 }
 
 /** Project totals per date (ratios recomputed from the summed parts), optionally one channel. */
-export async function kpiTotals(db: SqlExecutor, projectId: string, from: string, to: string, channel?: string): Promise<KpiTotals[]> {
+export async function kpiTotals(
+  db: SqlExecutor,
+  projectId: string,
+  from: string,
+  to: string,
+  channel?: string,
+): Promise<KpiTotals[]> {
   return db.query<KpiTotals>(
     `SELECT date, min(currency)::text AS currency, sum(spend)::float8 AS spend, sum(revenue)::float8 AS revenue,
        sum(conversions)::float8 AS conversions, sum(clicks)::float8 AS clicks, sum(impressions)::float8 AS impressions,
@@ -28,7 +34,11 @@ export async function kpiTotals(db: SqlExecutor, projectId: string, from: string
 }
 
 export async function lastKpiDate(db: SqlExecutor, projectId: string): Promise<string | null> {
-  return (await db.query<{ d: string | null }>('SELECT max(date) AS d FROM kpis_daily WHERE project_id = $1', [projectId]))[0]?.d ?? null;
+  return (
+    (
+      await db.query<{ d: string | null }>('SELECT max(date) AS d FROM kpis_daily WHERE project_id = $1', [projectId])
+    )[0]?.d ?? null
+  );
 }
 
 export interface InsightRow {
@@ -44,14 +54,28 @@ export interface InsightRow {
 const COLS = 'project_id, date, version, inputs_hash, record, narrative_md, composed_at';
 
 export async function findInsight(db: SqlExecutor, projectId: string, date: string): Promise<InsightRow | undefined> {
-  return (await db.query<InsightRow>(`SELECT ${COLS} FROM insights_daily WHERE project_id = $1 AND date = $2`, [projectId, date]))[0];
+  return (
+    await db.query<InsightRow>(`SELECT ${COLS} FROM insights_daily WHERE project_id = $1 AND date = $2`, [
+      projectId,
+      date,
+    ])
+  )[0];
 }
 
 export async function latestInsight(db: SqlExecutor, projectId: string): Promise<InsightRow | undefined> {
-  return (await db.query<InsightRow>(`SELECT ${COLS} FROM insights_daily WHERE project_id = $1 ORDER BY date DESC LIMIT 1`, [projectId]))[0];
+  return (
+    await db.query<InsightRow>(`SELECT ${COLS} FROM insights_daily WHERE project_id = $1 ORDER BY date DESC LIMIT 1`, [
+      projectId,
+    ])
+  )[0];
 }
 
-export async function listInsights(db: SqlExecutor, projectId: string, before: string | undefined, limit: number): Promise<InsightRow[]> {
+export async function listInsights(
+  db: SqlExecutor,
+  projectId: string,
+  before: string | undefined,
+  limit: number,
+): Promise<InsightRow[]> {
   return db.query<InsightRow>(
     `SELECT ${COLS} FROM insights_daily WHERE project_id = $1 AND ($2::date IS NULL OR date < $2) ORDER BY date DESC LIMIT $3`,
     [projectId, before ?? null, limit],
@@ -62,7 +86,10 @@ export async function listInsights(db: SqlExecutor, projectId: string, before: s
  * Stores a composition unless the stored one was composed from the same inputs. The version goes
  * up by one on every real change; an unchanged recomposition writes nothing (returns undefined).
  */
-export async function upsertInsight(db: SqlExecutor, row: Omit<InsightRow, 'version'>): Promise<InsightRow | undefined> {
+export async function upsertInsight(
+  db: SqlExecutor,
+  row: Omit<InsightRow, 'version'>,
+): Promise<InsightRow | undefined> {
   return (
     await db.query<InsightRow>(
       `INSERT INTO insights_daily (project_id, date, version, inputs_hash, record, narrative_md, composed_at)

@@ -16,7 +16,8 @@ export function insightRoutes(insights: InsightsService) {
     defineRoute({
       method: 'GET',
       url: '/api/insights',
-      summary: 'Daily insights of a project: one date, or the newest first (record, Markdown narrative, version, inputs hash)',
+      summary:
+        'Daily insights of a project: one date, or the newest first (record, Markdown narrative, version, inputs hash)',
       tags: ['insights'],
       rule: { permission: 'data.read' },
       query: InsightsQuery,

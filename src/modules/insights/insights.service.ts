@@ -76,10 +76,23 @@ export class InsightsService {
         relative_change: a.relative_change,
         training_size: a.training_size,
       })),
-      context_events: active.map((e) => ({ id: e.id, event_type: e.event_type, title: e.title, event_date: e.event_date, active_until: e.active_until })),
+      context_events: active.map((e) => ({
+        id: e.id,
+        event_type: e.event_type,
+        title: e.title,
+        event_date: e.event_date,
+        active_until: e.active_until,
+      })),
     };
     const inputs_hash = createHash('sha256').update(JSON.stringify(record)).digest('hex');
-    return repo.upsertInsight(this.db, { project_id: projectId, date, inputs_hash, record: record as unknown as Record<string, unknown>, narrative_md: narrative(record), composed_at: now });
+    return repo.upsertInsight(this.db, {
+      project_id: projectId,
+      date,
+      inputs_hash,
+      record: record as unknown as Record<string, unknown>,
+      narrative_md: narrative(record),
+      composed_at: now,
+    });
   }
 
   /** Every date of a range that has KPIs; answers the ones whose insight changed. */
@@ -92,13 +105,25 @@ export class InsightsService {
     return changed;
   }
 
-  async get(ctx: RequestContext, projectRef: string | undefined, date?: string): Promise<{ resolved: ResolvedProject; insight: InsightOutput }> {
+  async get(
+    ctx: RequestContext,
+    projectRef: string | undefined,
+    date?: string,
+  ): Promise<{ resolved: ResolvedProject; insight: InsightOutput }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'data.read');
-    const row = date ? await repo.findInsight(this.db, resolved.project.id, date) : await repo.latestInsight(this.db, resolved.project.id);
+    const row = date
+      ? await repo.findInsight(this.db, resolved.project.id, date)
+      : await repo.latestInsight(this.db, resolved.project.id);
     if (!row) {
-      throw new NotFoundError('insight_not_found', date ? `No daily insight for ${resolved.project.id} on ${date}.` : `Project ${resolved.project.id} has no daily insight yet.`, {
-        hint: 'Insights are composed after each ingestion run; run a datastream (run_datastream) or pick a date with data.',
-      });
+      throw new NotFoundError(
+        'insight_not_found',
+        date
+          ? `No daily insight for ${resolved.project.id} on ${date}.`
+          : `Project ${resolved.project.id} has no daily insight yet.`,
+        {
+          hint: 'Insights are composed after each ingestion run; run a datastream (run_datastream) or pick a date with data.',
+        },
+      );
     }
     return { resolved, insight: presentInsight(row) };
   }

@@ -12,7 +12,9 @@ const GetKpisInput = z
   .object({
     project_id: ProjectRef,
     from: CalendarDate.optional().describe('First day (default: 7 days before to).'),
-    to: CalendarDate.optional().describe('Last day (default: yesterday, the last complete day in the project timezone).'),
+    to: CalendarDate.optional().describe(
+      'Last day (default: yesterday, the last complete day in the project timezone).',
+    ),
     channel: z.string().min(1).max(100).optional().describe('Only this channel (default: all channels).'),
   })
   .strict();
@@ -41,7 +43,16 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
         channel: z.string().nullable(),
         currency: z.string(),
         days_with_data: z.number(),
-        kpis: z.array(z.object({ metric: z.string(), unit: z.string(), current: z.number().nullable(), previous: z.number().nullable(), delta_abs: z.number().nullable(), delta_pct: z.number().nullable() })),
+        kpis: z.array(
+          z.object({
+            metric: z.string(),
+            unit: z.string(),
+            current: z.number().nullable(),
+            previous: z.number().nullable(),
+            delta_abs: z.number().nullable(),
+            delta_pct: z.number().nullable(),
+          }),
+        ),
         daily: z.array(z.record(z.string(), z.unknown())),
       },
       run: async (ctx, input) => {
@@ -52,7 +63,10 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
           summary: [
             `KPIs of ${resolved.project.id}${out.channel ? ` (channel ${out.channel})` : ''}, ${out.period.from} → ${out.period.to} vs ${out.previous_period.from} → ${out.previous_period.to}, in ${out.currency}:`,
             ...(out.days_with_data === 0 ? ['No KPI data in this period (has a datastream run yet?).'] : []),
-            ...out.kpis.map((k) => `- ${k.metric}: ${formatValue(k.current, unit(k.unit), out.currency)} (${formatPct(k.delta_pct)} vs ${formatValue(k.previous, unit(k.unit), out.currency)})`),
+            ...out.kpis.map(
+              (k) =>
+                `- ${k.metric}: ${formatValue(k.current, unit(k.unit), out.currency)} (${formatPct(k.delta_pct)} vs ${formatValue(k.previous, unit(k.unit), out.currency)})`,
+            ),
           ],
           projectId: resolved.project.id,
           provenance: { source: 'kpis_daily', resolved_from: resolved.resolvedFrom },
@@ -82,10 +96,25 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
         const lines = insight.narrative_md.split('\n').filter((l) => l.trim() !== '');
         return {
           kind: 'enveloped',
-          summary: lines.length > 30 ? [...lines.slice(0, 29), `… ${lines.length - 29} more lines in data.narrative_md.`] : lines,
+          summary:
+            lines.length > 30
+              ? [...lines.slice(0, 29), `… ${lines.length - 29} more lines in data.narrative_md.`]
+              : lines,
           projectId: resolved.project.id,
-          provenance: { source: 'insights_daily', version: insight.version, inputs_hash: insight.inputs_hash, resolved_from: resolved.resolvedFrom },
-          data: { date: insight.date, version: insight.version, inputs_hash: insight.inputs_hash, composed_at: insight.composed_at, narrative_md: insight.narrative_md, record: insight.record as unknown as Record<string, unknown> },
+          provenance: {
+            source: 'insights_daily',
+            version: insight.version,
+            inputs_hash: insight.inputs_hash,
+            resolved_from: resolved.resolvedFrom,
+          },
+          data: {
+            date: insight.date,
+            version: insight.version,
+            inputs_hash: insight.inputs_hash,
+            composed_at: insight.composed_at,
+            narrative_md: insight.narrative_md,
+            record: insight.record as unknown as Record<string, unknown>,
+          },
         };
       },
     }),
@@ -98,11 +127,18 @@ export function insightResources(insights: InsightsService, projects: ProjectsSe
       name: 'insight-latest',
       uriTemplate: 'insight://{project_id}/latest',
       title: 'Latest daily insight',
-      description: "A project's newest daily insight (record and narrative); subscribe to hear when one is composed or recomposed.",
+      description:
+        "A project's newest daily insight (record and narrative); subscribe to hear when one is composed or recomposed.",
       mimeType: 'application/json',
       permission: 'data.read',
-      list: async (ctx) => (await projects.list(ctx, { limit: 200 })).items.map((p) => ({ uri: `insight://${p.id}/latest`, name: `${p.id} latest insight` })),
-      read: async (ctx, _uri, vars) => ({ text: JSON.stringify((await insights.get(ctx, vars.project_id ?? '')).insight) }),
+      list: async (ctx) =>
+        (await projects.list(ctx, { limit: 200 })).items.map((p) => ({
+          uri: `insight://${p.id}/latest`,
+          name: `${p.id} latest insight`,
+        })),
+      read: async (ctx, _uri, vars) => ({
+        text: JSON.stringify((await insights.get(ctx, vars.project_id ?? '')).insight),
+      }),
     },
   ];
 }

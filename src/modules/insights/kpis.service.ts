@@ -24,11 +24,20 @@ export class KpisService {
     private readonly projects: ProjectsService,
   ) {}
 
-  async compare(ctx: RequestContext, q: { project_id: string | undefined; from?: string | undefined; to?: string | undefined; channel?: string | undefined }) {
+  async compare(
+    ctx: RequestContext,
+    q: {
+      project_id: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+      channel?: string | undefined;
+    },
+  ) {
     const resolved: ResolvedProject = await this.projects.resolve(ctx, q.project_id, 'data.read');
     const to = q.to ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -1);
     const from = q.from ?? addDays(to, -6);
-    if (from > to) throw new ValidationError([{ path: 'from', message: `from (${from}) must be on or before to (${to})` }]);
+    if (from > to)
+      throw new ValidationError([{ path: 'from', message: `from (${from}) must be on or before to (${to})` }]);
     const days = daysBetween(from, to) + 1;
     if (days > 366) throw new ValidationError([{ path: 'from', message: 'the range may span at most 366 days' }]);
     const prevTo = addDays(from, -1);
@@ -66,5 +75,11 @@ function sum(rows: KpiTotals[]): Omit<KpiTotals, 'date' | 'currency'> | undefine
   const t = { spend: 0, revenue: 0, conversions: 0, clicks: 0, impressions: 0 };
   for (const r of rows) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r[k];
   const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
-  return { ...t, roas: ratio(t.revenue, t.spend), cpa: ratio(t.spend, t.conversions), ctr: ratio(t.clicks, t.impressions), cvr: ratio(t.conversions, t.clicks) };
+  return {
+    ...t,
+    roas: ratio(t.revenue, t.spend),
+    cpa: ratio(t.spend, t.conversions),
+    ctr: ratio(t.clicks, t.impressions),
+    cvr: ratio(t.conversions, t.clicks),
+  };
 }

@@ -29,7 +29,15 @@ const VERSION = 'knowledge_id, version_number, topic_id, title, body_md, owner, 
 /** Creates the head row or bumps its version under the row lock ON CONFLICT takes (no gaps). */
 export async function bumpHead(
   tx: SqlExecutor,
-  row: { id: string; project_id: string; topic_id: string; title: string; body_md: string; owner: string | null; now: Date },
+  row: {
+    id: string;
+    project_id: string;
+    topic_id: string;
+    title: string;
+    body_md: string;
+    owner: string | null;
+    now: Date;
+  },
 ): Promise<{ id: string; version_number: number }> {
   const rows = await tx.query<{ id: string; version_number: number }>(
     `INSERT INTO knowledge (id, project_id, topic_id, version_number, title, body_md, owner, created_at, updated_at)
@@ -55,31 +63,63 @@ export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): 
   ]);
 }
 
-export async function findHead(db: SqlExecutor, projectId: string, topicId: string): Promise<KnowledgeHeadRow | undefined> {
-  return (await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND topic_id = $2`, [projectId, topicId]))[0];
-}
-
-export async function findLiveByIdOrTopic(db: SqlExecutor, projectId: string, ref: string): Promise<KnowledgeHeadRow | undefined> {
+export async function findHead(
+  db: SqlExecutor,
+  projectId: string,
+  topicId: string,
+): Promise<KnowledgeHeadRow | undefined> {
   return (
-    await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND (id = $2 OR topic_id = $2) AND deleted_at IS NULL`, [
+    await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND topic_id = $2`, [
       projectId,
-      ref,
+      topicId,
     ])
   )[0];
 }
 
-export async function findVersion(db: SqlExecutor, id: string, version: number): Promise<KnowledgeVersionRow | undefined> {
-  return (await db.query<KnowledgeVersionRow>(`SELECT ${VERSION} FROM knowledge_versions WHERE knowledge_id = $1 AND version_number = $2`, [id, version]))[0];
+export async function findLiveByIdOrTopic(
+  db: SqlExecutor,
+  projectId: string,
+  ref: string,
+): Promise<KnowledgeHeadRow | undefined> {
+  return (
+    await db.query<KnowledgeHeadRow>(
+      `SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND (id = $2 OR topic_id = $2) AND deleted_at IS NULL`,
+      [projectId, ref],
+    )
+  )[0];
+}
+
+export async function findVersion(
+  db: SqlExecutor,
+  id: string,
+  version: number,
+): Promise<KnowledgeVersionRow | undefined> {
+  return (
+    await db.query<KnowledgeVersionRow>(
+      `SELECT ${VERSION} FROM knowledge_versions WHERE knowledge_id = $1 AND version_number = $2`,
+      [id, version],
+    )
+  )[0];
 }
 
 export async function listVersions(db: SqlExecutor, id: string) {
-  return db.query<{ version_number: number; title: string; owner: string | null; created_at: Date; created_by: string }>(
+  return db.query<{
+    version_number: number;
+    title: string;
+    owner: string | null;
+    created_at: Date;
+    created_by: string;
+  }>(
     'SELECT version_number, title, owner, created_at, created_by FROM knowledge_versions WHERE knowledge_id = $1 ORDER BY version_number',
     [id],
   );
 }
 
-export async function listLive(db: SqlExecutor, projectId: string, options: { after?: string; limit: number }): Promise<KnowledgeHeadRow[]> {
+export async function listLive(
+  db: SqlExecutor,
+  projectId: string,
+  options: { after?: string; limit: number },
+): Promise<KnowledgeHeadRow[]> {
   return db.query<KnowledgeHeadRow>(
     `SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR topic_id > $2)
      ORDER BY topic_id LIMIT $3`,
@@ -88,7 +128,10 @@ export async function listLive(db: SqlExecutor, projectId: string, options: { af
 }
 
 /** Every live sheet at its current version, body included (the raw list). */
-export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
+export async function allCurrent(
+  db: SqlExecutor,
+  projectId: string,
+): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
   return db.query(
     `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL ORDER BY topic_id`,
     [projectId],

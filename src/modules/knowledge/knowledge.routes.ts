@@ -49,7 +49,8 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
       params: KnowledgePathParams,
       query: KnowledgeReadQuery,
       response: KnowledgeOutput,
-      handler: async ({ ctx, params, query }) => (await knowledge.get(ctx, query.project_id, params.topic_id, query.version)).knowledge,
+      handler: async ({ ctx, params, query }) =>
+        (await knowledge.get(ctx, query.project_id, params.topic_id, query.version)).knowledge,
     }),
     defineRoute({
       method: 'PUT',

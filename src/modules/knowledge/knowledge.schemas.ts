@@ -20,7 +20,9 @@ export const AddKnowledgeInput = z
     title: Title,
     body_md: BodyMd.describe('The sheet, in Markdown.'),
     owner: Owner.optional().describe('Who keeps this sheet current (team or person).'),
-    topic_id: TopicId.optional().describe('Derived from the title when not given; an existing topic_id gets a new version.'),
+    topic_id: TopicId.optional().describe(
+      'Derived from the title when not given; an existing topic_id gets a new version.',
+    ),
   })
   .strict();
 export type AddKnowledgeInput = z.infer<typeof AddKnowledgeInput>;
@@ -31,7 +33,10 @@ export const UpdateKnowledgeInput = z
 export type UpdateKnowledgeInput = z.infer<typeof UpdateKnowledgeInput>;
 
 export const KnowledgePathParams = z.object({ topic_id: TopicId });
-export const KnowledgeReadQuery = z.object({ project_id: ProjectRef, version: z.coerce.number().int().min(1).optional() });
+export const KnowledgeReadQuery = z.object({
+  project_id: ProjectRef,
+  version: z.coerce.number().int().min(1).optional(),
+});
 export const KnowledgeListQuery = PageQuery.extend({ project_id: ProjectRef });
 
 export const KnowledgeOutput = z.object({
@@ -57,11 +62,22 @@ export const KnowledgeSummaryOutput = z.object({
   version_number: z.number(),
   updated_at: z.string(),
 });
-export const KnowledgeListOutput = z.object({ knowledge: z.array(KnowledgeSummaryOutput), next_cursor: z.string().nullable() });
+export const KnowledgeListOutput = z.object({
+  knowledge: z.array(KnowledgeSummaryOutput),
+  next_cursor: z.string().nullable(),
+});
 export const KnowledgeVersionsOutput = z.object({
   topic_id: z.string(),
   deleted: z.boolean(),
-  versions: z.array(z.object({ version_number: z.number(), title: z.string(), owner: z.string().nullable(), created_at: z.string(), created_by: z.string() })),
+  versions: z.array(
+    z.object({
+      version_number: z.number(),
+      title: z.string(),
+      owner: z.string().nullable(),
+      created_at: z.string(),
+      created_by: z.string(),
+    }),
+  ),
 });
 
 export const GetKnowledgeInput = z
@@ -72,7 +88,12 @@ export const GetKnowledgeInput = z
   })
   .strict();
 
-export const AddKnowledgeAck = z.object({ id: z.string(), topic_id: z.string(), title: z.string(), version_number: z.number() });
+export const AddKnowledgeAck = z.object({
+  id: z.string(),
+  topic_id: z.string(),
+  title: z.string(),
+  version_number: z.number(),
+});
 
 /** A topic id from a title: ASCII-folded, lowercase, hyphen-separated, at most 96 characters. */
 export function slugify(title: string): string {

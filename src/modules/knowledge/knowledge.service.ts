@@ -8,7 +8,12 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './knowledge.repo.js';
-import { slugify, type AddKnowledgeInput, type KnowledgeOutput, type UpdateKnowledgeInput } from './knowledge.schemas.js';
+import {
+  slugify,
+  type AddKnowledgeInput,
+  type KnowledgeOutput,
+  type UpdateKnowledgeInput,
+} from './knowledge.schemas.js';
 
 function present(head: repo.KnowledgeHeadRow, row: repo.KnowledgeVersionRow): KnowledgeOutput {
   return {
@@ -35,18 +40,32 @@ export class KnowledgeService {
   ) {}
 
   /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id. */
-  async add(ctx: RequestContext, input: AddKnowledgeInput): Promise<{ resolved: ResolvedProject; knowledge: KnowledgeOutput }> {
+  async add(
+    ctx: RequestContext,
+    input: AddKnowledgeInput,
+  ): Promise<{ resolved: ResolvedProject; knowledge: KnowledgeOutput }> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     const topicId = input.topic_id ?? slugify(input.title);
     if (!topicId) {
-      throw new ValidationError([{ path: 'topic_id', message: 'cannot be derived from this title (no letters or digits); give one' }]);
+      throw new ValidationError([
+        { path: 'topic_id', message: 'cannot be derived from this title (no letters or digits); give one' },
+      ]);
     }
     await this.limits?.assertCanAddContextObject(resolved.project.id, 'knowledge', topicId);
-    const knowledge = await this.write(ctx, resolved.project.id, { ...input, topic_id: topicId, owner: input.owner ?? null });
+    const knowledge = await this.write(ctx, resolved.project.id, {
+      ...input,
+      topic_id: topicId,
+      owner: input.owner ?? null,
+    });
     return { resolved, knowledge };
   }
 
-  async update(ctx: RequestContext, projectRef: string, topicId: string, patch: UpdateKnowledgeInput): Promise<KnowledgeOutput> {
+  async update(
+    ctx: RequestContext,
+    projectRef: string,
+    topicId: string,
+    patch: UpdateKnowledgeInput,
+  ): Promise<KnowledgeOutput> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
     const head = await repo.findHead(this.db, project.id, topicId);
     if (!head || head.deleted_at) throw notFound(topicId, project.id);
@@ -66,7 +85,12 @@ export class KnowledgeService {
   ): Promise<KnowledgeOutput> {
     const now = ctx.clock.now();
     return this.db.transaction(async (tx) => {
-      const bumped = await repo.bumpHead(tx, { id: `kn_${randomBytes(8).toString('hex')}`, project_id: projectId, ...input, now });
+      const bumped = await repo.bumpHead(tx, {
+        id: `kn_${randomBytes(8).toString('hex')}`,
+        project_id: projectId,
+        ...input,
+        now,
+      });
       const row: repo.KnowledgeVersionRow = {
         knowledge_id: bumped.id,
         version_number: bumped.version_number,
@@ -80,14 +104,23 @@ export class KnowledgeService {
   }
 
   /** One version (default current). A deleted sheet's versions stay readable to admins only. */
-  async get(ctx: RequestContext, projectRef: string, topicId: string, version?: number): Promise<{ resolved: ResolvedProject; knowledge: KnowledgeOutput }> {
+  async get(
+    ctx: RequestContext,
+    projectRef: string,
+    topicId: string,
+    version?: number,
+  ): Promise<{ resolved: ResolvedProject; knowledge: KnowledgeOutput }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, resolved.project.id, topicId);
     const row = await repo.findVersion(this.db, head.id, version ?? head.version_number);
     if (!row) {
-      throw new NotFoundError('knowledge_version_not_found', `Knowledge ${topicId} has no version ${version}; the current one is ${head.version_number}.`, {
-        hint: `Call again without version, or with a version from 1 to ${head.version_number}.`,
-      });
+      throw new NotFoundError(
+        'knowledge_version_not_found',
+        `Knowledge ${topicId} has no version ${version}; the current one is ${head.version_number}.`,
+        {
+          hint: `Call again without version, or with a version from 1 to ${head.version_number}.`,
+        },
+      );
     }
     return { resolved, knowledge: present(head, row) };
   }
@@ -96,7 +129,11 @@ export class KnowledgeService {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, project.id, topicId);
     const rows = await repo.listVersions(this.db, head.id);
-    return { topic_id: topicId, deleted: head.deleted_at !== null, versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
+    return {
+      topic_id: topicId,
+      deleted: head.deleted_at !== null,
+      versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+    };
   }
 
   async remove(ctx: RequestContext, projectRef: string, topicId: string): Promise<void> {
@@ -108,7 +145,10 @@ export class KnowledgeService {
 
   async list(ctx: RequestContext, projectRef: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const rows = await repo.listLive(this.db, project.id, { after: decodeCursor(page.cursor, z.string()), limit: page.limit + 1 });
+    const rows = await repo.listLive(this.db, project.id, {
+      after: decodeCursor(page.cursor, z.string()),
+      limit: page.limit + 1,
+    });
     const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.topic_id);
     return {
       knowledge: items.map((r) => ({
@@ -143,13 +183,18 @@ export class KnowledgeService {
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {
     const head = await repo.findHead(this.db, projectId, topicId);
-    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin'))) throw notFound(topicId, projectId);
+    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin')))
+      throw notFound(topicId, projectId);
     return head;
   }
 }
 
 function notFound(topicId: string, projectId: string): NotFoundError {
-  return new NotFoundError('knowledge_not_found', `No knowledge sheet with topic_id ${topicId} in project ${projectId}.`, {
-    hint: 'Call search_context to find the topic_id, or get_knowledge without topic_id for the full list.',
-  });
+  return new NotFoundError(
+    'knowledge_not_found',
+    `No knowledge sheet with topic_id ${topicId} in project ${projectId}.`,
+    {
+      hint: 'Call search_context to find the topic_id, or get_knowledge without topic_id for the full list.',
+    },
+  );
 }

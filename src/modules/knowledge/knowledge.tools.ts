@@ -7,10 +7,15 @@ import type { KnowledgeService } from './knowledge.service.js';
 const BODY_LINES = 26;
 
 function knowledgeSummary(sheet: KnowledgeOutput): string[] {
-  const lines = sheet.body_md.split(/\r?\n/).filter((l, i, all) => l.trim() !== '' || (i > 0 && all[i - 1]!.trim() !== ''));
+  const lines = sheet.body_md
+    .split(/\r?\n/)
+    .filter((l, i, all) => l.trim() !== '' || (i > 0 && all[i - 1]!.trim() !== ''));
   const shown = lines.slice(0, BODY_LINES);
   const header = `Knowledge ${sheet.topic_id} v${sheet.version_number}${sheet.version_number !== sheet.current_version ? ` (current is v${sheet.current_version})` : ''}: ${sheet.title}${sheet.owner ? ` (owner: ${sheet.owner})` : ''}`;
-  const footer = lines.length > shown.length ? [`… ${lines.length - shown.length} more lines: the full body is in data.body_md.`] : [];
+  const footer =
+    lines.length > shown.length
+      ? [`… ${lines.length - shown.length} more lines: the full body is in data.body_md.`]
+      : [];
   return [header, ...shown, ...footer];
 }
 
@@ -29,7 +34,12 @@ export function knowledgeTools(knowledge: KnowledgeService) {
           const { resolved, knowledge: all } = await knowledge.all(ctx, input.project_id);
           return { kind: 'raw', value: { project_id: resolved.project.id, knowledge: all } };
         }
-        const { resolved, knowledge: sheet } = await knowledge.get(ctx, input.project_id, input.topic_id, input.version);
+        const { resolved, knowledge: sheet } = await knowledge.get(
+          ctx,
+          input.project_id,
+          input.topic_id,
+          input.version,
+        );
         return {
           kind: 'enveloped',
           summary: knowledgeSummary(sheet),

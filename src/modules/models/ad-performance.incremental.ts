@@ -71,7 +71,10 @@ class ChunkByChunk implements IncrementalBuild {
     // Either way the rows copied so far are not the result: converting more would be wasted.
     if (this.summing || this.ratesMissing) return;
     try {
-      const rows = await this.tx.query<{ n: number }>(INSERT_CHUNK_ONE_ROW_PER_DAY, [...modelParams(this.s), chunk.index]);
+      const rows = await this.tx.query<{ n: number }>(INSERT_CHUNK_ONE_ROW_PER_DAY, [
+        ...modelParams(this.s),
+        chunk.index,
+      ]);
       const n = Number(rows[0]?.n ?? 0);
       this.copied += n;
       if (n < chunk.rows) this.ratesMissing = true;
@@ -85,9 +88,13 @@ class ChunkByChunk implements IncrementalBuild {
   async finish(): Promise<number> {
     // The summing path never looked at the chunks after the duplicate, so it checks the whole run too.
     if (this.ratesMissing || this.summing) {
-      const missing = await this.tx.query<{ currency: string; date: string }>(MISSING_RATES, [this.s.runId, this.s.reportingCurrency]);
+      const missing = await this.tx.query<{ currency: string; date: string }>(MISSING_RATES, [
+        this.s.runId,
+        this.s.reportingCurrency,
+      ]);
       if (missing.length) throw missingRates(this.s.reportingCurrency, missing);
-      if (this.ratesMissing) throw new Error('ad_performance_daily: a chunk wrote fewer rows than it landed, yet every rate is there');
+      if (this.ratesMissing)
+        throw new Error('ad_performance_daily: a chunk wrote fewer rows than it landed, yet every rate is there');
     }
     if (!this.summing) {
       await this.tx.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);

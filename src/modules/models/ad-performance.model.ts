@@ -1,5 +1,14 @@
 import { followLandingChunks } from './ad-performance.incremental.js';
-import { DELETE_WINDOW, deleteParams, INSERT_ONE_ROW_PER_DAY, insertSummed, missingRates, modelParams, SAVEPOINT, UNIQUE_VIOLATION } from './ad-performance.sql.js';
+import {
+  DELETE_WINDOW,
+  deleteParams,
+  INSERT_ONE_ROW_PER_DAY,
+  insertSummed,
+  missingRates,
+  modelParams,
+  SAVEPOINT,
+  UNIQUE_VIOLATION,
+} from './ad-performance.sql.js';
 import type { ModelSpec } from './model-graph.js';
 
 /**

@@ -13,7 +13,8 @@ export const UNIQUE_VIOLATION = '23505';
 export const SAVEPOINT = 'one_row_per_campaign_day';
 
 // $1 project, $2 datastream, $3 reporting currency, $4 run, $5..$6 the window's dates (, $7 chunk).
-const CONVERTED = (amount: string) => `CASE WHEN r.currency::text = $3::text THEN ${amount} ELSE ${amount} * x.dst_rate / x.src_rate END`;
+const CONVERTED = (amount: string) =>
+  `CASE WHEN r.currency::text = $3::text THEN ${amount} ELSE ${amount} * x.dst_rate / x.src_rate END`;
 const FROM_RAW = `FROM raw_ad_records r JOIN run_fx x ON x.currency = r.currency AND x.date = r.date
   WHERE r.run_id = $4 AND r.date BETWEEN $5 AND $6`;
 const COLUMNS = `project_id, datastream_id, date, campaign_id, campaign_name, channel, source_currency, currency,
@@ -44,7 +45,8 @@ const INSERT_SUMMED = `WITH ins AS (
 /** $1..$6 of the statements above. */
 export const modelParams = (s: ModelScope) => [s.projectId, s.datastreamId, s.reportingCurrency, s.runId, s.from, s.to];
 
-export const DELETE_WINDOW = 'DELETE FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 AND date BETWEEN $3 AND $4';
+export const DELETE_WINDOW =
+  'DELETE FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2 AND date BETWEEN $3 AND $4';
 export const deleteParams = (s: ModelScope) => [s.projectId, s.datastreamId, s.from, s.to];
 
 /**
@@ -64,5 +66,7 @@ export async function insertSummed(tx: SqlExecutor, s: ModelScope): Promise<numb
 /** The run's error when rates are missing: at most five currencies, each with its first date without one. */
 export function missingRates(reportingCurrency: string, missing: { currency: string; date: string }[]): ProviderError {
   const list = missing.map((m) => `${m.currency} on ${m.date}`).join(', ');
-  return new ProviderError(`no exchange rate to convert to ${reportingCurrency} for ${list} (none published on or before that date); load rates and retry`);
+  return new ProviderError(
+    `no exchange rate to convert to ${reportingCurrency} for ${list} (none published on or before that date); load rates and retry`,
+  );
 }

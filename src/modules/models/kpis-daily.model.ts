@@ -8,7 +8,11 @@ export const kpisDaily: ModelSpec = {
   name: 'kpis_daily',
   dependsOn: ['ad_performance_daily'],
   async build(tx, s) {
-    await tx.query('DELETE FROM kpis_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3', [s.projectId, s.from, s.to]);
+    await tx.query('DELETE FROM kpis_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3', [
+      s.projectId,
+      s.from,
+      s.to,
+    ]);
     // The groups are few (dates × channels) however many rows feed them, so hash them. Without
     // statistics on the rows just written the planner expects a handful and sorts the whole window
     // instead, spilling to disk at 1M rows (about half of this step, bench:ingest).

@@ -52,7 +52,8 @@ export class ModelGraph {
 
   register(model: ModelSpec): void {
     if (this.models.has(model.name)) throw new Error(`model ${model.name} registered twice`);
-    if (model.incremental && model.dependsOn.length) throw new Error(`model ${model.name} builds incrementally, so it cannot depend on other models`);
+    if (model.incremental && model.dependsOn.length)
+      throw new Error(`model ${model.name} builds incrementally, so it cannot depend on other models`);
     this.models.set(model.name, model);
   }
 
@@ -79,7 +80,10 @@ export class ModelGraph {
   }
 
   /** Rows written per model, and each model's wall-clock milliseconds (for the run log). */
-  async buildAll(tx: SqlExecutor, scope: ModelScope): Promise<{ written: Record<string, number>; ms: Record<string, number> }> {
+  async buildAll(
+    tx: SqlExecutor,
+    scope: ModelScope,
+  ): Promise<{ written: Record<string, number>; ms: Record<string, number> }> {
     await tx.query(SET_WORK_MEM);
     await lockProject(tx, scope);
     const written: Record<string, number> = {};

@@ -35,5 +35,7 @@ export function daysBetween(from: string, to: string): number {
 /** Today's date in an IANA time zone, from the injected clock. */
 export function todayIn(clock: Clock, timeZone: string): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(clock.now());
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    clock.now(),
+  );
 }

@@ -27,7 +27,20 @@ export const FIRST_ECB_DATE = '1999-01-04';
 
 const CODE = /^[A-Z]{3}$/;
 const RATE = /^\d{1,12}(\.\d{1,12})?$/;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 export interface ParseOptions {
   /** The latest acceptable date (today plus a day of slack for time zones ahead of UTC). */
@@ -37,11 +50,13 @@ export interface ParseOptions {
 export function parseEcbFeed(bytes: Uint8Array, options: ParseOptions): ParsedFeed {
   if (bytes.length === 0) throw new FeedFormatError('the feed is empty');
   if (isZip(bytes)) {
-    let entries;
+    let entries: ReturnType<typeof readZip>;
     try {
       entries = readZip(bytes);
     } catch (error) {
-      throw new FeedFormatError(`the ZIP archive is unreadable: ${error instanceof ZipFormatError ? error.message : 'damaged'}`);
+      throw new FeedFormatError(
+        `the ZIP archive is unreadable: ${error instanceof ZipFormatError ? error.message : 'damaged'}`,
+      );
     }
     const csv = entries.find((e) => e.name.toLowerCase().endsWith('.csv'));
     if (!csv) throw new FeedFormatError('the ZIP archive holds no .csv file');
@@ -69,7 +84,8 @@ function finish(days: FeedDay[], options: ParseOptions): FeedDay[] {
   for (const day of days) {
     if (seen.has(day.date)) throw new FeedFormatError(`the date ${day.date} appears twice`);
     seen.add(day.date);
-    if (day.date < FIRST_ECB_DATE) throw new FeedFormatError(`the date ${day.date} is before the first ECB publication (${FIRST_ECB_DATE})`);
+    if (day.date < FIRST_ECB_DATE)
+      throw new FeedFormatError(`the date ${day.date} is before the first ECB publication (${FIRST_ECB_DATE})`);
     if (day.date > options.latestDate) throw new FeedFormatError(`the date ${day.date} is in the future`);
     if (day.rates.size === 0) throw new FeedFormatError(`the date ${day.date} has no rates`);
   }
@@ -78,8 +94,10 @@ function finish(days: FeedDay[], options: ParseOptions): FeedDay[] {
 
 function checkRate(date: string, currency: string, rate: string): void {
   if (!CODE.test(currency)) throw new FeedFormatError(`"${clip(currency)}" on ${date} is not a currency code`);
-  if (currency === 'EUR') throw new FeedFormatError(`EUR is quoted on ${date}; the feed must quote other currencies against EUR`);
-  if (!RATE.test(rate) || Number(rate) <= 0) throw new FeedFormatError(`the ${currency} rate on ${date} ("${clip(rate)}") is not a positive decimal`);
+  if (currency === 'EUR')
+    throw new FeedFormatError(`EUR is quoted on ${date}; the feed must quote other currencies against EUR`);
+  if (!RATE.test(rate) || Number(rate) <= 0)
+    throw new FeedFormatError(`the ${currency} rate on ${date} ("${clip(rate)}") is not a positive decimal`);
 }
 
 function clip(text: string): string {
@@ -145,7 +163,8 @@ function parseXml(text: string): FeedDay[] {
       continue;
     }
     if (stack.length === 0) {
-      if (local !== 'Envelope') throw new FeedFormatError(`the document root is <${name}>, not the ECB's gesmes:Envelope`);
+      if (local !== 'Envelope')
+        throw new FeedFormatError(`the document root is <${name}>, not the ECB's gesmes:Envelope`);
       sawEnvelope = true;
     }
     if (local === 'Cube') {
@@ -153,7 +172,8 @@ function parseXml(text: string): FeedDay[] {
       const attrs = attributes(attrSource);
       if (depth === 1) {
         const time = attrs.get('time');
-        if (time === undefined || !isCalendarDate(time)) throw new FeedFormatError(`a day Cube has time="${clip(time ?? '')}", not a YYYY-MM-DD date`);
+        if (time === undefined || !isCalendarDate(time))
+          throw new FeedFormatError(`a day Cube has time="${clip(time ?? '')}", not a YYYY-MM-DD date`);
         current = { date: time, rates: new Map() };
         if (selfClosing) {
           days.push(current);
@@ -198,14 +218,16 @@ function parseCsv(text: string): FeedDay[] {
   if (codes.length === 0) throw new FeedFormatError('the CSV header names no currencies');
   const seenCodes = new Set<string>();
   for (const code of codes) {
-    if (!CODE.test(code) || code === 'EUR') throw new FeedFormatError(`the CSV header column "${clip(code)}" is not a currency code`);
+    if (!CODE.test(code) || code === 'EUR')
+      throw new FeedFormatError(`the CSV header column "${clip(code)}" is not a currency code`);
     if (seenCodes.has(code)) throw new FeedFormatError(`the CSV header names ${code} twice`);
     seenCodes.add(code);
   }
   const days: FeedDay[] = [];
   for (let n = 1; n < lines.length; n += 1) {
     const cells = lines[n]!.split(',').map((c) => c.trim());
-    if (cells.length !== width) throw new FeedFormatError(`CSV line ${n + 1} has ${cells.length} cells, the header ${width}`);
+    if (cells.length !== width)
+      throw new FeedFormatError(`CSV line ${n + 1} has ${cells.length} cells, the header ${width}`);
     const date = parseCsvDate(cells[0]!);
     if (!date) throw new FeedFormatError(`CSV line ${n + 1} starts with "${clip(cells[0]!)}", not a date`);
     const rates = new Map<string, string>();

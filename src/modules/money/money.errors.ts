@@ -11,7 +11,10 @@ export class UnknownCurrencyError extends ValidationError {
   override readonly details: Record<string, unknown>;
   constructor(violations: { path: string; code: string }[], supported: string[]) {
     super(
-      violations.map((v) => ({ path: v.path, message: `${v.code} is not a supported currency; supported: ${supported.join(', ')}` })),
+      violations.map((v) => ({
+        path: v.path,
+        message: `${v.code} is not a supported currency; supported: ${supported.join(', ')}`,
+      })),
       `Unknown currency ${violations.map((v) => v.code).join(', ')}. Supported: ${supported.join(', ')}.`,
       'unknown_currency',
       `Use one of the supported ISO 4217 codes: ${supported.join(', ')}.`,

@@ -22,7 +22,12 @@ export interface RateColumns {
  * Inserts rates in batches through unnest arrays; existing (currency, rate_date) rows are kept as
  * they are (stored rates are never rewritten). Answers how many rows were new.
  */
-export async function insertRates(db: SqlExecutor, columns: RateColumns, source: string, fetchedAt: Date): Promise<number> {
+export async function insertRates(
+  db: SqlExecutor,
+  columns: RateColumns,
+  source: string,
+  fetchedAt: Date,
+): Promise<number> {
   let inserted = 0;
   for (let start = 0; start < columns.currencies.length; start += BATCH) {
     const end = start + BATCH;
@@ -33,7 +38,13 @@ export async function insertRates(db: SqlExecutor, columns: RateColumns, source:
          ON CONFLICT (currency, rate_date) DO NOTHING
          RETURNING 1)
        SELECT count(*)::int AS n FROM added`,
-      [columns.currencies.slice(start, end), columns.dates.slice(start, end), columns.rates.slice(start, end), source, fetchedAt],
+      [
+        columns.currencies.slice(start, end),
+        columns.dates.slice(start, end),
+        columns.rates.slice(start, end),
+        source,
+        fetchedAt,
+      ],
     );
     inserted += Number(rows[0]?.n ?? 0);
   }
@@ -44,7 +55,12 @@ export async function insertRates(db: SqlExecutor, columns: RateColumns, source:
  * Adds a feed's rates in one pass per batch: rows the store lacks are inserted, rows it has are
  * kept and counted when the feed states them differently (stored rates are never rewritten).
  */
-export async function mergeRates(db: SqlExecutor, columns: RateColumns, source: string, fetchedAt: Date): Promise<{ inserted: number; differing: number }> {
+export async function mergeRates(
+  db: SqlExecutor,
+  columns: RateColumns,
+  source: string,
+  fetchedAt: Date,
+): Promise<{ inserted: number; differing: number }> {
   let inserted = 0;
   let differing = 0;
   for (let start = 0; start < columns.currencies.length; start += BATCH) {
@@ -61,7 +77,13 @@ export async function mergeRates(db: SqlExecutor, columns: RateColumns, source: 
          RETURNING 1)
        SELECT (SELECT count(*) FROM added)::int AS inserted,
               (SELECT count(*) FROM feed WHERE stored IS NOT NULL AND stored <> r)::int AS differing`,
-      [columns.currencies.slice(start, end), columns.dates.slice(start, end), columns.rates.slice(start, end), source, fetchedAt],
+      [
+        columns.currencies.slice(start, end),
+        columns.dates.slice(start, end),
+        columns.rates.slice(start, end),
+        source,
+        fetchedAt,
+      ],
     );
     inserted += Number(rows[0]?.inserted ?? 0);
     differing += Number(rows[0]?.differing ?? 0);
@@ -71,12 +93,16 @@ export async function mergeRates(db: SqlExecutor, columns: RateColumns, source: 
 
 /** The last publication day on or before `date` (weekends and holidays fall back to it). */
 export async function lastRateDateOnOrBefore(db: SqlExecutor, date: string): Promise<string | undefined> {
-  const rows = await db.query<{ d: string | null }>('SELECT max(rate_date) AS d FROM fx_rates WHERE rate_date <= $1', [date]);
+  const rows = await db.query<{ d: string | null }>('SELECT max(rate_date) AS d FROM fx_rates WHERE rate_date <= $1', [
+    date,
+  ]);
   return rows[0]?.d ?? undefined;
 }
 
 export async function historyBounds(db: SqlExecutor): Promise<{ first: string; last: string } | undefined> {
-  const rows = await db.query<{ first: string | null; last: string | null }>('SELECT min(rate_date) AS first, max(rate_date) AS last FROM fx_rates');
+  const rows = await db.query<{ first: string | null; last: string | null }>(
+    'SELECT min(rate_date) AS first, max(rate_date) AS last FROM fx_rates',
+  );
   const row = rows[0];
   return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
 }
@@ -135,12 +161,27 @@ export async function recordLoad(db: SqlExecutor, load: LoadRecord): Promise<voi
   await db.query(
     `INSERT INTO fx_rate_loads (kind, source, checksum, status, detail, days_in_feed, rates_inserted, first_date, last_date, started_at, finished_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [load.kind, load.source, load.checksum, load.status, load.detail, load.daysInFeed, load.ratesInserted, load.firstDate, load.lastDate, load.startedAt, load.finishedAt],
+    [
+      load.kind,
+      load.source,
+      load.checksum,
+      load.status,
+      load.detail,
+      load.daysInFeed,
+      load.ratesInserted,
+      load.firstDate,
+      load.lastDate,
+      load.startedAt,
+      load.finishedAt,
+    ],
   );
 }
 
 export async function snapshotLoaded(db: SqlExecutor, checksum: string): Promise<boolean> {
-  const rows = await db.query("SELECT 1 FROM fx_rate_loads WHERE kind = 'snapshot' AND status = 'loaded' AND checksum = $1 LIMIT 1", [checksum]);
+  const rows = await db.query(
+    "SELECT 1 FROM fx_rate_loads WHERE kind = 'snapshot' AND status = 'loaded' AND checksum = $1 LIMIT 1",
+    [checksum],
+  );
   return rows.length > 0;
 }
 

@@ -10,15 +10,22 @@ export const CurrencyInput = z
 
 export const RatesQuery = z
   .object({
-    base: CurrencyInput.default('EUR').describe('Currency the rates are quoted against (1 base = rate × CODE). Default EUR.'),
-    date: CalendarDate.optional().describe('YYYY-MM-DD; default today (UTC). Weekends and holidays answer the last publication before.'),
+    base: CurrencyInput.default('EUR').describe(
+      'Currency the rates are quoted against (1 base = rate × CODE). Default EUR.',
+    ),
+    date: CalendarDate.optional().describe(
+      'YYYY-MM-DD; default today (UTC). Weekends and holidays answer the last publication before.',
+    ),
     symbols: z
       .string()
       .optional()
       .describe('Comma-separated codes to answer (default: every currency quoted that day).')
       .transform((s, ctx) => {
         if (s === undefined) return undefined;
-        const codes = s.split(',').map((c) => c.trim()).filter(Boolean);
+        const codes = s
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean);
         const bad = codes.filter((c) => !/^[A-Za-z]{3}$/.test(c));
         for (const c of bad) ctx.addIssue({ code: 'custom', message: `"${c}" is not a 3-letter ISO 4217 code` });
         // An empty list (symbols=) means no restriction, like leaving it out.
@@ -30,9 +37,17 @@ export type RatesQuery = z.infer<typeof RatesQuery>;
 
 export const RatesToolInput = z
   .object({
-    base: CurrencyInput.default('EUR').describe('Currency the rates are quoted against: 1 base = rate units of each code. Default EUR.'),
-    date: CalendarDate.optional().describe('YYYY-MM-DD; default today (UTC). A weekend or holiday answers the last publication before it.'),
-    symbols: z.array(CurrencyInput).max(60).optional().describe('Only these codes, e.g. ["USD","GBP"] (default: all quoted that day).'),
+    base: CurrencyInput.default('EUR').describe(
+      'Currency the rates are quoted against: 1 base = rate units of each code. Default EUR.',
+    ),
+    date: CalendarDate.optional().describe(
+      'YYYY-MM-DD; default today (UTC). A weekend or holiday answers the last publication before it.',
+    ),
+    symbols: z
+      .array(CurrencyInput)
+      .max(60)
+      .optional()
+      .describe('Only these codes, e.g. ["USD","GBP"] (default: all quoted that day).'),
   })
   .strict();
 
@@ -44,7 +59,9 @@ export interface RatesRequest {
 
 export const RatesShape = {
   base: z.string().describe('The base currency: each rate is units of CODE per 1 base.'),
-  rate_date: z.string().describe('The ECB publication day the rates come from (the last one on or before requested_date).'),
+  rate_date: z
+    .string()
+    .describe('The ECB publication day the rates come from (the last one on or before requested_date).'),
   requested_date: z.string(),
   source: z.string(),
   stale: z.boolean().describe('True when rate_date is more than 14 days before requested_date.'),
@@ -61,8 +78,14 @@ export const RefreshOutput = z.object({
   last_date: z.string(),
   rates_in_feed: z.number().int(),
   rates_added: z.number().int(),
-  rates_already_stored: z.number().int().describe('Rates the store already had for those days; stored rates are never rewritten.'),
-  rates_differing_kept: z.number().int().describe('Of those, how many the feed states differently (the stored value was kept).'),
+  rates_already_stored: z
+    .number()
+    .int()
+    .describe('Rates the store already had for those days; stored rates are never rewritten.'),
+  rates_differing_kept: z
+    .number()
+    .int()
+    .describe('Of those, how many the feed states differently (the stored value was kept).'),
   latest_rate_date: z.string(),
 });
 export type RefreshOutput = z.infer<typeof RefreshOutput>;

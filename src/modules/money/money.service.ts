@@ -48,9 +48,17 @@ export class MoneyService {
   async getRates(ctx: RequestContext, request: RatesRequest): Promise<RatesOutput> {
     const today = todayIn(ctx.clock, 'UTC');
     const requested = request.date ?? today;
-    await this.assertKnown([{ path: 'base', code: request.base }, ...(request.symbols ?? []).map((code, i) => ({ path: `symbols.${i}`, code }))]);
+    await this.assertKnown([
+      { path: 'base', code: request.base },
+      ...(request.symbols ?? []).map((code, i) => ({ path: `symbols.${i}`, code })),
+    ]);
     if (requested > latestAcceptableDate(today)) {
-      throw new ValidationError([{ path: 'date', message: `is in the future (today is ${today} UTC)` }], undefined, 'date_in_future', 'Ask for today or an earlier date.');
+      throw new ValidationError(
+        [{ path: 'date', message: `is in the future (today is ${today} UTC)` }],
+        undefined,
+        'date_in_future',
+        'Ask for today or an earlier date.',
+      );
     }
     const rateDate = await repo.lastRateDateOnOrBefore(this.db, requested);
     if (!rateDate) throw await this.beforeHistory(requested);
@@ -63,7 +71,10 @@ export class MoneyService {
     if (baseRate === undefined || missing.length > 0) {
       const quoted = [...perEur.keys()].sort();
       throw new ValidationError(
-        [...new Set(missing)].map((code) => ({ path: code === request.base ? 'base' : 'symbols', message: `${code} has no ECB rate on ${rateDate}; quoted that day: ${quoted.join(', ')}` })),
+        [...new Set(missing)].map((code) => ({
+          path: code === request.base ? 'base' : 'symbols',
+          message: `${code} has no ECB rate on ${rateDate}; quoted that day: ${quoted.join(', ')}`,
+        })),
         undefined,
         'currency_not_quoted',
         `The ECB stopped (or had not started) quoting it by ${rateDate}; use one of: ${quoted.join(', ')}.`,
@@ -88,7 +99,10 @@ export class MoneyService {
    */
   async convert(amount: number, from: string, to: string, date: string): Promise<Conversion> {
     const codes = [...new Set([from, to].filter((c) => c !== 'EUR'))];
-    await this.assertKnown([{ path: 'from', code: from }, { path: 'to', code: to }]);
+    await this.assertKnown([
+      { path: 'from', code: from },
+      { path: 'to', code: to },
+    ]);
     const rows = codes.length ? await repo.lastRatesOnOrBefore(this.db, codes, date) : [];
     const byCode = new Map(rows.map((r) => [r.currency, r]));
     const missing = codes.filter((c) => !byCode.has(c));
@@ -110,7 +124,8 @@ export class MoneyService {
    * recorded either way so data quality can tell how fresh the rates are.
    */
   async refreshRates(ctx: RequestContext): Promise<RefreshOutput> {
-    if (!actorHas(ctx.actor, 'admin')) throw new ForbiddenError('role_forbidden', 'Refreshing rates needs the admin permission.');
+    if (!actorHas(ctx.actor, 'admin'))
+      throw new ForbiddenError('role_forbidden', 'Refreshing rates needs the admin permission.');
     const startedAt = ctx.clock.now();
     const source = describeUrl(this.feedUrl);
     let feed: ParsedFeed;
@@ -120,13 +135,30 @@ export class MoneyService {
     } catch (error) {
       const failure =
         error instanceof FeedFormatError
-          ? new FxFeedError('fx_feed_invalid', `The rates feed at ${source} is malformed: ${error.message}. No rate was changed.`, { hint: 'Check FX_RATES_URL points at an ECB euro reference feed (XML or CSV).' })
+          ? new FxFeedError(
+              'fx_feed_invalid',
+              `The rates feed at ${source} is malformed: ${error.message}. No rate was changed.`,
+              { hint: 'Check FX_RATES_URL points at an ECB euro reference feed (XML or CSV).' },
+            )
           : error instanceof FxFeedError
             ? error
-            : new FxFeedError('fx_feed_unreachable', `The rates feed at ${source} could not be fetched. No rate was changed.`, { hint: 'Check the network and FX_RATES_URL, then retry.' });
+            : new FxFeedError(
+                'fx_feed_unreachable',
+                `The rates feed at ${source} could not be fetched. No rate was changed.`,
+                { hint: 'Check the network and FX_RATES_URL, then retry.' },
+              );
       await repo.recordLoad(this.db, {
-        kind: 'feed', source, checksum: null, status: 'failed', detail: failure.message, daysInFeed: 0, ratesInserted: 0,
-        firstDate: null, lastDate: null, startedAt, finishedAt: ctx.clock.now(),
+        kind: 'feed',
+        source,
+        checksum: null,
+        status: 'failed',
+        detail: failure.message,
+        daysInFeed: 0,
+        ratesInserted: 0,
+        firstDate: null,
+        lastDate: null,
+        startedAt,
+        finishedAt: ctx.clock.now(),
       });
       ctx.log.warn({ code: failure.code, source }, 'fx rates refresh failed');
       throw failure;
@@ -136,9 +168,17 @@ export class MoneyService {
     const result = await this.db.withAdvisoryLock(FX_WRITE_LOCK, async (tx) => {
       const { inserted, differing } = await repo.mergeRates(tx, columns, feedSource, ctx.clock.now());
       await repo.recordLoad(tx, {
-        kind: 'feed', source: feedSource, checksum: null, status: 'loaded', detail: null, daysInFeed: feed.days.length,
-        ratesInserted: inserted, firstDate: feed.days[0]!.date, lastDate: feed.days[feed.days.length - 1]!.date,
-        startedAt, finishedAt: ctx.clock.now(),
+        kind: 'feed',
+        source: feedSource,
+        checksum: null,
+        status: 'loaded',
+        detail: null,
+        daysInFeed: feed.days.length,
+        ratesInserted: inserted,
+        firstDate: feed.days[0]!.date,
+        lastDate: feed.days[feed.days.length - 1]!.date,
+        startedAt,
+        finishedAt: ctx.clock.now(),
       });
       return { inserted, differing };
     });
@@ -159,9 +199,17 @@ export class MoneyService {
   }
 
   /** The stored history's extent and the last refresh attempt (for data quality and status pages). */
-  async ratesStatus(): Promise<{ first_date: string | null; last_date: string | null; last_refresh: repo.LastRefresh | null }> {
+  async ratesStatus(): Promise<{
+    first_date: string | null;
+    last_date: string | null;
+    last_refresh: repo.LastRefresh | null;
+  }> {
     const bounds = await repo.historyBounds(this.db);
-    return { first_date: bounds?.first ?? null, last_date: bounds?.last ?? null, last_refresh: (await repo.lastRefresh(this.db)) ?? null };
+    return {
+      first_date: bounds?.first ?? null,
+      last_date: bounds?.last ?? null,
+      last_refresh: (await repo.lastRefresh(this.db)) ?? null,
+    };
   }
 
   private async assertKnown(wanted: { path: string; code: string }[]): Promise<void> {
@@ -175,10 +223,19 @@ export class MoneyService {
     const bounds = await repo.historyBounds(this.db);
     const first = bounds?.first;
     return new ValidationError(
-      [{ path: 'date', message: first ? `${date} is before the rate history${codes ? ` of ${codes.join(', ')}` : ''} (it starts ${first})` : 'no rates are stored yet' }],
+      [
+        {
+          path: 'date',
+          message: first
+            ? `${date} is before the rate history${codes ? ` of ${codes.join(', ')}` : ''} (it starts ${first})`
+            : 'no rates are stored yet',
+        },
+      ],
       undefined,
       'date_before_history',
-      first ? `Use a date on or after ${codes ? 'the first rate of that currency' : first}.` : 'Run POST /api/money/rates/refresh.',
+      first
+        ? `Use a date on or after ${codes ? 'the first rate of that currency' : first}.`
+        : 'Run POST /api/money/rates/refresh.',
     );
   }
 }
@@ -205,9 +262,13 @@ async function fetchFeed(raw: string): Promise<Uint8Array> {
   const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new FxFeedError('fx_feed_unreachable', `The rates feed at ${describeUrl(raw)} answered HTTP ${response.status}. No rate was changed.`, {
-      hint: 'Check FX_RATES_URL, then retry.',
-    });
+    throw new FxFeedError(
+      'fx_feed_unreachable',
+      `The rates feed at ${describeUrl(raw)} answered HTTP ${response.status}. No rate was changed.`,
+      {
+        hint: 'Check FX_RATES_URL, then retry.',
+      },
+    );
   }
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_FEED_BYTES) {

@@ -24,12 +24,21 @@ export function moneyTools(money: MoneyService) {
           kind: 'enveloped',
           summary: [
             `ECB rates for 1 ${answer.base}, published ${answer.rate_date}${answer.rate_date === answer.requested_date ? '' : ` (last publication on or before ${answer.requested_date})`}.`,
-            ...(answer.stale ? [`STALE: the newest rate is more than 14 days older than ${answer.requested_date}; treat conversions as approximate.`] : []),
+            ...(answer.stale
+              ? [
+                  `STALE: the newest rate is more than 14 days older than ${answer.requested_date}; treat conversions as approximate.`,
+                ]
+              : []),
             ...entries.slice(0, SUMMARY_RATES).map(([code, rate]) => `- ${code} ${rate}`),
             ...(entries.length > SUMMARY_RATES ? [`… ${entries.length - SUMMARY_RATES} more in data.rates.`] : []),
           ],
           projectId: null,
-          provenance: { source: answer.source, rate_date: answer.rate_date, stale: answer.stale, method: answer.base === 'EUR' ? 'ecb_reference' : 'triangulated_via_eur' },
+          provenance: {
+            source: answer.source,
+            rate_date: answer.rate_date,
+            stale: answer.stale,
+            method: answer.base === 'EUR' ? 'ecb_reference' : 'triangulated_via_eur',
+          },
           data: { ...answer },
         };
       },

@@ -27,7 +27,8 @@ export function readZip(input: Uint8Array): ZipEntry[] {
   let offset = buf.readUInt32LE(eocd + 16);
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i += 1) {
-    if (offset + 46 > buf.length || buf.readUInt32LE(offset) !== CENTRAL_SIGNATURE) throw new ZipFormatError('damaged central directory');
+    if (offset + 46 > buf.length || buf.readUInt32LE(offset) !== CENTRAL_SIGNATURE)
+      throw new ZipFormatError('damaged central directory');
     const flags = buf.readUInt16LE(offset + 8);
     const method = buf.readUInt16LE(offset + 10);
     const crc = buf.readUInt32LE(offset + 16);
@@ -41,7 +42,8 @@ export function readZip(input: Uint8Array): ZipEntry[] {
     offset += 46 + nameLength + extraLength + commentLength;
     if (flags & 0x1) throw new ZipFormatError(`entry ${name} is encrypted`);
     if (name.endsWith('/')) continue;
-    if (localOffset + 30 > buf.length || buf.readUInt32LE(localOffset) !== LOCAL_SIGNATURE) throw new ZipFormatError(`entry ${name} has no local header`);
+    if (localOffset + 30 > buf.length || buf.readUInt32LE(localOffset) !== LOCAL_SIGNATURE)
+      throw new ZipFormatError(`entry ${name} has no local header`);
     const dataStart = localOffset + 30 + buf.readUInt16LE(localOffset + 26) + buf.readUInt16LE(localOffset + 28);
     if (dataStart + compressedSize > buf.length) throw new ZipFormatError(`entry ${name} is truncated`);
     const raw = buf.subarray(dataStart, dataStart + compressedSize);

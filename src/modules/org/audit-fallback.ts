@@ -20,7 +20,11 @@ export function installRestAuditFallback(http: FastifyInstance, audit: AuditServ
     }
     const ctx = { actor: request.actor, requestId, clock, log: request.log };
     await audit
-      .recordUnlessRecorded(ctx, { action: `http.${request.method.toLowerCase()}`, target: request.routeOptions.url ?? path, details: { path, status: reply.statusCode } })
+      .recordUnlessRecorded(ctx, {
+        action: `http.${request.method.toLowerCase()}`,
+        target: request.routeOptions.url ?? path,
+        details: { path, status: reply.statusCode },
+      })
       .catch((err: unknown) => request.log.error({ err }, 'audit fallback failed'));
   });
 }
@@ -33,9 +37,21 @@ export function withToolAuditFallback(tools: AnyToolSpec[], audit: AuditService)
       ...tool,
       run: async (ctx, input) => {
         const answer = await tool.run(ctx, input);
-        const projectId = typeof (input as { project_id?: unknown }).project_id === 'string' ? (input as { project_id: string }).project_id : undefined;
-        const resolved = answer.kind === 'enveloped' && answer.projectId ? answer.projectId : projectId !== 'default' ? projectId : undefined;
-        await audit.recordUnlessRecorded(ctx, { action: `tool.${tool.name}`, target: resolved ?? tool.name, ...(resolved ? { projectId: resolved } : {}) });
+        const projectId =
+          typeof (input as { project_id?: unknown }).project_id === 'string'
+            ? (input as { project_id: string }).project_id
+            : undefined;
+        const resolved =
+          answer.kind === 'enveloped' && answer.projectId
+            ? answer.projectId
+            : projectId !== 'default'
+              ? projectId
+              : undefined;
+        await audit.recordUnlessRecorded(ctx, {
+          action: `tool.${tool.name}`,
+          target: resolved ?? tool.name,
+          ...(resolved ? { projectId: resolved } : {}),
+        });
         return answer;
       },
     };

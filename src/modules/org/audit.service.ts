@@ -66,7 +66,13 @@ export class AuditService implements AuditRecorder {
   ): Promise<{ items: repo.AuditRow[]; next_cursor: string | null }> {
     assertOrgRole(ctx, 'admin');
     const before = decodeCursor(query.cursor, z.number().int().positive());
-    const rows = await repo.listAudit(this.db, { before, limit: query.limit + 1, action: query.action, actor: query.actor, project_id: query.project_id });
+    const rows = await repo.listAudit(this.db, {
+      before,
+      limit: query.limit + 1,
+      action: query.action,
+      actor: query.actor,
+      project_id: query.project_id,
+    });
     return pageOf(rows, query.limit, (row) => Number(row.id));
   }
 }

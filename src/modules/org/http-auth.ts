@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../app/context.js';
 import type { Actor } from '../../platform/auth/actor.js';
-import { DisabledAuthenticator, StaticTokenAuthenticator, type Authenticator } from '../../platform/auth/authenticator.js';
+import {
+  DisabledAuthenticator,
+  StaticTokenAuthenticator,
+  type Authenticator,
+} from '../../platform/auth/authenticator.js';
 import { InsufficientScopeError } from '../../platform/auth/errors.js';
 import { assertMcpCallScopes } from '../../platform/auth/mcp-scope.js';
 import { OAuthAuthenticator } from '../../platform/auth/oauth.js';
@@ -60,19 +64,24 @@ export async function createHttpAuth(deps: {
   if (authenticator instanceof OAuthAuthenticator) await authenticator.ready();
   if (config.orgOwnerSubject) {
     const result = await org.members.ensureOwner(deps.systemContext, config.orgOwnerSubject);
-    if (result.created || result.promoted) deps.log.info({ subject: config.orgOwnerSubject, ...result }, 'ORG_OWNER_SUBJECT is an owner');
+    if (result.created || result.promoted)
+      deps.log.info({ subject: config.orgOwnerSubject, ...result }, 'ORG_OWNER_SUBJECT is an owner');
   }
   return {
     authenticator,
     routes: wellKnownRoutes(config),
     challenge(request, error) {
       const mcp = MCP_PATHS.test(request.url);
-      const parts = [`resource_metadata="${publicBase(request, config)}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}"`];
-      if (error instanceof InsufficientScopeError) return `Bearer error="insufficient_scope", scope="${error.scope}", ${parts[0]}`;
+      const parts = [
+        `resource_metadata="${publicBase(request, config)}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}"`,
+      ];
+      if (error instanceof InsufficientScopeError)
+        return `Bearer error="insufficient_scope", scope="${error.scope}", ${parts[0]}`;
       const rule = request.routeOptions.config?.rule;
       parts.push(`scope="${mcp || !rule || !('permission' in rule) ? MCP_BASE_SCOPE : scopeFor(rule.permission)}"`);
       // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-      if (error.code !== 'missing_token') parts.push(`error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`);
+      if (error.code !== 'missing_token')
+        parts.push(`error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`);
       return `Bearer realm="context-hub", ${parts.join(', ')}`;
     },
     async onAuthenticated(actor, request) {

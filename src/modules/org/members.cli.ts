@@ -66,7 +66,9 @@ export async function membersCommand(args: string[], config: Config): Promise<nu
     const { subject, role, email } = parsed!;
     if (role === 'owner') {
       const result = await org.members.ensureOwner(ctx, subject, email);
-      process.stdout.write(`${subject} is an owner${result.created ? ' (added)' : result.promoted ? ' (promoted)' : ' (unchanged)'}\n`);
+      process.stdout.write(
+        `${subject} is an owner${result.created ? ' (added)' : result.promoted ? ' (promoted)' : ' (unchanged)'}\n`,
+      );
       return 0;
     }
     try {

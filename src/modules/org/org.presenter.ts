@@ -18,7 +18,11 @@ export function presentSettings(row: SettingsRow & { effective: Limits }, authMo
     default_reporting_currency: row.default_reporting_currency.trim(),
     default_timezone: row.default_timezone,
     limits: row.effective,
-    roles: ROLES.map((role) => ({ role, permissions: PERMISSIONS.filter((p) => roleAllows(role, p)), description: ROLE_DESCRIPTIONS[role] })),
+    roles: ROLES.map((role) => ({
+      role,
+      permissions: PERMISSIONS.filter((p) => roleAllows(role, p)),
+      description: ROLE_DESCRIPTIONS[role],
+    })),
     auth_mode: authMode,
     updated_at: new Date(row.updated_at).toISOString(),
   };

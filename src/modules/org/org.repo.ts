@@ -13,14 +13,23 @@ export interface SettingsRow {
 }
 
 export async function readSettings(db: SqlExecutor): Promise<SettingsRow> {
-  const row = (await db.query<SettingsRow>("SELECT id, name, default_reporting_currency, default_timezone, limits, updated_at FROM org_settings WHERE id = 'org'"))[0];
+  const row = (
+    await db.query<SettingsRow>(
+      "SELECT id, name, default_reporting_currency, default_timezone, limits, updated_at FROM org_settings WHERE id = 'org'",
+    )
+  )[0];
   if (!row) throw new Error('org_settings row is missing (migration 0001 inserts it)');
   return row;
 }
 
 export async function updateSettings(
   db: SqlExecutor,
-  patch: { name?: string; default_reporting_currency?: string; default_timezone?: string; limits?: Record<string, number> },
+  patch: {
+    name?: string;
+    default_reporting_currency?: string;
+    default_timezone?: string;
+    limits?: Record<string, number>;
+  },
   now: Date,
 ): Promise<SettingsRow> {
   const rows = await db.query<SettingsRow>(
@@ -31,7 +40,13 @@ export async function updateSettings(
        updated_at = $5
      WHERE id = 'org'
      RETURNING id, name, default_reporting_currency, default_timezone, limits, updated_at`,
-    [patch.name ?? null, patch.default_reporting_currency ?? null, patch.default_timezone ?? null, patch.limits ? JSON.stringify(patch.limits) : null, now],
+    [
+      patch.name ?? null,
+      patch.default_reporting_currency ?? null,
+      patch.default_timezone ?? null,
+      patch.limits ? JSON.stringify(patch.limits) : null,
+      now,
+    ],
   );
   return rows[0]!;
 }
@@ -68,10 +83,18 @@ export async function insertMember(
 }
 
 export async function findMember(db: SqlExecutor, subject: string, forUpdate = false): Promise<MemberRow | undefined> {
-  return (await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM org_members WHERE subject = $1${forUpdate ? ' FOR UPDATE' : ''}`, [subject]))[0];
+  return (
+    await db.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM org_members WHERE subject = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [subject],
+    )
+  )[0];
 }
 
-export async function listMembers(db: SqlExecutor, options: { after?: string; limit: number; role?: Role }): Promise<MemberRow[]> {
+export async function listMembers(
+  db: SqlExecutor,
+  options: { after?: string; limit: number; role?: Role },
+): Promise<MemberRow[]> {
   return db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM org_members
      WHERE ($1::text IS NULL OR subject > $1) AND ($2::text IS NULL OR role = $2)
@@ -80,7 +103,12 @@ export async function listMembers(db: SqlExecutor, options: { after?: string; li
   );
 }
 
-export async function updateMember(db: SqlExecutor, subject: string, patch: { email?: string | null; role?: Role }, now: Date): Promise<MemberRow | undefined> {
+export async function updateMember(
+  db: SqlExecutor,
+  subject: string,
+  patch: { email?: string | null; role?: Role },
+  now: Date,
+): Promise<MemberRow | undefined> {
   return (
     await db.query<MemberRow>(
       `UPDATE org_members SET email = CASE WHEN $2::boolean THEN $3 ELSE email END, role = COALESCE($4, role), updated_at = $5
@@ -95,7 +123,11 @@ export async function deleteMember(db: SqlExecutor, subject: string): Promise<bo
 }
 
 export async function countMembers(db: SqlExecutor, role?: Role): Promise<number> {
-  return (await db.query<{ n: number }>('SELECT count(*) AS n FROM org_members WHERE ($1::text IS NULL OR role = $1)', [role ?? null]))[0]!.n;
+  return (
+    await db.query<{ n: number }>('SELECT count(*) AS n FROM org_members WHERE ($1::text IS NULL OR role = $1)', [
+      role ?? null,
+    ])
+  )[0]!.n;
 }
 
 /** Serializes changes that count owners or members (last-owner rule, member limit). */
@@ -111,7 +143,12 @@ export async function grantsOf(db: SqlExecutor, subjects: string[]): Promise<Gra
   );
 }
 
-export async function replaceGrants(db: SqlExecutor, subject: string, grants: { project_id: string; role: string }[], now: Date): Promise<void> {
+export async function replaceGrants(
+  db: SqlExecutor,
+  subject: string,
+  grants: { project_id: string; role: string }[],
+  now: Date,
+): Promise<void> {
   await db.query('DELETE FROM org_member_grants WHERE subject = $1', [subject]);
   if (grants.length === 0) return;
   await db.query(
@@ -147,7 +184,16 @@ export async function insertAudit(db: SqlExecutor, row: Omit<AuditRow, 'id'>): P
   await db.query(
     `INSERT INTO audit_log (at, actor_subject, actor_kind, request_id, action, target, project_id, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
-    [row.at, row.actor_subject, row.actor_kind, row.request_id, row.action, row.target, row.project_id, JSON.stringify(row.details)],
+    [
+      row.at,
+      row.actor_subject,
+      row.actor_kind,
+      row.request_id,
+      row.action,
+      row.target,
+      row.project_id,
+      JSON.stringify(row.details),
+    ],
   );
 }
 
@@ -166,7 +212,10 @@ export async function listAudit(
 }
 
 /** One round trip per authenticated request in oauth mode: the member and its grants. */
-export async function memberWithGrants(db: SqlExecutor, subject: string): Promise<{ role: Role; email: string | null; grants: { project_id: string; role: Role }[] } | undefined> {
+export async function memberWithGrants(
+  db: SqlExecutor,
+  subject: string,
+): Promise<{ role: Role; email: string | null; grants: { project_id: string; role: Role }[] } | undefined> {
   const rows = await db.query<{ role: Role; email: string | null; project_id: string | null; grant_role: Role | null }>(
     `SELECT m.role, m.email, g.project_id, g.role AS grant_role
      FROM org_members m LEFT JOIN org_member_grants g ON g.subject = m.subject

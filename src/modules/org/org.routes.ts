@@ -104,7 +104,10 @@ export function orgRoutes(org: OrgServices, authMode: AuthMode) {
       rule: { permission: 'admin' },
       params: MemberPathParams,
       response: GrantsOutput,
-      handler: async ({ ctx, params }) => ({ subject: params.subject, grants: await org.members.grants(ctx, params.subject) }),
+      handler: async ({ ctx, params }) => ({
+        subject: params.subject,
+        grants: await org.members.grants(ctx, params.subject),
+      }),
     }),
     defineRoute({
       method: 'PUT',
@@ -115,7 +118,10 @@ export function orgRoutes(org: OrgServices, authMode: AuthMode) {
       params: MemberPathParams,
       body: PutGrantsInput,
       response: GrantsOutput,
-      handler: async ({ ctx, params, body }) => ({ subject: params.subject, grants: await org.members.replaceGrants(ctx, params.subject, body.grants) }),
+      handler: async ({ ctx, params, body }) => ({
+        subject: params.subject,
+        grants: await org.members.replaceGrants(ctx, params.subject, body.grants),
+      }),
     }),
     defineRoute({
       method: 'GET',

@@ -18,7 +18,12 @@ export const LIMIT_NAMES = Object.keys(LIMIT_DEFAULTS) as LimitName[];
 const LimitValue = z.number().int().min(1).max(100_000_000);
 
 export const LimitsPatch = z
-  .object(Object.fromEntries(LIMIT_NAMES.map((n) => [n, LimitValue.optional()])) as Record<LimitName, z.ZodOptional<typeof LimitValue>>)
+  .object(
+    Object.fromEntries(LIMIT_NAMES.map((n) => [n, LimitValue.optional()])) as Record<
+      LimitName,
+      z.ZodOptional<typeof LimitValue>
+    >,
+  )
   .strict();
 
 export const UpdateSettingsInput = z

@@ -32,7 +32,10 @@ export class RateLimiter {
     window.count += 1;
     if (window.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
-      throw new RateLimitedError(retryAfter, `More than ${limit} requests this minute for this identity; retry in ${retryAfter} s.`);
+      throw new RateLimitedError(
+        retryAfter,
+        `More than ${limit} requests this minute for this identity; retry in ${retryAfter} s.`,
+      );
     }
   }
 

@@ -38,7 +38,15 @@ export class OrgSettingsService {
     assertOrgRole(ctx, 'owner');
     const row = await this.db.transaction(async (tx) => {
       const updated = await repo.updateSettings(tx, input, ctx.clock.now());
-      await this.audit.record(ctx, { action: 'org.settings.update', target: 'org', details: { changed: Object.keys(input), ...(input.limits ? { limits: input.limits } : {}) } }, tx);
+      await this.audit.record(
+        ctx,
+        {
+          action: 'org.settings.update',
+          target: 'org',
+          details: { changed: Object.keys(input), ...(input.limits ? { limits: input.limits } : {}) },
+        },
+        tx,
+      );
       return updated;
     });
     const effective = effectiveLimits(row.limits);

@@ -36,7 +36,11 @@ export class ProjectDirectory {
   attach(changes: ProjectChangeSource): void {
     this.unsubscribe?.();
     this.unsubscribe = changes.subscribe((event) => {
-      if (event.kind === 'resources_list_changed' || (event.kind === 'resource_updated' && event.uri.startsWith('project://'))) this.invalidate();
+      if (
+        event.kind === 'resources_list_changed' ||
+        (event.kind === 'resource_updated' && event.uri.startsWith('project://'))
+      )
+        this.invalidate();
     });
   }
 
@@ -55,7 +59,9 @@ export class ProjectDirectory {
     const now = this.clock.now().getTime();
     if (this.snapshot && now - this.snapshot.loadedAt <= this.maxAgeMs) return this.snapshot.rows;
     const generation = this.generation;
-    const rows = repo.listProjects(this.db, { limit: MAX_CACHED_PROJECTS + 1 }).then((list) => (list.length > MAX_CACHED_PROJECTS ? undefined : list));
+    const rows = repo
+      .listProjects(this.db, { limit: MAX_CACHED_PROJECTS + 1 })
+      .then((list) => (list.length > MAX_CACHED_PROJECTS ? undefined : list));
     const snapshot = { rows, loadedAt: now };
     this.snapshot = snapshot;
     // A change that landed while the rows were being read may be missing from them: do not keep them.

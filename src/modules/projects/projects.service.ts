@@ -58,7 +58,11 @@ export class ProjectsService {
         now: ctx.clock.now(),
       });
       if (!row) throw new ConflictError('project_exists', `Project ${input.id} already exists.`);
-      await this.audit?.record(ctx, { action: 'project.create', target: row.id, projectId: row.id, details: { name: row.name } }, tx);
+      await this.audit?.record(
+        ctx,
+        { action: 'project.create', target: row.id, projectId: row.id, details: { name: row.name } },
+        tx,
+      );
       return row;
     });
     this.directory?.invalidate();
@@ -76,7 +80,11 @@ export class ProjectsService {
     const row = await this.db.transaction(async (tx) => {
       const updated = await repo.updateProject(tx, id, patch, ctx.clock.now());
       if (!updated) throw new NotFoundError('project_not_found', `Project ${id} does not exist.`);
-      await this.audit?.record(ctx, { action: 'project.update', target: id, projectId: id, details: { changed: patch } }, tx);
+      await this.audit?.record(
+        ctx,
+        { action: 'project.update', target: id, projectId: id, details: { changed: patch } },
+        tx,
+      );
       return updated;
     });
     this.directory?.invalidate();
@@ -131,12 +139,19 @@ export class ProjectsService {
     }
     const ids = rows.slice(0, 50).map((r) => r.id);
     throw new ValidationError(
-      [{ path: 'project_id', message: ids.length === 0 ? 'no project is visible to you' : `choose one of: ${ids.join(', ')}` }],
+      [
+        {
+          path: 'project_id',
+          message: ids.length === 0 ? 'no project is visible to you' : `choose one of: ${ids.join(', ')}`,
+        },
+      ],
       ids.length === 0
         ? 'project_id "default" cannot resolve: you can see no project.'
         : `project_id "default" is ambiguous: you can see ${rows.length > 50 ? 'more than 50' : ids.length} projects. Pass one of: ${ids.join(', ')}.`,
       'project_required',
-      ids.length === 0 ? 'Create a project (POST /api/projects) or ask for a grant.' : `Call again with project_id set, e.g. "${ids[0]}".`,
+      ids.length === 0
+        ? 'Create a project (POST /api/projects) or ask for a grant.'
+        : `Call again with project_id set, e.g. "${ids[0]}".`,
     );
   }
 }

@@ -43,8 +43,15 @@ export function projectResources(projects: ProjectsService): ResourceSpec[] {
       description: 'A project and its settings; subscribe to hear when they change.',
       mimeType: 'application/json',
       permission: 'context.read',
-      list: async (ctx) => (await projects.list(ctx, { limit: 200 })).items.map((p) => ({ uri: `project://${p.id}`, name: p.id, title: p.name })),
-      read: async (ctx, _uri, vars) => ({ text: JSON.stringify(presentProject(await projects.get(ctx, vars.project_id ?? ''))) }),
+      list: async (ctx) =>
+        (await projects.list(ctx, { limit: 200 })).items.map((p) => ({
+          uri: `project://${p.id}`,
+          name: p.id,
+          title: p.name,
+        })),
+      read: async (ctx, _uri, vars) => ({
+        text: JSON.stringify(presentProject(await projects.get(ctx, vars.project_id ?? ''))),
+      }),
     },
   ];
 }

@@ -4,7 +4,14 @@ import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { checkMappingDefaults, FieldMapping, inWindow, mapRecord, MappingDefaults } from './mapping.js';
-import { explainError, ProviderError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
+import {
+  explainError,
+  ProviderError,
+  timed,
+  type DateWindow,
+  type Provider,
+  type ProviderContext,
+} from './provider.js';
 
 /** CSV or JSON Lines exports: a file under DATA_DIR or an http(s) URL, with a column mapping. */
 export const CsvConfig = z
@@ -19,7 +26,8 @@ export const CsvConfig = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (!c.path === !c.url) ctx.addIssue({ code: 'custom', path: ['path'], message: 'give exactly one of path or url' });
+    if (!c.path === !c.url)
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'give exactly one of path or url' });
     if (c.path && (path.isAbsolute(c.path) || c.path.split(/[\\/]/).includes('..'))) {
       ctx.addIssue({ code: 'custom', path: ['path'], message: 'must be a relative path inside DATA_DIR' });
     }
@@ -53,11 +61,15 @@ async function openStream(ctx: ProviderContext<CsvConfig, CsvSecrets>): Promise<
     });
     return fs.createReadStream(file);
   }
-  const headers: Record<string, string> = ctx.secrets.bearer_token ? { authorization: `Bearer ${ctx.secrets.bearer_token}` } : {};
+  const headers: Record<string, string> = ctx.secrets.bearer_token
+    ? { authorization: `Bearer ${ctx.secrets.bearer_token}` }
+    : {};
   const res = await fetch(ctx.config.url!, { headers, signal: AbortSignal.timeout(ctx.config.timeout_ms) });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    throw new ProviderError(`HTTP ${res.status} from the export URL${res.status === 401 || res.status === 403 ? ' (credentials refused)' : ''}`);
+    throw new ProviderError(
+      `HTTP ${res.status} from the export URL${res.status === 401 || res.status === 403 ? ' (credentials refused)' : ''}`,
+    );
   }
   return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
 }
@@ -134,7 +146,8 @@ export const csvProvider: Provider<CsvConfig, CsvSecrets, Row> = {
   secretsSchema: CsvSecrets,
   async verify(ctx) {
     const token_check = await timed(
-      async () => (ctx.secrets.bearer_token ? 'bearer token present (checked by the connectivity test)' : 'no credentials needed'),
+      async () =>
+        ctx.secrets.bearer_token ? 'bearer token present (checked by the connectivity test)' : 'no credentials needed',
       explainError,
     );
     const connectivity = await timed(async () => {
@@ -155,5 +168,6 @@ export const csvProvider: Provider<CsvConfig, CsvSecrets, Row> = {
       if (inWindow(date, window)) yield row;
     }
   },
-  toCanonical: (row, ctx) => mapRecord(row, ctx.config.mapping, ctx.config.defaults, formatOf(ctx.config) === 'csv' ? byKey : undefined),
+  toCanonical: (row, ctx) =>
+    mapRecord(row, ctx.config.mapping, ctx.config.defaults, formatOf(ctx.config) === 'csv' ? byKey : undefined),
 };

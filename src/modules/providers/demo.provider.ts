@@ -11,7 +11,12 @@ import { addDays, dayNumber, isoDay } from './dates.js';
 export const DemoConfig = z
   .object({
     campaigns: z.number().int().min(1).max(100_000).default(12),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(42),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(42),
     incidents: z.boolean().default(true).describe('Inject spikes and drops in the last 30 days.'),
   })
   .strict();

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { addDays, dayNumber } from './dates.js';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord, pick } from './mapping.js';
 import { requestAccessToken } from './oauth.js';
-import { explainError, ProviderError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
+import {
+  explainError,
+  ProviderError,
+  timed,
+  type DateWindow,
+  type Provider,
+  type ProviderContext,
+} from './provider.js';
 
 /**
  * A REST source behind OAuth2: a token from `token_url` (refresh-token or client-credentials
@@ -37,7 +44,10 @@ export const HttpJsonConfig = z
     scope: z.string().max(500).optional(),
     records_path: z.string().min(1).default('data'),
     pagination: Pagination.default({ type: 'none' }),
-    window_params: z.object({ from: z.string().min(1).default('start_date'), to: z.string().min(1).default('end_date') }).strict().default({ from: 'start_date', to: 'end_date' }),
+    window_params: z
+      .object({ from: z.string().min(1).default('start_date'), to: z.string().min(1).default('end_date') })
+      .strict()
+      .default({ from: 'start_date', to: 'end_date' }),
     window_days: z.number().int().min(1).max(366).default(31),
     max_pages: z.number().int().min(1).max(100_000).default(10_000),
     mapping: FieldMapping,
@@ -49,14 +59,26 @@ export const HttpJsonConfig = z
 export type HttpJsonConfig = z.infer<typeof HttpJsonConfig>;
 
 export const HttpJsonSecrets = z
-  .object({ client_id: z.string().min(1), client_secret: z.string().min(1), refresh_token: z.string().min(1).optional() })
+  .object({
+    client_id: z.string().min(1),
+    client_secret: z.string().min(1),
+    refresh_token: z.string().min(1).optional(),
+  })
   .strict();
 export type HttpJsonSecrets = z.infer<typeof HttpJsonSecrets>;
 
 type Ctx = ProviderContext<HttpJsonConfig, HttpJsonSecrets>;
 
 function token(ctx: Ctx): Promise<string> {
-  return requestAccessToken({ token_url: ctx.config.token_url, grant_type: ctx.config.grant_type, scope: ctx.config.scope, timeout_ms: ctx.config.timeout_ms }, ctx.secrets);
+  return requestAccessToken(
+    {
+      token_url: ctx.config.token_url,
+      grant_type: ctx.config.grant_type,
+      scope: ctx.config.scope,
+      timeout_ms: ctx.config.timeout_ms,
+    },
+    ctx.secrets,
+  );
 }
 
 async function getPage(ctx: Ctx, accessToken: string, params: Record<string, string>): Promise<unknown> {
@@ -68,7 +90,9 @@ async function getPage(ctx: Ctx, accessToken: string, params: Record<string, str
   });
   if (!res.ok) {
     await res.body?.cancel();
-    throw new ProviderError(`HTTP ${res.status} from the API${res.status === 401 || res.status === 403 ? ' (access token refused)' : ''}`);
+    throw new ProviderError(
+      `HTTP ${res.status} from the API${res.status === 401 || res.status === 403 ? ' (access token refused)' : ''}`,
+    );
   }
   try {
     return await res.json();
@@ -79,7 +103,8 @@ async function getPage(ctx: Ctx, accessToken: string, params: Record<string, str
 
 function recordsOf(ctx: Ctx, page: unknown): unknown[] {
   const records = pick(page, ctx.config.records_path);
-  if (!Array.isArray(records)) throw new ProviderError(`no array at records_path "${ctx.config.records_path}" in the API answer`);
+  if (!Array.isArray(records))
+    throw new ProviderError(`no array at records_path "${ctx.config.records_path}" in the API answer`);
   return records;
 }
 
@@ -109,34 +134,38 @@ async function* slice(ctx: Ctx, accessToken: string, from: string, to: string): 
       page += 1;
     }
   }
-  throw new ProviderError(`more than max_pages (${ctx.config.max_pages}) pages for one window; raise max_pages or narrow window_days`);
+  throw new ProviderError(
+    `more than max_pages (${ctx.config.max_pages}) pages for one window; raise max_pages or narrow window_days`,
+  );
 }
 
 export const httpJsonProvider: Provider<HttpJsonConfig, HttpJsonSecrets, unknown> = {
   name: 'http_json',
-  description: 'REST/JSON API with OAuth2 (refresh-token or client-credentials), record selector, cursor or page pagination.',
+  description:
+    'REST/JSON API with OAuth2 (refresh-token or client-credentials), record selector, cursor or page pagination.',
   configSchema: HttpJsonConfig as unknown as z.ZodType<HttpJsonConfig>,
   secretsSchema: HttpJsonSecrets,
   async verify(ctx) {
     let accessToken: string | undefined;
     let expired = false;
-    const token_check = await timed(
-      async () => {
-        try {
-          accessToken = await token(ctx);
-        } catch (error) {
-          expired = error instanceof ProviderError && error.status === 'expired';
-          throw error;
-        }
-        return 'access token issued';
-      },
-      explainError,
-    );
+    const token_check = await timed(async () => {
+      try {
+        accessToken = await token(ctx);
+      } catch (error) {
+        expired = error instanceof ProviderError && error.status === 'expired';
+        throw error;
+      }
+      return 'access token issued';
+    }, explainError);
     const connectivity = accessToken
       ? await timed(async () => {
           const today = ctx.clock.now().toISOString().slice(0, 10);
-          const params: Record<string, string> = { [ctx.config.window_params.from]: today, [ctx.config.window_params.to]: today };
-          if (ctx.config.pagination.type === 'page') params[ctx.config.pagination.page_param] = String(ctx.config.pagination.first_page);
+          const params: Record<string, string> = {
+            [ctx.config.window_params.from]: today,
+            [ctx.config.window_params.to]: today,
+          };
+          if (ctx.config.pagination.type === 'page')
+            params[ctx.config.pagination.page_param] = String(ctx.config.pagination.first_page);
           recordsOf(ctx, await getPage(ctx, accessToken!, params));
           return 'API answered with records';
         }, explainError)

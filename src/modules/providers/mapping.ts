@@ -24,15 +24,28 @@ export type FieldMapping = z.infer<typeof FieldMapping>;
 export const MappingDefaults = z
   .object({
     channel: z.string().min(1).max(64).optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
   })
   .strict()
   .default({});
 export type MappingDefaults = z.infer<typeof MappingDefaults>;
 
 export function checkMappingDefaults(mapping: FieldMapping, defaults: MappingDefaults, ctx: z.RefinementCtx): void {
-  if (!mapping.channel && !defaults.channel) ctx.addIssue({ code: 'custom', path: ['defaults', 'channel'], message: 'map a channel column or give defaults.channel' });
-  if (!mapping.currency && !defaults.currency) ctx.addIssue({ code: 'custom', path: ['defaults', 'currency'], message: 'map a currency column or give defaults.currency' });
+  if (!mapping.channel && !defaults.channel)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['defaults', 'channel'],
+      message: 'map a channel column or give defaults.channel',
+    });
+  if (!mapping.currency && !defaults.currency)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['defaults', 'currency'],
+      message: 'map a currency column or give defaults.currency',
+    });
 }
 
 /** Reads a dotted path (`metrics.spend`) from a JSON record. */
@@ -51,7 +64,8 @@ function num(value: unknown, field: string, lenient: boolean): number {
     throw new ProviderError(`record has no ${field}`);
   }
   const n = typeof value === 'number' ? value : Number(String(value).trim());
-  if (!Number.isFinite(n)) throw new ProviderError(`${field} is not a number: ${JSON.stringify(String(value).slice(0, 40))}`);
+  if (!Number.isFinite(n))
+    throw new ProviderError(`${field} is not a number: ${JSON.stringify(String(value).slice(0, 40))}`);
   return n;
 }
 
@@ -63,7 +77,12 @@ function isoDate(value: unknown): string {
   return match[1]!;
 }
 
-export function mapRecord(record: unknown, mapping: FieldMapping, defaults: MappingDefaults, get = pick): CanonicalRecord {
+export function mapRecord(
+  record: unknown,
+  mapping: FieldMapping,
+  defaults: MappingDefaults,
+  get = pick,
+): CanonicalRecord {
   const text = (field: keyof FieldMapping, fallback?: string): string => {
     const source = mapping[field];
     const value = source ? get(record, source) : undefined;

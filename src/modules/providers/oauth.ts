@@ -20,14 +20,21 @@ export interface OAuthSecrets {
 export async function requestAccessToken(settings: OAuthSettings, secrets: OAuthSecrets): Promise<string> {
   const form = new URLSearchParams({ grant_type: settings.grant_type });
   if (settings.grant_type === 'refresh_token') {
-    if (!secrets.refresh_token) throw new ProviderError('no refresh_token stored for this connection; rotate it with one', 'expired');
+    if (!secrets.refresh_token)
+      throw new ProviderError('no refresh_token stored for this connection; rotate it with one', 'expired');
     form.set('refresh_token', secrets.refresh_token);
   }
   if (settings.scope) form.set('scope', settings.scope);
-  const basic = Buffer.from(`${encodeURIComponent(secrets.client_id)}:${encodeURIComponent(secrets.client_secret)}`).toString('base64');
+  const basic = Buffer.from(
+    `${encodeURIComponent(secrets.client_id)}:${encodeURIComponent(secrets.client_secret)}`,
+  ).toString('base64');
   const res = await fetch(settings.token_url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      authorization: `Basic ${basic}`,
+    },
     body: form,
     signal: AbortSignal.timeout(settings.timeout_ms),
   });
@@ -46,6 +53,7 @@ export async function requestAccessToken(settings: OAuthSettings, secrets: OAuth
       expired ? 'expired' : 'error',
     );
   }
-  if (typeof body.access_token !== 'string' || !body.access_token) throw new ProviderError('the token endpoint answered without an access_token');
+  if (typeof body.access_token !== 'string' || !body.access_token)
+    throw new ProviderError('the token endpoint answered without an access_token');
   return body.access_token;
 }

@@ -1,7 +1,14 @@
 import pg from 'pg';
 import { z } from 'zod';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord } from './mapping.js';
-import { explainError, ProviderError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
+import {
+  explainError,
+  ProviderError,
+  timed,
+  type DateWindow,
+  type Provider,
+  type ProviderContext,
+} from './provider.js';
 
 /**
  * A parameterized query against a warehouse the customer already has. It runs inside a READ ONLY
@@ -16,7 +23,10 @@ export const PostgresConfig = z
       .max(20_000)
       .refine((q) => /\$1\b/.test(q) && /\$2\b/.test(q), 'must use $1 (first date) and $2 (last date) of the window')
       .refine((q) => !/;\s*\S/.test(q.trim().replace(/;\s*$/, '')), 'must be one statement'),
-    params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(20).default([]),
+    params: z
+      .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .max(20)
+      .default([]),
     mapping: FieldMapping,
     defaults: MappingDefaults,
     batch_size: z.number().int().min(100).max(50_000).default(5_000),
@@ -35,7 +45,10 @@ export type PostgresSecrets = z.infer<typeof PostgresSecrets>;
 type Ctx = ProviderContext<PostgresConfig, PostgresSecrets>;
 
 async function connect(ctx: Ctx): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: ctx.secrets.connection_string, connectionTimeoutMillis: ctx.config.connect_timeout_ms });
+  const client = new pg.Client({
+    connectionString: ctx.secrets.connection_string,
+    connectionTimeoutMillis: ctx.config.connect_timeout_ms,
+  });
   client.on('error', () => undefined);
   await client.connect();
   return client;
@@ -65,7 +78,11 @@ export const postgresProvider: Provider<PostgresConfig, PostgresSecrets, Record<
           await readOnly(client!, ctx);
           const today = ctx.clock.now().toISOString().slice(0, 10);
           // Plans and runs the query without reading rows: proves tables, columns and grants.
-          await client!.query(`SELECT * FROM (${ctx.config.query.replace(/;\s*$/, '')}) AS q LIMIT 0`, [today, today, ...ctx.config.params]);
+          await client!.query(`SELECT * FROM (${ctx.config.query.replace(/;\s*$/, '')}) AS q LIMIT 0`, [
+            today,
+            today,
+            ...ctx.config.params,
+          ]);
           await client!.query('ROLLBACK');
           return 'query runs read-only';
         }, explainError)
@@ -80,9 +97,15 @@ export const postgresProvider: Provider<PostgresConfig, PostgresSecrets, Record<
     });
     try {
       await readOnly(client, ctx);
-      await client.query(`DECLARE context_hub_rows NO SCROLL CURSOR FOR ${ctx.config.query.replace(/;\s*$/, '')}`, [window.from, window.to, ...ctx.config.params]);
+      await client.query(`DECLARE context_hub_rows NO SCROLL CURSOR FOR ${ctx.config.query.replace(/;\s*$/, '')}`, [
+        window.from,
+        window.to,
+        ...ctx.config.params,
+      ]);
       for (;;) {
-        const { rows } = await client.query<Record<string, unknown>>(`FETCH ${Number(ctx.config.batch_size)} FROM context_hub_rows`);
+        const { rows } = await client.query<Record<string, unknown>>(
+          `FETCH ${Number(ctx.config.batch_size)} FROM context_hub_rows`,
+        );
         for (const row of rows) yield row;
         if (rows.length < ctx.config.batch_size) break;
       }

@@ -60,11 +60,15 @@ export interface Provider<C = Record<string, unknown>, S = Record<string, unknow
 }
 
 // Providers of different config types live side by side in the registry.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every input type; each is checked where it is defined
 export type AnyProvider = Provider<any, any, any>;
 
 /** Times one check and turns a thrown error into a clear reason (never a stack or secret). */
-export async function timed(check: () => Promise<string | null | void>, explain: (error: unknown) => string): Promise<CheckResult> {
+export async function timed(
+  // biome-ignore lint/suspicious/noConfusingVoidType: a check that finds nothing to report returns nothing
+  check: () => Promise<string | null | void>,
+  explain: (error: unknown) => string,
+): Promise<CheckResult> {
   const started = performance.now();
   try {
     const note = await check();
@@ -94,16 +98,21 @@ export function explainError(error: unknown): string {
 /** Node/undici network failures → the words an operator needs: timeout, DNS, TLS, refused. */
 export function explainNetworkError(error: unknown): string {
   const err = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
-  if (err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timeout: no answer within the time limit';
+  if (err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError' || err?.name === 'AbortError')
+    return 'timeout: no answer within the time limit';
   const code = err?.cause?.code ?? err?.code ?? '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `DNS: the host name could not be resolved (${code})`;
-  if (err?.cause?.message === 'bad port') return 'the port is one that HTTP clients refuse to use (fetch "bad port"); use another port';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return `DNS: the host name could not be resolved (${code})`;
+  if (err?.cause?.message === 'bad port')
+    return 'the port is one that HTTP clients refuse to use (fetch "bad port"); use another port';
   if (code === 'ECONNREFUSED') return 'connection refused: nothing listens at that address';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
-  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) return `TLS: the certificate could not be verified (${code})`;
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code))
+    return `TLS: the certificate could not be verified (${code})`;
   if (code === '28P01' || code === '28000') return 'authentication failed: the database refused the credentials';
   if (code === '3D000') return 'the database does not exist';
   if (code === '25006') return 'the query tried to write; only read-only queries are allowed';
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return `the database rejected the query (SQLSTATE ${code})`;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+    return `the database rejected the query (SQLSTATE ${code})`;
   return code ? `network error (${code})` : 'the source could not be reached';
 }

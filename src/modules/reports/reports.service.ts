@@ -42,9 +42,13 @@ export class ReportsService {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
     const stored = (await flowsRepo.listReportDefinitions(this.db, resolved.project.id)).find((r) => r.name === q.name);
     if (!stored) {
-      throw new NotFoundError('report_not_found', `Project ${resolved.project.id} has no report definition named "${q.name}".`, {
-        hint: 'GET /api/flows?project_id=… lists the report definitions; create one with POST /api/flows/upsert (kind report_definition).',
-      });
+      throw new NotFoundError(
+        'report_not_found',
+        `Project ${resolved.project.id} has no report definition named "${q.name}".`,
+        {
+          hint: 'GET /api/flows?project_id=… lists the report definitions; create one with POST /api/flows/upsert (kind report_definition).',
+        },
+      );
     }
     const def = ReportDefinition.parse(stored.definition);
     const range = resolveRange(def.date_range, todayIn(ctx.clock, resolved.project.timezone));
@@ -53,7 +57,14 @@ export class ReportsService {
     const rows = await this.db.query<Record<string, unknown>>(compiled.sql, compiled.params);
     return {
       resolved,
-      report: { name: def.name, description: def.description ?? null, dataset: def.dataset, metrics: def.metrics, dimensions: def.dimensions, filters: def.filters },
+      report: {
+        name: def.name,
+        description: def.description ?? null,
+        dataset: def.dataset,
+        metrics: def.metrics,
+        dimensions: def.dimensions,
+        filters: def.filters,
+      },
       range,
       columns: compiled.columns,
       rows: rows.slice(0, limit),

@@ -38,28 +38,50 @@ export interface CompiledReport {
   columns: string[];
 }
 
-export function compileReport(def: ReportDefinition, projectId: string, range: { from: string; to: string }, limit: number): CompiledReport {
+export function compileReport(
+  def: ReportDefinition,
+  projectId: string,
+  range: { from: string; to: string },
+  limit: number,
+): CompiledReport {
   const dataset = DATASETS[def.dataset];
   if (!dataset) throw new ValidationError([{ path: 'dataset', message: `unknown dataset ${def.dataset}` }]);
   const metricExpr = def.dataset === 'anomalies_daily' ? ANOMALY_EXPR : KPI_EXPR;
   const errors = [
-    ...def.metrics.filter((m) => !dataset.metrics.includes(m) || !metricExpr[m]).map((m) => ({ path: 'metrics', message: `metric ${m} is not reportable on ${def.dataset}` })),
-    ...def.dimensions.filter((d) => !dataset.dimensions.includes(d)).map((d) => ({ path: 'dimensions', message: `dimension ${d} is not in ${def.dataset}` })),
+    ...def.metrics
+      .filter((m) => !dataset.metrics.includes(m) || !metricExpr[m])
+      .map((m) => ({ path: 'metrics', message: `metric ${m} is not reportable on ${def.dataset}` })),
+    ...def.dimensions
+      .filter((d) => !dataset.dimensions.includes(d))
+      .map((d) => ({ path: 'dimensions', message: `dimension ${d} is not in ${def.dataset}` })),
   ];
-  if (errors.length) throw new ValidationError(errors, undefined, 'report_invalid', 'Fix the stored report definition with POST /api/flows/upsert.');
-  const dim = (d: string) => (def.dataset === 'anomalies_daily' && ANOMALY_DIM[d] ? ANOMALY_DIM[d]! : d === 'date' ? 'date::text' : `${d}::text`);
+  if (errors.length)
+    throw new ValidationError(
+      errors,
+      undefined,
+      'report_invalid',
+      'Fix the stored report definition with POST /api/flows/upsert.',
+    );
+  const dim = (d: string) =>
+    def.dataset === 'anomalies_daily' && ANOMALY_DIM[d] ? ANOMALY_DIM[d]! : d === 'date' ? 'date::text' : `${d}::text`;
   const params: unknown[] = [projectId, range.from, range.to];
   const where = ['project_id = $1', 'date BETWEEN $2::date AND $3::date'];
   for (const f of def.filters) {
     const values = Array.isArray(f.value) ? f.value.map(String) : [String(f.value)];
     params.push(values);
     const expr = dim(f.dimension);
-    where.push(f.op === 'eq' || f.op === 'in' ? `${expr} = ANY($${params.length}::text[])` : `NOT (${expr} = ANY($${params.length}::text[]))`);
+    where.push(
+      f.op === 'eq' || f.op === 'in'
+        ? `${expr} = ANY($${params.length}::text[])`
+        : `NOT (${expr} = ANY($${params.length}::text[]))`,
+    );
   }
   const dims = def.dimensions.map((d) => `${dim(d)} AS "${d}"`);
   const metrics = def.metrics.map((m) => `${metricExpr[m]} AS "${m}"`);
   params.push(limit + 1);
-  const groupBy = def.dimensions.length ? `GROUP BY ${def.dimensions.map((_, i) => i + 1).join(', ')} ORDER BY ${def.dimensions.map((_, i) => i + 1).join(', ')}` : '';
+  const groupBy = def.dimensions.length
+    ? `GROUP BY ${def.dimensions.map((_, i) => i + 1).join(', ')} ORDER BY ${def.dimensions.map((_, i) => i + 1).join(', ')}`
+    : '';
   return {
     sql: `SELECT ${[...dims, ...metrics].join(', ')} FROM ${def.dataset} WHERE ${where.join(' AND ')} ${groupBy} LIMIT $${params.length}`,
     params,

@@ -8,12 +8,23 @@ const RunReportInput = z
   .object({
     project_id: ProjectRef,
     name: z.string().trim().min(1).max(120).describe('The report definition name (GET /api/flows lists them).'),
-    limit: z.number().int().min(1).max(REPORT_MAX_ROWS).optional().describe(`Rows at most (default 200, max ${REPORT_MAX_ROWS}).`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(REPORT_MAX_ROWS)
+      .optional()
+      .describe(`Rows at most (default 200, max ${REPORT_MAX_ROWS}).`),
   })
   .strict();
 
 const SUMMARY_ROWS = 20;
-const cell = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : v === null || v === undefined ? '—' : String(v));
+const cell = (v: unknown) =>
+  typeof v === 'number'
+    ? v.toLocaleString('en-US', { maximumFractionDigits: 4 })
+    : v === null || v === undefined
+      ? '—'
+      : String(v);
 
 export function reportTools(reports: ReportsService) {
   return [
@@ -41,12 +52,24 @@ export function reportTools(reports: ReportsService) {
           summary: [
             `Report "${r.report.name}" on ${r.report.dataset}, ${r.range.from} → ${r.range.to}: ${r.row_count} row(s)${r.truncated ? ` (truncated at ${r.limit}; raise limit or narrow the filters)` : ''}.`,
             r.columns.join(' | ').slice(0, 200),
-            ...r.rows.slice(0, SUMMARY_ROWS).map((row) => r.columns.map((c) => cell(row[c])).join(' | ').slice(0, 200)),
+            ...r.rows.slice(0, SUMMARY_ROWS).map((row) =>
+              r.columns
+                .map((c) => cell(row[c]))
+                .join(' | ')
+                .slice(0, 200),
+            ),
             ...(r.rows.length > SUMMARY_ROWS ? [`… ${r.rows.length - SUMMARY_ROWS} more rows in data.rows.`] : []),
           ],
           projectId: r.resolved.project.id,
           provenance: { source: r.report.dataset, report: r.report.name, resolved_from: r.resolved.resolvedFrom },
-          data: { report: r.report, range: r.range, columns: r.columns, rows: r.rows, row_count: r.row_count, truncated: r.truncated },
+          data: {
+            report: r.report,
+            range: r.range,
+            columns: r.columns,
+            rows: r.rows,
+            row_count: r.row_count,
+            truncated: r.truncated,
+          },
         };
       },
     }),

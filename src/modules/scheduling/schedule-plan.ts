@@ -78,8 +78,15 @@ export class SchedulePlan {
       const dueAt = new Date(ds.next_run_at);
       const next = nextSlot(this.deps.flows.schedule(ds, now), dueAt, now);
       const claimed = await db.transaction(async (tx) => {
-        const won = await tx.query('INSERT INTO schedule_firings (target, due_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [`datastream:${ds.id}`, dueAt, now]);
-        await tx.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [ds.id, next, dueAt]);
+        const won = await tx.query(
+          'INSERT INTO schedule_firings (target, due_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1',
+          [`datastream:${ds.id}`, dueAt, now],
+        );
+        await tx.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [
+          ds.id,
+          next,
+          dueAt,
+        ]);
         return won.length > 0;
       });
       if (claimed) result.runs.push(await this.startRun(ds, dueAt, now));
@@ -114,7 +121,11 @@ export class SchedulePlan {
   private async startRun(ds: DatastreamRow, dueAt: Date, now: Date) {
     const window = await this.deps.flows.windowFor(ds, now);
     const run = await this.deps.ingestion.enqueue(this.context(), ds, window, 'schedule');
-    await this.deps.db.query('UPDATE schedule_firings SET run_id = $3 WHERE target = $1 AND due_at = $2', [`datastream:${ds.id}`, dueAt, run.id]);
+    await this.deps.db.query('UPDATE schedule_firings SET run_id = $3 WHERE target = $1 AND due_at = $2', [
+      `datastream:${ds.id}`,
+      dueAt,
+      run.id,
+    ]);
     return { datastream_id: ds.id, due_at: dueAt.toISOString(), run_id: run.id };
   }
 
@@ -142,8 +153,12 @@ export class SchedulePlan {
  */
 export function nextSlot(schedule: { cron: string | null; timezone: string }, claimed: Date, now: Date): Date | null {
   if (!schedule.cron) return null;
-  const wall = (d: Date) => `${dayInZone(d, schedule.timezone)} ${new Intl.DateTimeFormat('en-GB', { timeZone: schedule.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d)}`;
-  const it = CronExpressionParser.parse(schedule.cron, { currentDate: now > claimed ? now : claimed, tz: schedule.timezone });
+  const wall = (d: Date) =>
+    `${dayInZone(d, schedule.timezone)} ${new Intl.DateTimeFormat('en-GB', { timeZone: schedule.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d)}`;
+  const it = CronExpressionParser.parse(schedule.cron, {
+    currentDate: now > claimed ? now : claimed,
+    tz: schedule.timezone,
+  });
   for (;;) {
     const next = it.next().toDate();
     if (wall(next) !== wall(claimed)) return next;

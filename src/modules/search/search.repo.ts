@@ -45,7 +45,12 @@ export const GRAPH_SEEDS = 20;
  * `words` are letters and digits only (the caller's queryWords), so none is tsquery syntax; the
  * function drops stop words and merges words with one stem.
  */
-export async function searchHub(db: SqlExecutor, projectId: string, words: string[], limit: number): Promise<SearchRow[]> {
+export async function searchHub(
+  db: SqlExecutor,
+  projectId: string,
+  words: string[],
+  limit: number,
+): Promise<SearchRow[]> {
   return db.query<SearchRow>('SELECT * FROM context_search($1, $2, $3, $4, $5, $6)', [
     projectId,
     words.join(' '),

@@ -43,7 +43,11 @@ export const SearchOutput = z.object({
   query: z.string(),
   hits: z.array(Hit),
   total: z.number(),
-  total_is_lower_bound: z.boolean().describe('True when more objects matched than are ranked (50 per kind and way of matching, those with all the words first); total then counts the ranked ones.'),
+  total_is_lower_bound: z
+    .boolean()
+    .describe(
+      'True when more objects matched than are ranked (50 per kind and way of matching, those with all the words first); total then counts the ranked ones.',
+    ),
   truncated: z.boolean(),
   tiers: TierCounts,
 });

@@ -15,7 +15,9 @@ const MAX_WORD_CHARS = 64;
  * separator, so no user text ever reaches to_tsquery as syntax.
  */
 export function queryWords(query: string): { words: string[]; dropped: number } {
-  const all = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= MAX_WORD_CHARS))];
+  const all = [
+    ...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= MAX_WORD_CHARS)),
+  ];
   return { words: all.slice(0, MAX_WORDS), dropped: Math.max(0, all.length - MAX_WORDS) };
 }
 
@@ -42,7 +44,7 @@ export function snippetOf(text: string, words: string[]): string {
   const room = SNIPPET_MAX - (start > 0 ? 1 : 0);
   const body = points.slice(start, start + room);
   if (start + room >= points.length) return lead + body.join('');
-  return lead + body.slice(0, room - 1).join('') + '…';
+  return `${lead + body.slice(0, room - 1).join('')}…`;
 }
 
 /** Code point index of the first of `words` (in their order) that occurs in the text, or -1. */
@@ -70,7 +72,8 @@ function firstWordAt(plain: string, points: string[], words: string[]): number {
 
 function nextCall(row: SearchRow, projectId: string): Hit['next'] {
   if (row.kind === 'skill') return { tool: 'get_procedure', arguments: { name: row.key, project_id: projectId } };
-  if (row.kind === 'knowledge') return { tool: 'get_knowledge', arguments: { topic_id: row.key, project_id: projectId } };
+  if (row.kind === 'knowledge')
+    return { tool: 'get_knowledge', arguments: { topic_id: row.key, project_id: projectId } };
   return { tool: 'get_business_key', arguments: { key: row.key, project_id: projectId } };
 }
 
@@ -98,7 +101,12 @@ export class SearchService {
 
   /** Hits and misses of the result cache since start (tests, operations). */
   cacheStats(): { entries: number; capacity: number; hits: number; misses: number } {
-    return { entries: this.cache.size, capacity: this.cache.capacity, hits: this.cache.hits, misses: this.cache.misses };
+    return {
+      entries: this.cache.size,
+      capacity: this.cache.capacity,
+      hits: this.cache.hits,
+      misses: this.cache.misses,
+    };
   }
 
   /**
@@ -113,12 +121,22 @@ export class SearchService {
     return `${resolved.project.id}\n${resolved.resolvedFrom}\n${version}`;
   }
 
-  async search(ctx: RequestContext, input: { query: string; project_id: string; limit: number }): Promise<SearchResult> {
+  async search(
+    ctx: RequestContext,
+    input: { query: string; project_id: string; limit: number },
+  ): Promise<SearchResult> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.read');
     const { words, dropped } = queryWords(input.query);
     const base = { resolved, query: input.query, ignored_words: dropped };
     if (words.length === 0) {
-      return { ...base, hits: [], total: 0, total_is_lower_bound: false, truncated: false, tiers: { title: 0, description: 0, 'graph-neighbor': 0 } };
+      return {
+        ...base,
+        hits: [],
+        total: 0,
+        total_is_lower_bound: false,
+        truncated: false,
+        tiers: { title: 0, description: 0, 'graph-neighbor': 0 },
+      };
     }
     const projectId = resolved.project.id;
     if (!this.cache.enabled) return { ...base, ...(await this.find(projectId, words, input.limit)) };

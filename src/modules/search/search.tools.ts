@@ -8,7 +8,9 @@ import type { SearchResult, SearchService } from './search.service.js';
 const HIT_LINES = 25;
 
 export function searchSummary(result: SearchResult): string[] {
-  const quoted = JSON.stringify(Array.from(result.query).slice(0, 60).join('') + (Array.from(result.query).length > 60 ? '…' : ''));
+  const quoted = JSON.stringify(
+    Array.from(result.query).slice(0, 60).join('') + (Array.from(result.query).length > 60 ? '…' : ''),
+  );
   if (result.total === 0) {
     return [
       `No hits for ${quoted}${result.hits.length === 0 && result.ignored_words === 0 && !/[\p{L}\p{N}]/u.test(result.query) ? ' (the query has no letters or digits to search for)' : ''}.`,
@@ -20,13 +22,25 @@ export function searchSummary(result: SearchResult): string[] {
   return [
     `${result.total_is_lower_bound ? 'At least ' : ''}${result.total} hit${result.total === 1 ? '' : 's'} for ${quoted}: ${t.title} title, ${t.description} description, ${t['graph-neighbor']} graph-neighbor${result.truncated ? ` (showing ${result.hits.length})` : ''}.${result.ignored_words > 0 ? ` ${result.ignored_words} extra words ignored.` : ''}`,
     `Open first: ${first.next.tool} ${JSON.stringify(first.next.arguments)}`,
-    ...result.hits.slice(0, HIT_LINES).map((h, i) => `${i + 1}. [${h.tier}] ${h.kind} ${h.key}${h.title !== h.key ? ` "${h.title}"` : ''} → ${h.next.tool}`),
+    ...result.hits
+      .slice(0, HIT_LINES)
+      .map(
+        (h, i) =>
+          `${i + 1}. [${h.tier}] ${h.kind} ${h.key}${h.title !== h.key ? ` "${h.title}"` : ''} → ${h.next.tool}`,
+      ),
     ...(result.hits.length > HIT_LINES ? [`… ${result.hits.length - HIT_LINES} more hits in data.hits.`] : []),
   ];
 }
 
 function present(result: SearchResult): SearchOutput {
-  return { query: result.query, hits: result.hits, total: result.total, total_is_lower_bound: result.total_is_lower_bound, truncated: result.truncated, tiers: result.tiers };
+  return {
+    query: result.query,
+    hits: result.hits,
+    total: result.total,
+    total_is_lower_bound: result.total_is_lower_bound,
+    truncated: result.truncated,
+    tiers: result.tiers,
+  };
 }
 
 export function searchTools(search: SearchService) {
@@ -47,7 +61,9 @@ export function searchTools(search: SearchService) {
           kind: 'enveloped',
           summary: searchSummary(result),
           projectId: result.resolved.project.id,
-          provenance: provenanceOf(result.resolved, { ranking: 'full-text (weighted) + trigram; tiers title > description > graph-neighbor' }),
+          provenance: provenanceOf(result.resolved, {
+            ranking: 'full-text (weighted) + trigram; tiers title > description > graph-neighbor',
+          }),
           data: present(result),
           neverWithhold: ['hits'],
         };
@@ -66,7 +82,8 @@ export function searchRoutes(search: SearchService) {
       rule: { permission: 'context.read' },
       query: SearchQuery,
       response: SearchOutput,
-      handler: async ({ ctx, query }) => present(await search.search(ctx, { query: query.q, project_id: query.project_id, limit: query.limit })),
+      handler: async ({ ctx, query }) =>
+        present(await search.search(ctx, { query: query.q, project_id: query.project_id, limit: query.limit })),
     }),
   ];
 }

@@ -54,7 +54,8 @@ export class ContextVersionReader {
           // Remember only when this read was the one round since it was issued: had another run
           // first or after, the count could not say which state the version belongs to.
           if (roundsBefore !== undefined && this.db.roundsRun!() === roundsBefore + 1) {
-            for (const projectId of batch.keys()) this.quiet.set(projectId, { version: found.get(projectId) ?? 0, round: roundsBefore + 1 });
+            for (const projectId of batch.keys())
+              this.quiet.set(projectId, { version: found.get(projectId) ?? 0, round: roundsBefore + 1 });
           }
           for (const [projectId, waiters] of batch) for (const w of waiters) w.resolve(found.get(projectId) ?? 0);
         } catch (error) {

@@ -96,7 +96,12 @@ function firstList(lines: Line[], kind: 'ordered' | 'any'): string[] {
 
 function clip(text: string, max: number): string {
   const points = Array.from(text);
-  return points.length <= max ? text : `${points.slice(0, max - 1).join('').trimEnd()}…`;
+  return points.length <= max
+    ? text
+    : `${points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** The step's bold lead, else its text up to the first `:` or sentence end, at most 80 code points. */
@@ -104,14 +109,20 @@ export function stepTitle(instruction: string): string {
   const firstLine = instruction.split('\n')[0]!.trim();
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(firstLine);
   let title = bold ? bold[1]! : firstLine.split(/:|\.(?:\s|$)/)[0]!;
-  title = title.replace(/[*_`]/g, '').replace(/[\s:.]+$/, '').trim();
+  title = title
+    .replace(/[*_`]/g, '')
+    .replace(/[\s:.]+$/, '')
+    .trim();
   return clip(title || firstLine, STEP_TITLE_MAX);
 }
 
 export function parseSteps(body: string): SkillStep[] {
   const lines = linesOf(body);
   const underHeading = section(lines, /^steps?\b/i);
-  const items = firstList(underHeading && firstList(underHeading, 'ordered').length > 0 ? underHeading : lines, 'ordered');
+  const items = firstList(
+    underHeading && firstList(underHeading, 'ordered').length > 0 ? underHeading : lines,
+    'ordered',
+  );
   return items.map((instruction, i) => ({ index: i + 1, title: stepTitle(instruction), instruction }));
 }
 

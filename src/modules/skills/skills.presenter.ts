@@ -66,15 +66,25 @@ function pack(items: string[], maxChars: number): string[] {
 export function procedureSummary(skill: SkillOutput): string[] {
   const head = [
     `Skill ${skill.name} v${skill.version}${skill.version !== skill.current_version ? ` (current is v${skill.current_version})` : ''}: ${skill.description}`,
-    skill.steps.length > 0 ? `Steps (${skill.steps.length}; full instructions in data.steps):` : 'No numbered steps: the procedure is in data.body_md.',
+    skill.steps.length > 0
+      ? `Steps (${skill.steps.length}; full instructions in data.steps):`
+      : 'No numbered steps: the procedure is in data.body_md.',
   ];
   const tail: string[] = [];
   if (skill.mdm_references.length > 0) {
-    const unresolved = skill.unresolved_references.length > 0 ? ` (unresolved: ${skill.unresolved_references.join(', ')})` : '';
+    const unresolved =
+      skill.unresolved_references.length > 0 ? ` (unresolved: ${skill.unresolved_references.join(', ')})` : '';
     tail.push(`Business keys: ${skill.mdm_references.join(', ')}${unresolved}`);
   }
   if (skill.acceptance.length > 0) tail.push(`Acceptance (${skill.acceptance.length}): ${skill.acceptance.join('; ')}`);
   if (skill.deleted) tail.push('This skill is deleted; you see it because you are an admin.');
   const budget = MAX_SUMMARY_LINES - head.length - tail.length;
-  return [...head, ...packStepLines(skill.steps.map((s) => s.title), budget), ...tail].map((l) => truncateCodePoints(l, MAX_SUMMARY_LINE_CHARS));
+  return [
+    ...head,
+    ...packStepLines(
+      skill.steps.map((s) => s.title),
+      budget,
+    ),
+    ...tail,
+  ].map((l) => truncateCodePoints(l, MAX_SUMMARY_LINE_CHARS));
 }

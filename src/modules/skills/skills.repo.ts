@@ -40,7 +40,15 @@ const VERSION =
  */
 export async function bumpHead(
   tx: SqlExecutor,
-  row: { id: string; project_id: string; name: string; description: string; body_md: string; mdm_references: string[]; now: Date },
+  row: {
+    id: string;
+    project_id: string;
+    name: string;
+    description: string;
+    body_md: string;
+    mdm_references: string[];
+    now: Date;
+  },
 ): Promise<{ id: string; version: number }> {
   const rows = await tx.query<{ id: string; version: number }>(
     `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
@@ -75,18 +83,36 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
 }
 
 export async function findHead(db: SqlExecutor, projectId: string, name: string): Promise<SkillHeadRow | undefined> {
-  return (await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name]))[0];
-}
-
-/** A skill by id or by name (links accept either); live ones only. */
-export async function findLiveByIdOrName(db: SqlExecutor, projectId: string, ref: string): Promise<SkillHeadRow | undefined> {
   return (
-    await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND (id = $2 OR name = $2) AND deleted_at IS NULL`, [projectId, ref])
+    await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name])
   )[0];
 }
 
-export async function findVersion(db: SqlExecutor, skillId: string, version: number): Promise<SkillVersionRow | undefined> {
-  return (await db.query<SkillVersionRow>(`SELECT ${VERSION} FROM skill_versions WHERE skill_id = $1 AND version = $2`, [skillId, version]))[0];
+/** A skill by id or by name (links accept either); live ones only. */
+export async function findLiveByIdOrName(
+  db: SqlExecutor,
+  projectId: string,
+  ref: string,
+): Promise<SkillHeadRow | undefined> {
+  return (
+    await db.query<SkillHeadRow>(
+      `SELECT ${HEAD} FROM skills WHERE project_id = $1 AND (id = $2 OR name = $2) AND deleted_at IS NULL`,
+      [projectId, ref],
+    )
+  )[0];
+}
+
+export async function findVersion(
+  db: SqlExecutor,
+  skillId: string,
+  version: number,
+): Promise<SkillVersionRow | undefined> {
+  return (
+    await db.query<SkillVersionRow>(`SELECT ${VERSION} FROM skill_versions WHERE skill_id = $1 AND version = $2`, [
+      skillId,
+      version,
+    ])
+  )[0];
 }
 
 export async function listVersions(
@@ -100,7 +126,11 @@ export async function listVersions(
   );
 }
 
-export async function listLive(db: SqlExecutor, projectId: string, options: { after?: string; limit: number }): Promise<SkillHeadRow[]> {
+export async function listLive(
+  db: SqlExecutor,
+  projectId: string,
+  options: { after?: string; limit: number },
+): Promise<SkillHeadRow[]> {
   return db.query<SkillHeadRow>(
     `SELECT ${HEAD} FROM skills WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR name > $2)
      ORDER BY name LIMIT $3`,
@@ -111,7 +141,9 @@ export async function listLive(db: SqlExecutor, projectId: string, options: { af
 /** Every live skill at its current version (get_skills, get_context_hub). */
 export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(SkillVersionRow & { id: string })[]> {
   return db.query(
-    `SELECT s.id, ${VERSION.split(', ').map((c) => `v.${c}`).join(', ')}
+    `SELECT s.id, ${VERSION.split(', ')
+      .map((c) => `v.${c}`)
+      .join(', ')}
      FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
      WHERE s.project_id = $1 AND s.deleted_at IS NULL ORDER BY s.name`,
     [projectId],
@@ -125,6 +157,9 @@ export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promi
 /** The subset of `keys` that exist in the project's taxonomy. */
 export async function existingKeys(db: SqlExecutor, projectId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await db.query<{ key: string }>('SELECT key FROM business_keys WHERE project_id = $1 AND key = ANY($2::text[])', [projectId, keys]);
+  const rows = await db.query<{ key: string }>(
+    'SELECT key FROM business_keys WHERE project_id = $1 AND key = ANY($2::text[])',
+    [projectId, keys],
+  );
   return new Set(rows.map((r) => r.key));
 }

@@ -66,7 +66,8 @@ export function skillRoutes(skills: SkillsService) {
       params: SkillPathParams,
       query: SkillReadQuery,
       response: SkillOutput,
-      handler: async ({ ctx, params, query }) => (await skills.get(ctx, query.project_id, params.name, query.version)).skill,
+      handler: async ({ ctx, params, query }) =>
+        (await skills.get(ctx, query.project_id, params.name, query.version)).skill,
     }),
     defineRoute({
       method: 'PUT',

@@ -84,8 +84,18 @@ export const SkillSummaryOutput = z.object({
 });
 export const SkillListOutput = z.object({ skills: z.array(SkillSummaryOutput), next_cursor: z.string().nullable() });
 
-export const SkillVersionOutput = z.object({ version: z.number(), description: z.string(), step_count: z.number(), created_at: z.string(), created_by: z.string() });
-export const SkillVersionsOutput = z.object({ name: z.string(), deleted: z.boolean(), versions: z.array(SkillVersionOutput) });
+export const SkillVersionOutput = z.object({
+  version: z.number(),
+  description: z.string(),
+  step_count: z.number(),
+  created_at: z.string(),
+  created_by: z.string(),
+});
+export const SkillVersionsOutput = z.object({
+  name: z.string(),
+  deleted: z.boolean(),
+  versions: z.array(SkillVersionOutput),
+});
 
 export const GetProcedureInput = z
   .object({

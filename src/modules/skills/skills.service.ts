@@ -27,7 +27,11 @@ export class SkillsService {
   ) {}
 
   /** add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name. */
-  async add(ctx: RequestContext, input: AddSkillInput, file?: FrontmatterExtras): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
+  async add(
+    ctx: RequestContext,
+    input: AddSkillInput,
+    file?: FrontmatterExtras,
+  ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     await this.limits?.assertCanAddContextObject(resolved.project.id, 'skill', input.name);
     const skill = await this.write(ctx, resolved.project.id, input, file ?? { frontmatterRaw: null, extra: {} });
@@ -35,14 +39,24 @@ export class SkillsService {
   }
 
   /** POST /api/skills/import: a SKILL.md file becomes the next version of the skill it names. */
-  async importFile(ctx: RequestContext, projectRef: string, text: string): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
+  async importFile(
+    ctx: RequestContext,
+    projectRef: string,
+    text: string,
+  ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
     const file = parseSkillFile(text);
     if (Buffer.byteLength(file.body, 'utf8') > 1024 * 1024) {
       throw new ValidationError([{ path: 'body', message: 'the Markdown body must be at most 1 MiB' }]);
     }
     return this.add(
       ctx,
-      { project_id: projectRef, name: file.name, description: file.description, body_md: file.body, metadata: file.metadata },
+      {
+        project_id: projectRef,
+        name: file.name,
+        description: file.description,
+        body_md: file.body,
+        metadata: file.metadata,
+      },
       { frontmatterRaw: file.frontmatterRaw, extra: file.extra },
     );
   }
@@ -70,7 +84,12 @@ export class SkillsService {
     );
   }
 
-  private async write(ctx: RequestContext, projectId: string, input: AddSkillInput, file: FrontmatterExtras): Promise<SkillOutput> {
+  private async write(
+    ctx: RequestContext,
+    projectId: string,
+    input: AddSkillInput,
+    file: FrontmatterExtras,
+  ): Promise<SkillOutput> {
     const steps = parseSteps(input.body_md);
     const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
     const acceptance = input.acceptance ?? parseAcceptance(input.body_md);
@@ -107,16 +126,28 @@ export class SkillsService {
   }
 
   /** One version (default: current). A deleted skill's versions stay readable to admins only. */
-  async get(ctx: RequestContext, projectRef: string, name: string, version?: number): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
+  async get(
+    ctx: RequestContext,
+    projectRef: string,
+    name: string,
+    version?: number,
+  ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, resolved.project.id, name);
     const row = await repo.findVersion(this.db, head.id, version ?? head.version);
     if (!row) {
-      throw new NotFoundError('skill_version_not_found', `Skill ${name} has no version ${version}; the current one is ${head.version}.`, {
-        hint: `Call again without version, or with a version from 1 to ${head.version}.`,
-      });
+      throw new NotFoundError(
+        'skill_version_not_found',
+        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
+        {
+          hint: `Call again without version, or with a version from 1 to ${head.version}.`,
+        },
+      );
     }
-    return { resolved, skill: presentSkill(head, row, await repo.existingKeys(this.db, resolved.project.id, row.mdm_references)) };
+    return {
+      resolved,
+      skill: presentSkill(head, row, await repo.existingKeys(this.db, resolved.project.id, row.mdm_references)),
+    };
   }
 
   async exportFile(ctx: RequestContext, projectRef: string, name: string, version?: number): Promise<string> {
@@ -167,16 +198,23 @@ export class SkillsService {
   async all(ctx: RequestContext, projectRef: string): Promise<{ resolved: ResolvedProject; skills: SkillOutput[] }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
     const rows = await repo.allCurrent(this.db, resolved.project.id);
-    const known = await repo.existingKeys(this.db, resolved.project.id, [...new Set(rows.flatMap((r) => r.mdm_references))]);
+    const known = await repo.existingKeys(this.db, resolved.project.id, [
+      ...new Set(rows.flatMap((r) => r.mdm_references)),
+    ]);
     const skills = rows.map((r) =>
-      presentSkill({ id: r.id, project_id: resolved.project.id, version: r.version, deleted_at: null, created_at: r.created_at }, r, known),
+      presentSkill(
+        { id: r.id, project_id: resolved.project.id, version: r.version, deleted_at: null, created_at: r.created_at },
+        r,
+        known,
+      ),
     );
     return { resolved, skills };
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
     const head = await repo.findHead(this.db, projectId, name);
-    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin'))) throw notFound(name, projectId);
+    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin')))
+      throw notFound(name, projectId);
     return head;
   }
 }

@@ -27,29 +27,51 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function parseSkillFile(text: string): SkillFile {
   const open = OPEN.exec(text);
   if (!open) {
-    throw new ValidationError([{ path: 'body', message: 'must start with YAML front matter between --- lines (name, description)' }], undefined, 'skill_md_invalid');
+    throw new ValidationError(
+      [{ path: 'body', message: 'must start with YAML front matter between --- lines (name, description)' }],
+      undefined,
+      'skill_md_invalid',
+    );
   }
   const rest = text.slice(open[0].length);
   const close = CLOSE.exec(rest);
-  if (!close) throw new ValidationError([{ path: 'body', message: 'the front matter has no closing --- line' }], undefined, 'skill_md_invalid');
+  if (!close)
+    throw new ValidationError(
+      [{ path: 'body', message: 'the front matter has no closing --- line' }],
+      undefined,
+      'skill_md_invalid',
+    );
   const yamlText = rest.slice(0, close.index);
   const frontmatterRaw = text.slice(0, open[0].length + close.index + close[0].length);
   let data: unknown;
   try {
     data = parse(yamlText, { maxAliasCount: 10 });
   } catch {
-    throw new ValidationError([{ path: 'body.front_matter', message: 'is not valid YAML' }], undefined, 'skill_md_invalid');
+    throw new ValidationError(
+      [{ path: 'body.front_matter', message: 'is not valid YAML' }],
+      undefined,
+      'skill_md_invalid',
+    );
   }
-  if (!isRecord(data)) throw new ValidationError([{ path: 'body.front_matter', message: 'must be a YAML mapping with name and description' }], undefined, 'skill_md_invalid');
+  if (!isRecord(data))
+    throw new ValidationError(
+      [{ path: 'body.front_matter', message: 'must be a YAML mapping with name and description' }],
+      undefined,
+      'skill_md_invalid',
+    );
   const { name, description, metadata, ...extra } = data;
   const errors: FieldViolation[] = [];
   if (typeof name !== 'string' || !SKILL_NAME_PATTERN.test(name) || name.length > 64) {
-    errors.push({ path: 'front_matter.name', message: 'must be lowercase letters, digits and hyphens, at most 64 characters' });
+    errors.push({
+      path: 'front_matter.name',
+      message: 'must be lowercase letters, digits and hyphens, at most 64 characters',
+    });
   }
   if (typeof description !== 'string' || description.trim() === '' || description.length > 1024) {
     errors.push({ path: 'front_matter.description', message: 'must be a non-empty string of at most 1024 characters' });
   }
-  if (metadata !== undefined && metadata !== null && !isRecord(metadata)) errors.push({ path: 'front_matter.metadata', message: 'must be a mapping' });
+  if (metadata !== undefined && metadata !== null && !isRecord(metadata))
+    errors.push({ path: 'front_matter.metadata', message: 'must be a mapping' });
   if (errors.length > 0) throw new ValidationError(errors, undefined, 'skill_md_invalid');
   return {
     name: name as string,
@@ -61,7 +83,12 @@ export function parseSkillFile(text: string): SkillFile {
   };
 }
 
-export function canonicalFrontmatter(input: { name: string; description: string; metadata: Record<string, unknown>; extra: Record<string, unknown> }): string {
+export function canonicalFrontmatter(input: {
+  name: string;
+  description: string;
+  metadata: Record<string, unknown>;
+  extra: Record<string, unknown>;
+}): string {
   const doc: Record<string, unknown> = { name: input.name, description: input.description, ...input.extra };
   if (Object.keys(input.metadata).length > 0) doc.metadata = input.metadata;
   return `---\n${stringify(doc, { lineWidth: 0 })}---\n`;
@@ -75,6 +102,13 @@ export function renderSkillFile(version: {
   frontmatter_raw: string | null;
   body_md: string;
 }): string {
-  const front = version.frontmatter_raw ?? canonicalFrontmatter({ name: version.name, description: version.description, metadata: version.metadata, extra: version.frontmatter_extra });
+  const front =
+    version.frontmatter_raw ??
+    canonicalFrontmatter({
+      name: version.name,
+      description: version.description,
+      metadata: version.metadata,
+      extra: version.frontmatter_extra,
+    });
   return front + version.body_md;
 }

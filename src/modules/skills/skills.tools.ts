@@ -60,7 +60,10 @@ export function skillTools(skills: SkillsService) {
       dataShape: AddSkillAck.shape,
       run: async (ctx, input) => {
         const { resolved, skill } = await skills.add(ctx, input);
-        const unresolved = skill.unresolved_references.length > 0 ? ` Unresolved business keys (kept): ${skill.unresolved_references.join(', ')}.` : '';
+        const unresolved =
+          skill.unresolved_references.length > 0
+            ? ` Unresolved business keys (kept): ${skill.unresolved_references.join(', ')}.`
+            : '';
         return {
           kind: 'enveloped',
           summary: [

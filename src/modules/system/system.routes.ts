@@ -12,7 +12,11 @@ export function systemRoutes(deps: { db: Database; version: string; startedAt: D
       summary: 'Liveness: the process serves HTTP',
       tags: ['system'],
       rule: { public: true },
-      handler: async () => ({ status: 'ok', version: deps.version, uptime_s: Math.round((Date.now() - deps.startedAt.getTime()) / 1000) }),
+      handler: async () => ({
+        status: 'ok',
+        version: deps.version,
+        uptime_s: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
+      }),
     }),
     defineRoute({
       method: 'GET',
@@ -27,7 +31,8 @@ export function systemRoutes(deps: { db: Database; version: string; startedAt: D
           throw new ServiceUnavailableError('store_unreachable', 'The database does not answer.');
         }
         const pending = await pendingMigrations(deps.db);
-        if (pending.length > 0) throw new ServiceUnavailableError('migrations_pending', `Migrations not applied: ${pending.join(', ')}.`);
+        if (pending.length > 0)
+          throw new ServiceUnavailableError('migrations_pending', `Migrations not applied: ${pending.join(', ')}.`);
         return { status: 'ready', store: deps.db.kind };
       },
     }),

@@ -42,7 +42,12 @@ export async function insertKey(
   )[0];
 }
 
-export async function updateKey(db: SqlExecutor, projectId: string, row: Omit<KeyRow, 'updated_at'>, now: Date): Promise<KeyRow> {
+export async function updateKey(
+  db: SqlExecutor,
+  projectId: string,
+  row: Omit<KeyRow, 'updated_at'>,
+  now: Date,
+): Promise<KeyRow> {
   return (
     await db.query<KeyRow>(
       `UPDATE business_keys SET label = $3, description = $4, parent_key = $5, synonyms = $6, updated_at = $7, title_text = $8
@@ -53,7 +58,9 @@ export async function updateKey(db: SqlExecutor, projectId: string, row: Omit<Ke
 }
 
 export async function findKey(db: SqlExecutor, projectId: string, key: string): Promise<KeyRow | undefined> {
-  return (await db.query<KeyRow>(`SELECT ${KEY} FROM business_keys WHERE project_id = $1 AND key = $2`, [projectId, key]))[0];
+  return (
+    await db.query<KeyRow>(`SELECT ${KEY} FROM business_keys WHERE project_id = $1 AND key = $2`, [projectId, key])
+  )[0];
 }
 
 /** The chain of ancestors from `key` up to its root, `key` first (bounded against bad data). */
@@ -70,15 +77,26 @@ export async function ancestors(db: SqlExecutor, projectId: string, key: string)
   return rows.map((r) => r.key);
 }
 
-export async function children(db: SqlExecutor, projectId: string, key: string): Promise<{ key: string; label: string }[]> {
-  return db.query('SELECT key, label FROM business_keys WHERE project_id = $1 AND parent_key = $2 ORDER BY key', [projectId, key]);
+export async function children(
+  db: SqlExecutor,
+  projectId: string,
+  key: string,
+): Promise<{ key: string; label: string }[]> {
+  return db.query('SELECT key, label FROM business_keys WHERE project_id = $1 AND parent_key = $2 ORDER BY key', [
+    projectId,
+    key,
+  ]);
 }
 
 export async function deleteKey(db: SqlExecutor, projectId: string, key: string): Promise<void> {
   await db.query('DELETE FROM business_keys WHERE project_id = $1 AND key = $2', [projectId, key]);
 }
 
-export async function listKeys(db: SqlExecutor, projectId: string, options: { after?: string; limit?: number }): Promise<KeyRow[]> {
+export async function listKeys(
+  db: SqlExecutor,
+  projectId: string,
+  options: { after?: string; limit?: number },
+): Promise<KeyRow[]> {
   return db.query<KeyRow>(
     `SELECT ${KEY} FROM business_keys WHERE project_id = $1 AND ($2::text IS NULL OR key > $2) ORDER BY key LIMIT $3`,
     [projectId, options.after ?? null, options.limit ?? null],
@@ -87,12 +105,30 @@ export async function listKeys(db: SqlExecutor, projectId: string, options: { af
 
 export async function insertLink(
   db: SqlExecutor,
-  row: { id: string; project_id: string; relation_type: string; source_type: string; source_id: string; business_key: string; created_by: string; now: Date },
+  row: {
+    id: string;
+    project_id: string;
+    relation_type: string;
+    source_type: string;
+    source_id: string;
+    business_key: string;
+    created_by: string;
+    now: Date;
+  },
 ): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO business_links (id, project_id, relation_type, source_type, source_id, business_key, created_at, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (project_id, source_type, source_id, business_key, relation_type) DO NOTHING RETURNING id`,
-    [row.id, row.project_id, row.relation_type, row.source_type, row.source_id, row.business_key, row.now, row.created_by],
+    [
+      row.id,
+      row.project_id,
+      row.relation_type,
+      row.source_type,
+      row.source_id,
+      row.business_key,
+      row.now,
+      row.created_by,
+    ],
   );
   return rows.length === 1;
 }
@@ -117,11 +153,18 @@ export async function listLinks(
 }
 
 export async function deleteLink(db: SqlExecutor, projectId: string, id: string): Promise<boolean> {
-  return (await db.query('DELETE FROM business_links WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id])).length === 1;
+  return (
+    (await db.query('DELETE FROM business_links WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id]))
+      .length === 1
+  );
 }
 
 /** Live skills whose mdm_references name the key (the implicit "references" link). */
-export async function skillsReferencing(db: SqlExecutor, projectId: string, key: string): Promise<{ id: string; name: string; description: string }[]> {
+export async function skillsReferencing(
+  db: SqlExecutor,
+  projectId: string,
+  key: string,
+): Promise<{ id: string; name: string; description: string }[]> {
   return db.query(
     `SELECT id, name, description FROM skills WHERE project_id = $1 AND deleted_at IS NULL AND mdm_references @> ARRAY[$2]::text[] ORDER BY name LIMIT 200`,
     [projectId, key],

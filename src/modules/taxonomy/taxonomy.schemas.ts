@@ -63,7 +63,11 @@ export interface TreeNode {
 export const TreeNodeOutput: z.ZodType<TreeNode> = z.lazy(() =>
   z.object({ key: z.string(), label: z.string(), children: z.array(TreeNodeOutput) }),
 );
-export const TaxonomyTreeOutput = z.object({ project_id: z.string(), roots: z.array(TreeNodeOutput), key_count: z.number() });
+export const TaxonomyTreeOutput = z.object({
+  project_id: z.string(),
+  roots: z.array(TreeNodeOutput),
+  key_count: z.number(),
+});
 
 export const CreateLinkInput = z
   .object({
@@ -89,6 +93,4 @@ export type LinkOutput = z.infer<typeof LinkOutput>;
 export const LinkListOutput = z.object({ links: z.array(LinkOutput), next_cursor: z.string().nullable() });
 export const LinkPathParams = z.object({ id: z.string().min(1).max(100) });
 
-export const GetBusinessKeyToolInput = z
-  .object({ key: BusinessKey, project_id: ProjectRef })
-  .strict();
+export const GetBusinessKeyToolInput = z.object({ key: BusinessKey, project_id: ProjectRef }).strict();

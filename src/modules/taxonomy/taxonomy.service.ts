@@ -9,7 +9,14 @@ import { findLiveByIdOrTopic } from '../knowledge/knowledge.repo.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { findLiveByIdOrName } from '../skills/skills.repo.js';
 import * as repo from './taxonomy.repo.js';
-import type { BusinessKeyOutput, CreateKeyInput, CreateLinkInput, LinkOutput, TreeNode, UpdateKeyInput } from './taxonomy.schemas.js';
+import type {
+  BusinessKeyOutput,
+  CreateKeyInput,
+  CreateLinkInput,
+  LinkOutput,
+  TreeNode,
+  UpdateKeyInput,
+} from './taxonomy.schemas.js';
 
 export function presentKey(row: repo.KeyRow): BusinessKeyOutput {
   return {
@@ -59,14 +66,30 @@ export class TaxonomyService {
     const row = await repo.insertKey(
       this.db,
       project.id,
-      { key: input.key, label: input.label, description: input.description ?? null, parent_key: parent, synonyms: input.synonyms ?? [] },
+      {
+        key: input.key,
+        label: input.label,
+        description: input.description ?? null,
+        parent_key: parent,
+        synonyms: input.synonyms ?? [],
+      },
       ctx.clock.now(),
     );
-    if (!row) throw new ConflictError('business_key_exists', `Business key ${input.key} already exists in project ${project.id}.`, { hint: 'Use PUT to change it.' });
+    if (!row)
+      throw new ConflictError(
+        'business_key_exists',
+        `Business key ${input.key} already exists in project ${project.id}.`,
+        { hint: 'Use PUT to change it.' },
+      );
     return presentKey(row);
   }
 
-  async updateKey(ctx: RequestContext, projectRef: string, key: string, patch: UpdateKeyInput): Promise<BusinessKeyOutput> {
+  async updateKey(
+    ctx: RequestContext,
+    projectRef: string,
+    key: string,
+    patch: UpdateKeyInput,
+  ): Promise<BusinessKeyOutput> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
     return this.db.transaction(async (tx) => {
       const current = await repo.findKey(tx, project.id, key);
@@ -77,7 +100,11 @@ export class TaxonomyService {
         const chain = await repo.ancestors(tx, project.id, parent);
         if (chain.includes(key)) {
           const cycle = [key, ...chain.slice(0, chain.indexOf(key) + 1)].join(' → ');
-          throw new ValidationError([{ path: 'body.parent', message: `would make a cycle: ${cycle}` }], undefined, 'business_key_cycle');
+          throw new ValidationError(
+            [{ path: 'body.parent', message: `would make a cycle: ${cycle}` }],
+            undefined,
+            'business_key_cycle',
+          );
         }
       }
       const row = await repo.updateKey(
@@ -101,9 +128,16 @@ export class TaxonomyService {
     if (!(await repo.findKey(this.db, project.id, key))) throw keyNotFound(key, project.id);
     const kids = await repo.children(this.db, project.id, key);
     if (kids.length > 0) {
-      throw new ConflictError('business_key_has_children', `Business key ${key} has child keys (${kids.slice(0, 5).map((k) => k.key).join(', ')}).`, {
-        hint: 'Move or delete the child keys first.',
-      });
+      throw new ConflictError(
+        'business_key_has_children',
+        `Business key ${key} has child keys (${kids
+          .slice(0, 5)
+          .map((k) => k.key)
+          .join(', ')}).`,
+        {
+          hint: 'Move or delete the child keys first.',
+        },
+      );
     }
     await repo.deleteKey(this.db, project.id, key);
   }
@@ -117,12 +151,18 @@ export class TaxonomyService {
 
   async listKeys(ctx: RequestContext, projectRef: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const rows = await repo.listKeys(this.db, project.id, { after: decodeCursor(page.cursor, z.string()), limit: page.limit + 1 });
+    const rows = await repo.listKeys(this.db, project.id, {
+      after: decodeCursor(page.cursor, z.string()),
+      limit: page.limit + 1,
+    });
     const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.key);
     return { keys: items.map(presentKey), next_cursor };
   }
 
-  async tree(ctx: RequestContext, projectRef: string): Promise<{ project_id: string; roots: TreeNode[]; key_count: number }> {
+  async tree(
+    ctx: RequestContext,
+    projectRef: string,
+  ): Promise<{ project_id: string; roots: TreeNode[]; key_count: number }> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const rows = await repo.listKeys(this.db, project.id, {});
     const nodes = new Map(rows.map((r) => [r.key, { key: r.key, label: r.label, children: [] as TreeNode[] }]));
@@ -156,20 +196,43 @@ export class TaxonomyService {
       link_id: l.id,
     }));
     for (const s of referencing) {
-      linked.push({ kind: 'skill', id: s.id, key: s.name, title: s.description, relation_type: 'referenced_by_skill', link_id: null });
+      linked.push({
+        kind: 'skill',
+        id: s.id,
+        key: s.name,
+        title: s.description,
+        relation_type: 'referenced_by_skill',
+        link_id: null,
+      });
     }
-    return { resolved, key: presentKey(row), parent: parent ? { key: parent.key, label: parent.label } : null, children: kids, linked };
+    return {
+      resolved,
+      key: presentKey(row),
+      parent: parent ? { key: parent.key, label: parent.label } : null,
+      children: kids,
+      linked,
+    };
   }
 
   async createLink(ctx: RequestContext, input: CreateLinkInput): Promise<LinkOutput> {
     const { project } = await this.projects.resolve(ctx, input.project_id, 'context.write');
     const [key, source] = await Promise.all([
       repo.findKey(this.db, project.id, input.business_key),
-      input.source_type === 'skill' ? findLiveByIdOrName(this.db, project.id, input.source_id) : findLiveByIdOrTopic(this.db, project.id, input.source_id),
+      input.source_type === 'skill'
+        ? findLiveByIdOrName(this.db, project.id, input.source_id)
+        : findLiveByIdOrTopic(this.db, project.id, input.source_id),
     ]);
     const errors = [];
-    if (!key) errors.push({ path: 'body.business_key', message: `business key ${input.business_key} does not exist in project ${project.id}` });
-    if (!source) errors.push({ path: 'body.source_id', message: `no live ${input.source_type} ${input.source_id} in project ${project.id}` });
+    if (!key)
+      errors.push({
+        path: 'body.business_key',
+        message: `business key ${input.business_key} does not exist in project ${project.id}`,
+      });
+    if (!source)
+      errors.push({
+        path: 'body.source_id',
+        message: `no live ${input.source_type} ${input.source_id} in project ${project.id}`,
+      });
     if (errors.length > 0) throw new ValidationError(errors, undefined, 'reference_not_found');
     const id = `bl_${randomBytes(8).toString('hex')}`;
     const created = await repo.insertLink(this.db, {
@@ -183,14 +246,20 @@ export class TaxonomyService {
       now: ctx.clock.now(),
     });
     if (!created) {
-      throw new ConflictError('business_link_exists', `${input.source_type} ${input.source_id} already ${input.relation_type} ${input.business_key}.`);
+      throw new ConflictError(
+        'business_link_exists',
+        `${input.source_type} ${input.source_id} already ${input.relation_type} ${input.business_key}.`,
+      );
     }
     return presentLink((await repo.listLinks(this.db, project.id, { id }))[0]!);
   }
 
   async listLinks(ctx: RequestContext, projectRef: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const rows = await repo.listLinks(this.db, project.id, { after: decodeCursor(page.cursor, z.string()), limit: page.limit + 1 });
+    const rows = await repo.listLinks(this.db, project.id, {
+      after: decodeCursor(page.cursor, z.string()),
+      limit: page.limit + 1,
+    });
     const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.id);
     return { links: items.map(presentLink), next_cursor };
   }
@@ -205,13 +274,20 @@ export class TaxonomyService {
   /** Every key and live link (the hub dump). */
   async all(ctx: RequestContext, projectRef: string) {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const [keys, links] = await Promise.all([repo.listKeys(this.db, resolved.project.id, {}), repo.listLinks(this.db, resolved.project.id, {})]);
+    const [keys, links] = await Promise.all([
+      repo.listKeys(this.db, resolved.project.id, {}),
+      repo.listLinks(this.db, resolved.project.id, {}),
+    ]);
     return { keys: keys.map(presentKey), links: links.map(presentLink) };
   }
 
   private async requireParent(projectId: string, parent: string, db: SqlExecutor = this.db): Promise<void> {
     if (!(await repo.findKey(db, projectId, parent))) {
-      throw new ValidationError([{ path: 'body.parent', message: `business key ${parent} does not exist in project ${projectId}` }], undefined, 'reference_not_found');
+      throw new ValidationError(
+        [{ path: 'body.parent', message: `business key ${parent} does not exist in project ${projectId}` }],
+        undefined,
+        'reference_not_found',
+      );
     }
   }
 }

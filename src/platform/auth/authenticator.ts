@@ -16,9 +16,11 @@ export class DisabledAuthenticator implements Authenticator {
 }
 
 export function bearerToken(authorization: string | undefined): string {
-  if (!authorization) throw new UnauthorizedError('missing_token', 'An Authorization: Bearer <token> header is required.');
+  if (!authorization)
+    throw new UnauthorizedError('missing_token', 'An Authorization: Bearer <token> header is required.');
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
-  if (!match) throw new UnauthorizedError('malformed_authorization', 'The Authorization header must be "Bearer <token>".');
+  if (!match)
+    throw new UnauthorizedError('malformed_authorization', 'The Authorization header must be "Bearer <token>".');
   return match[1]!;
 }
 
@@ -33,7 +35,8 @@ export class StaticTokenAuthenticator implements Authenticator {
   async authenticate(authorization: string | undefined): Promise<Actor> {
     const token = bearerToken(authorization);
     const given = createHash('sha256').update(token).digest();
-    if (!timingSafeEqual(given, this.expected)) throw new UnauthorizedError('invalid_token', 'The bearer token is not valid.');
+    if (!timingSafeEqual(given, this.expected))
+      throw new UnauthorizedError('invalid_token', 'The bearer token is not valid.');
     return OPERATOR;
   }
 }

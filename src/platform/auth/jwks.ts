@@ -9,7 +9,9 @@ type KeyGetter = ReturnType<typeof createLocalJWKSet>;
 const RETRY_UNAVAILABLE_MS = 5_000;
 
 function unavailable(): ServiceUnavailableError {
-  return new ServiceUnavailableError('jwks_unavailable', "The token issuer's keys cannot be fetched right now.", { hint: 'Retry in a few seconds.' });
+  return new ServiceUnavailableError('jwks_unavailable', "The token issuer's keys cannot be fetched right now.", {
+    hint: 'Retry in a few seconds.',
+  });
 }
 
 export interface JwksCacheOptions {
@@ -76,16 +78,25 @@ export class JwksCache {
     // Counted as fetched even when it fails: the cooldown also protects an issuer that is down.
     this.fetchedAt = this.options.clock.now().getTime();
     try {
-      const response = await fetch(this.options.url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.timeoutMs) });
+      const response = await fetch(this.options.url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       if (!response.ok) throw new Error(`JWKS answered HTTP ${response.status}`);
       const body = (await response.json()) as JSONWebKeySet;
       this.getter = createLocalJWKSet(body);
     } catch (error) {
-      this.options.log.warn({ err: { message: (error as Error).message }, jwks: this.options.url }, 'JWKS fetch failed');
+      this.options.log.warn(
+        { err: { message: (error as Error).message }, jwks: this.options.url },
+        'JWKS fetch failed',
+      );
       if (required && !this.getter) {
         throw unavailable();
       }
-      if (!this.getter) throw new UnauthorizedError('invalid_token', 'The token\'s signing key is unknown.', { details: { reason: 'unknown_key' } });
+      if (!this.getter)
+        throw new UnauthorizedError('invalid_token', "The token's signing key is unknown.", {
+          details: { reason: 'unknown_key' },
+        });
     }
   }
 }

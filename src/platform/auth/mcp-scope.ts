@@ -8,7 +8,11 @@ import { scopeFor, type Permission } from './permissions.js';
  * it is answered HTTP 403 insufficient_scope (MCP authorization spec, step-up), before dispatch.
  * A role that lacks it is a different answer: the tool's own isError role_forbidden.
  */
-export function assertMcpCallScopes(actor: Actor, body: unknown, toolPermission: (name: string) => Permission | undefined): void {
+export function assertMcpCallScopes(
+  actor: Actor,
+  body: unknown,
+  toolPermission: (name: string) => Permission | undefined,
+): void {
   if (!actor.scopes) return;
   const messages = Array.isArray(body) ? body : [body];
   for (const message of messages) {

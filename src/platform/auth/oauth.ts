@@ -48,9 +48,11 @@ function toUnauthorized(error: unknown): AppError {
     if (claim === 'nbf') return invalid('not_yet_valid', 'The token is not valid yet.');
     return invalid('claims', `The token's ${claim} claim is missing or invalid.`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return invalid('algorithm', 'Only RS256-signed tokens are accepted.');
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return invalid('algorithm', 'Only RS256-signed tokens are accepted.');
   if (error instanceof errors.JWKSNoMatchingKey) return invalid('unknown_key', "The token's signing key is unknown.");
-  if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('signature', 'The token signature does not verify.');
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return invalid('signature', 'The token signature does not verify.');
   return invalid('malformed', 'The bearer token is not a valid JWT.');
 }
 
@@ -58,7 +60,11 @@ function toUnauthorized(error: unknown): AppError {
 export function scopesOf(payload: JWTPayload): Set<string> | undefined {
   const raw = payload.scope ?? payload.scp;
   if (raw === undefined) return undefined;
-  const list = Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : typeof raw === 'string' ? raw.split(/\s+/) : [];
+  const list = Array.isArray(raw)
+    ? raw.filter((s): s is string => typeof s === 'string')
+    : typeof raw === 'string'
+      ? raw.split(/\s+/)
+      : [];
   return new Set(list.filter((s) => (SCOPES as readonly string[]).includes(s)));
 }
 
@@ -71,8 +77,14 @@ export function actorFromClaims(payload: JWTPayload, member: MemberRecord | unde
   const subject = payload.sub!;
   const email = typeof payload.email === 'string' ? payload.email : member?.email;
   const scopes = scopesOf(payload);
-  const base = { subject, ...(email ? { email } : {}), kind: member ? ('member' as const) : ('token' as const), ...(scopes ? { scopes } : {}) };
-  if (member && (member.role === 'owner' || member.role === 'admin')) return { ...base, role: member.role, projects: 'all' };
+  const base = {
+    subject,
+    ...(email ? { email } : {}),
+    kind: member ? ('member' as const) : ('token' as const),
+    ...(scopes ? { scopes } : {}),
+  };
+  if (member && (member.role === 'owner' || member.role === 'admin'))
+    return { ...base, role: member.role, projects: 'all' };
   const role: Role = member?.role ?? 'viewer';
   const projects = new Map<string, Role>(member?.grants ?? []);
   const claimed = Array.isArray(payload.projects) ? payload.projects : [];
@@ -96,8 +108,7 @@ export class OAuthAuthenticator implements Authenticator {
       this.staticKey = importSPKI(options.publicKeyPem.replace(/\\n/g, '\n'), 'RS256');
       // Surfaced by ready() at start; this keeps an early rejection from being reported as unhandled.
       this.staticKey.catch(() => undefined);
-    }
-    else throw new Error('OAuthAuthenticator needs OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY');
+    } else throw new Error('OAuthAuthenticator needs OAUTH_JWKS_URL or OAUTH_PUBLIC_KEY');
   }
 
   /** Fails start on a PEM that is not an RSA public key (a clear line instead of 401s on every call). */
@@ -105,14 +116,19 @@ export class OAuthAuthenticator implements Authenticator {
     try {
       await this.staticKey;
     } catch {
-      throw new ConfigError('OAUTH_PUBLIC_KEY', this.options.publicKeyPem, 'an RSA public key in PEM (SPKI, "-----BEGIN PUBLIC KEY-----") form; only RS256 is accepted');
+      throw new ConfigError(
+        'OAUTH_PUBLIC_KEY',
+        this.options.publicKeyPem,
+        'an RSA public key in PEM (SPKI, "-----BEGIN PUBLIC KEY-----") form; only RS256 is accepted',
+      );
     }
   }
 
   async authenticate(authorization: string | undefined): Promise<Actor> {
     const token = bearerToken(authorization);
     const payload = await this.verify(token);
-    if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw invalid('claims', 'The token has no subject (sub).');
+    if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
+      throw invalid('claims', 'The token has no subject (sub).');
     return actorFromClaims(payload, await this.options.members.lookup(payload.sub));
   }
 
@@ -135,7 +151,11 @@ export class OAuthAuthenticator implements Authenticator {
   }
 
   /** A token without `kid` against a JWKS of several keys: try each candidate (jose's documented pattern). */
-  private async verifyWithCandidates(token: string, error: errors.JWKSMultipleMatchingKeys, common: Parameters<typeof jwtVerify>[2]): Promise<JWTPayload> {
+  private async verifyWithCandidates(
+    token: string,
+    error: errors.JWKSMultipleMatchingKeys,
+    common: Parameters<typeof jwtVerify>[2],
+  ): Promise<JWTPayload> {
     // jose attaches the candidate keys as an async iterator to this error.
     const candidates = error as unknown as AsyncIterable<CryptoKey>;
     let last: unknown = error;
@@ -147,6 +167,8 @@ export class OAuthAuthenticator implements Authenticator {
         if (!(e instanceof errors.JWSSignatureVerificationFailed)) break;
       }
     }
-    throw toUnauthorized(last instanceof errors.JWKSMultipleMatchingKeys ? new errors.JWSSignatureVerificationFailed() : last);
+    throw toUnauthorized(
+      last instanceof errors.JWKSMultipleMatchingKeys ? new errors.JWSSignatureVerificationFailed() : last,
+    );
   }
 }

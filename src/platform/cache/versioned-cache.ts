@@ -33,7 +33,8 @@ export class VersionedCache<T extends object, V extends string | number = number
     if (!this.enabled) return;
     const current = this.entries.get(key);
     // A slower computation that read an older (numeric) version must not replace a newer value.
-    if (current && typeof version === 'number' && typeof current.version === 'number' && current.version > version) return;
+    if (current && typeof version === 'number' && typeof current.version === 'number' && current.version > version)
+      return;
     this.entries.delete(key);
     this.entries.set(key, { version, value: deepFreeze(value) });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);

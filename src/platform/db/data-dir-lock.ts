@@ -49,7 +49,11 @@ export function ensureWritableDir(dir: string): void {
 
 function unusable(dir: string, error: unknown): StartupError {
   const { code, message } = error as NodeJS.ErrnoException;
-  return new StartupError('data_dir_unusable', `DATA_DIR cannot be used at ${dir}: ${code ?? message}. Set DATA_DIR to a directory this process can create and write.`, EX_CANTCREAT);
+  return new StartupError(
+    'data_dir_unusable',
+    `DATA_DIR cannot be used at ${dir}: ${code ?? message}. Set DATA_DIR to a directory this process can create and write.`,
+    EX_CANTCREAT,
+  );
 }
 
 function readHolder(file: string): number | undefined {

@@ -18,9 +18,14 @@ export const PGLITE_TEMPLATE_MANIFEST = path.join(PACKAGE_ROOT, '.template', 'ma
  */
 export function templateIsCurrent(): boolean {
   try {
-    const manifest = JSON.parse(fs.readFileSync(PGLITE_TEMPLATE_MANIFEST, 'utf8')) as { migrations: Record<string, string> };
+    const manifest = JSON.parse(fs.readFileSync(PGLITE_TEMPLATE_MANIFEST, 'utf8')) as {
+      migrations: Record<string, string>;
+    };
     const current = loadMigrations();
-    return current.length === Object.keys(manifest.migrations).length && current.every((m) => manifest.migrations[m.name] === m.checksum);
+    return (
+      current.length === Object.keys(manifest.migrations).length &&
+      current.every((m) => manifest.migrations[m.name] === m.checksum)
+    );
   } catch {
     return false;
   }
@@ -35,13 +40,21 @@ export function embeddedDataDir(config: Pick<Config, 'dataDir'>): string {
  * reached or used stops the start with a StartupError that says why, not a driver's stack.
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
-  if (!config.databaseUrl) return PgliteDatabase.open({ dataDir: embeddedDataDir(config), templateTarball: templateIsCurrent() ? PGLITE_TEMPLATE : undefined });
+  if (!config.databaseUrl)
+    return PgliteDatabase.open({
+      dataDir: embeddedDataDir(config),
+      templateTarball: templateIsCurrent() ? PGLITE_TEMPLATE : undefined,
+    });
   const db = new PostgresDatabase({ url: config.databaseUrl });
   try {
     await db.ping();
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw new StartupError('store_unreachable', `cannot use the PostgreSQL at ${shownUrl(config.databaseUrl)}: ${whyUnreachable(error)}`, EX_UNAVAILABLE);
+    throw new StartupError(
+      'store_unreachable',
+      `cannot use the PostgreSQL at ${shownUrl(config.databaseUrl)}: ${whyUnreachable(error)}`,
+      EX_UNAVAILABLE,
+    );
   }
   return db;
 }

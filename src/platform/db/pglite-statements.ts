@@ -44,7 +44,9 @@ export class PgliteStatements {
 
   /** One statement outside any transaction: takes both of PGlite's locks, as its `query` does. */
   async query<T>(text: string, params: readonly unknown[]): Promise<T[]> {
-    const rows = await this.internals._runExclusiveTransaction(() => this.internals._runExclusiveQuery(() => this.run<T>(text, params, true)));
+    const rows = await this.internals._runExclusiveTransaction(() =>
+      this.internals._runExclusiveQuery(() => this.run<T>(text, params, true)),
+    );
     await this.pglite.syncToFs();
     return rows;
   }
@@ -73,7 +75,7 @@ export class PgliteStatements {
       protocol.serialize.execute({}),
       protocol.serialize.sync(),
     );
-    let messages;
+    let messages: Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
     try {
       ({ messages } = await this.pglite.execProtocol(Buffer.concat(parts), { syncToFs: false }));
     } catch (error) {

@@ -66,7 +66,11 @@ export class PgliteDatabase implements Database {
     }
   }
 
-  private static async create(options: PgliteOptions, isNew: boolean, release: (() => void) | undefined): Promise<PgliteDatabase> {
+  private static async create(
+    options: PgliteOptions,
+    isNew: boolean,
+    release: (() => void) | undefined,
+  ): Promise<PgliteDatabase> {
     const loadDataDir =
       isNew && options.templateTarball && fs.existsSync(options.templateTarball)
         ? new Blob([fs.readFileSync(options.templateTarball)])
@@ -150,7 +154,9 @@ export class PgliteDatabase implements Database {
 
   /** Idempotent, like PostgresDatabase.close: concurrent and repeated calls share one close. */
   close(): Promise<void> {
-    this.closing ??= (this.pglite.closed ? Promise.resolve() : this.pglite.close()).finally(() => this.releaseDataDir?.());
+    this.closing ??= (this.pglite.closed ? Promise.resolve() : this.pglite.close()).finally(() =>
+      this.releaseDataDir?.(),
+    );
     return this.closing;
   }
 

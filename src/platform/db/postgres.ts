@@ -64,7 +64,8 @@ export class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const executor: SqlExecutor = {
-        query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[],
+        query: async <R>(text: string, params: readonly unknown[] = []) =>
+          (await client.query(text, params as unknown[])).rows as R[],
       };
       const result = await fn(executor);
       await client.query('COMMIT');

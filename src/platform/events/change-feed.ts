@@ -40,7 +40,9 @@ export class ChangeFeed implements ServerEventBus {
 
   /** Publishes to every replica (including this one, through the LISTEN echo). */
   publish(event: ServerEvent): void {
-    void this.db.notify(this.channel, JSON.stringify(event)).catch((err: unknown) => this.log.warn({ err }, 'change notify failed'));
+    void this.db
+      .notify(this.channel, JSON.stringify(event))
+      .catch((err: unknown) => this.log.warn({ err }, 'change notify failed'));
   }
 
   async resourceUpdated(uri: string): Promise<void> {

@@ -86,7 +86,11 @@ const PRE_ROUTED_ID = Symbol('pre-routed-request-id');
  * Fastify, or true when it owns the request; it may still hand it to `fastify` later (after giving
  * it an id with `handOn`).
  */
-export type PreRouter = (req: IncomingMessage, res: ServerResponse, fastify: (req: IncomingMessage, res: ServerResponse) => void) => boolean;
+export type PreRouter = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  fastify: (req: IncomingMessage, res: ServerResponse) => void,
+) => boolean;
 
 const preRouterSlots = new WeakMap<FastifyInstance, { route?: PreRouter }>();
 
@@ -122,13 +126,18 @@ export interface AuthorizableRequest {
 }
 
 /** Authenticates and checks the route rule's permission; the one gate for REST and MCP. */
-export async function authorizeRequest(request: AuthorizableRequest, deps: HttpAppDeps, rule: RouteRule): Promise<void> {
+export async function authorizeRequest(
+  request: AuthorizableRequest,
+  deps: HttpAppDeps,
+  rule: RouteRule,
+): Promise<void> {
   if ('public' in rule) return;
   const actor = await deps.authenticator.authenticate(request.headers.authorization);
   request.actor = actor;
   await deps.onAuthenticated?.(actor, request);
   if (!actorHas(actor, rule.permission)) {
-    if (actor.scopes && !actor.scopes.has(scopeFor(rule.permission))) throw new InsufficientScopeError(scopeFor(rule.permission));
+    if (actor.scopes && !actor.scopes.has(scopeFor(rule.permission)))
+      throw new InsufficientScopeError(scopeFor(rule.permission));
     throw new ForbiddenError('role_forbidden', `Your role does not allow this (it needs ${rule.permission}).`);
   }
 }
@@ -156,7 +165,13 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
     // Fastify's own server, with a door for the pre-router (installPreRouter) in front of it.
     serverFactory: (handler, options) => {
       // Fastify has filled in its defaults by the time it calls the factory; its types do not say so.
-      const o = options as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const o = options as unknown as {
+        http?: http.ServerOptions;
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+        maxRequestsPerSocket: number;
+      };
       const server = http.createServer(o.http ?? {}, (req, res) => {
         if (slot.route?.(req, res, handler)) return;
         handler(req, res);
@@ -178,17 +193,30 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
       reply.header('x-request-id', request.id);
       const code = (error as { code?: string }).code;
       if (code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, new UriTooLong());
-      if (code === 'FST_ERR_BAD_URL') return sendProblem(reply, new ValidationError([{ path: 'path', message: 'is not valid percent-encoding' }], 'The request path could not be decoded.', 'bad_url'));
+      if (code === 'FST_ERR_BAD_URL')
+        return sendProblem(
+          reply,
+          new ValidationError(
+            [{ path: 'path', message: 'is not valid percent-encoding' }],
+            'The request path could not be decoded.',
+            'bad_url',
+          ),
+        );
       // Only async route constraints remain, and no route has one.
       request.log.error({ err: { message: error.message, code } }, 'router failed');
       const plain: FastifyReply = reply;
-      return plain.code(500).header('content-type', 'application/problem+json').send(internalProblem(String(request.id)));
+      return plain
+        .code(500)
+        .header('content-type', 'application/problem+json')
+        .send(internalProblem(String(request.id)));
     },
     return503OnClosing: true,
     forceCloseConnections: true,
     // Requests are validated by each route's zod schema (defineRoute), never by Fastify JSON schemas.
     // Fastify otherwise loads Ajv and fast-json-stringify at construction: ~80 ms of every start.
-    schemaController: { compilersFactory: { buildValidator: refuseFastifySchemas, buildSerializer: refuseFastifySchemas } },
+    schemaController: {
+      compilersFactory: { buildValidator: refuseFastifySchemas, buildSerializer: refuseFastifySchemas },
+    },
   });
 
   preRouterSlots.set(app, slot);
@@ -200,14 +228,18 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
     if (!route.config?.rule) {
       throw new Error(`route ${String(route.method)} ${route.url} has no authorization rule (config.rule)`);
     }
-    for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url ?? route.path, rule: route.config.rule });
+    for (const method of [route.method].flat())
+      table.push({ method: String(method), url: route.url ?? route.path, rule: route.config.rule });
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const path = request.url.split('?')[0]!;
     if (!PROBE_PATHS.has(path) && !hostAllowed(request.headers.host)) {
-      return sendProblem(reply, new ForbiddenError('host_forbidden', 'The Host header is not allowed for this server.'));
+      return sendProblem(
+        reply,
+        new ForbiddenError('host_forbidden', 'The Host header is not allowed for this server.'),
+      );
     }
   });
 
@@ -220,31 +252,52 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
       done(null, JSON.parse(text));
     } catch {
       if (request.routeOptions.config?.ownsMalformedJson) return done(null, MALFORMED_JSON);
-      done(new ValidationError([{ path: 'body', message: 'is not valid JSON' }], 'The request body is not valid JSON.', 'malformed_json'), undefined);
+      done(
+        new ValidationError(
+          [{ path: 'body', message: 'is not valid JSON' }],
+          'The request body is not valid JSON.',
+          'malformed_json',
+        ),
+        undefined,
+      );
     }
   });
-  app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)));
+  app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, String(body)),
+  );
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
-      if (error instanceof UnauthorizedError || error instanceof InsufficientScopeError) reply.header('www-authenticate', deps.challenge(request, error));
+      if (error instanceof UnauthorizedError || error instanceof InsufficientScopeError)
+        reply.header('www-authenticate', deps.challenge(request, error));
       if ('retryAfterSeconds' in error) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendProblem(reply, error);
     }
     const fastifyError = error as { statusCode?: number; code?: string };
     const status = fastifyError.statusCode;
-    if (status === 413) return sendProblem(reply, new PayloadTooLarge(request.url.startsWith('/mcp') ? MCP_BODY_LIMIT : REST_BODY_LIMIT));
+    if (status === 413)
+      return sendProblem(reply, new PayloadTooLarge(request.url.startsWith('/mcp') ? MCP_BODY_LIMIT : REST_BODY_LIMIT));
     if (status === 415) {
       return reply
         .code(415)
         .header('content-type', 'application/problem+json')
-        .send({ ...internalProblem(String(request.id)), status: 415, title: 'Unsupported media type', code: 'unsupported_media_type', type: 'https://context-hub.dev/problems/unsupported_media_type', detail: 'Send application/json.' });
+        .send({
+          ...internalProblem(String(request.id)),
+          status: 415,
+          title: 'Unsupported media type',
+          code: 'unsupported_media_type',
+          type: 'https://context-hub.dev/problems/unsupported_media_type',
+          detail: 'Send application/json.',
+        });
     }
     if (status !== undefined && status >= 400 && status < 500) {
       return sendProblem(reply, new ValidationError([], 'The request could not be read.', 'bad_request'));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).header('content-type', 'application/problem+json').send(internalProblem(String(request.id)));
+    return reply
+      .code(500)
+      .header('content-type', 'application/problem+json')
+      .send(internalProblem(String(request.id)));
   });
 
   app.setNotFoundHandler({}, (request, reply) => {
@@ -295,14 +348,25 @@ function registerRoute(app: FastifyInstance, deps: HttpAppDeps, route: AnyRouteS
     config: { rule: route.rule },
     handler: async (request, reply) => {
       await authorizeRequest(request, deps, route.rule);
-      let rawBody: unknown = request.body;
+      const rawBody: unknown = request.body;
       if (route.rawBody) {
-        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        const type = String(request.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim()
+          .toLowerCase();
         if (!route.rawBody.includes(type) || typeof rawBody !== 'string') {
-          throw new ValidationError([{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }], undefined, 'unsupported_media_type');
+          throw new ValidationError(
+            [{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }],
+            undefined,
+            'unsupported_media_type',
+          );
         }
       }
-      const nul = [...nulViolations(request.params, 'path'), ...nulViolations(request.query, 'query'), ...nulViolations(rawBody, 'body')];
+      const nul = [
+        ...nulViolations(request.params, 'path'),
+        ...nulViolations(request.query, 'query'),
+        ...nulViolations(rawBody, 'body'),
+      ];
       if (nul.length > 0) throw new ValidationError(nul);
       const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
       const query = route.query ? parseInput(route.query, request.query ?? {}, 'query') : request.query;

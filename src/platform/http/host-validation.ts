@@ -18,7 +18,9 @@ export function parseHost(host: string): { hostname: string; port: string | unde
  * DNS-rebinding protection (DESIGN §4): `auto` on a loopback bind admits only local names,
  * `strict` only ALLOWED_HOST entries (a bare name admits any port), `off` anything.
  */
-export function createHostValidator(config: Pick<Config, 'hostHeaderValidation' | 'allowedHosts' | 'host'>): (host: string | undefined) => boolean {
+export function createHostValidator(
+  config: Pick<Config, 'hostHeaderValidation' | 'allowedHosts' | 'host'>,
+): (host: string | undefined) => boolean {
   if (config.hostHeaderValidation === 'off') return () => true;
   if (config.hostHeaderValidation === 'strict') {
     const allowed = config.allowedHosts;

@@ -6,8 +6,16 @@ import type { AnyRouteSpec } from './route.js';
  * `$defs` and `#/$defs/…` references, which in an OpenAPI document would point at the document's
  * root, where nothing is: its definitions move to `components.schemas` under `<name>_<def>`.
  */
-function jsonSchema(schema: ZodType, io: 'input' | 'output', components: Record<string, unknown>, name: string): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+function jsonSchema(
+  schema: ZodType,
+  io: 'input' | 'output',
+  components: Record<string, unknown>,
+  name: string,
+): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   const defs = out.$defs as Record<string, unknown> | undefined;
   if (!defs) return out;
@@ -39,7 +47,11 @@ const PROBLEM_SCHEMA = {
     request_id: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 };
@@ -47,7 +59,8 @@ const PROBLEM_SCHEMA = {
 function successResponse(route: AnyRouteSpec, schema: () => Record<string, unknown>): Record<string, unknown> {
   // A 204 has no body to describe.
   if (route.successStatus === 204) return { description: 'Success, no content' };
-  if (route.responseMediaType) return { description: 'Success', content: { [route.responseMediaType]: { schema: { type: 'string' } } } };
+  if (route.responseMediaType)
+    return { description: 'Success', content: { [route.responseMediaType]: { schema: { type: 'string' } } } };
   return { description: 'Success', content: { 'application/json': { schema: schema() } } };
 }
 
@@ -79,20 +92,35 @@ export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: st
       security: 'public' in route.rule ? [] : [{ bearerAuth: [] }],
       'x-permission': 'public' in route.rule ? 'public' : route.rule.permission,
       responses: {
-        [String(route.successStatus ?? 200)]: successResponse(route, () => (route.response ? jsonSchema(route.response, 'output', schemas, `${operationId}_response`) : {})),
-        default: { description: 'Problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        [String(route.successStatus ?? 200)]: successResponse(route, () =>
+          route.response ? jsonSchema(route.response, 'output', schemas, `${operationId}_response`) : {},
+        ),
+        default: {
+          description: 'Problem',
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
       },
     };
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', schemas, `${operationId}_body`) } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(route.body, 'input', schemas, `${operationId}_body`) } },
+      };
     } else if (route.rawBody) {
-      operation.requestBody = { required: true, content: Object.fromEntries(route.rawBody.map((t) => [t, { schema: { type: 'string' } }])) };
+      operation.requestBody = {
+        required: true,
+        content: Object.fromEntries(route.rawBody.map((t) => [t, { schema: { type: 'string' } }])),
+      };
     }
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Context Hub API', version: info.version, description: 'Administration API of Context Hub. Errors are RFC 9457 problem+json.' },
+    info: {
+      title: 'Context Hub API',
+      version: info.version,
+      description: 'Administration API of Context Hub. Errors are RFC 9457 problem+json.',
+    },
     servers: [{ url: '/' }],
     paths,
     components: {

@@ -1,4 +1,4 @@
-import { AppError, RateLimitedError, ValidationError } from '../errors.js';
+import { type AppError, RateLimitedError, ValidationError } from '../errors.js';
 
 /** RFC 9457 problem details with our stable `code`. */
 export interface Problem {

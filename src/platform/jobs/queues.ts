@@ -216,7 +216,9 @@ export class JobQueues {
     // Let running handlers finish (they hold their own transactions), then close pg-boss's pool.
     await boss.stop({ graceful: true, close: true, timeout: 30_000 });
     if (this.options.work) {
-      await this.options.db.query('DELETE FROM job_workers WHERE process_id = $1', [this.processId]).catch(() => undefined);
+      await this.options.db
+        .query('DELETE FROM job_workers WHERE process_id = $1', [this.processId])
+        .catch(() => undefined);
     }
   }
 }
@@ -248,7 +250,14 @@ function toAttempt(job: JobWithMetadata<object> | Job<object>): JobAttempt<unkno
  */
 async function createBoss(db: Database): Promise<PgBoss> {
   if (db instanceof PgliteDatabase) {
-    return new PgBoss({ db: fromPglite(db.forJobs()), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: SUPERVISE_SECONDS });
+    return new PgBoss({
+      db: fromPglite(db.forJobs()),
+      backend: 'pglite',
+      schema: 'pgboss',
+      supervise: true,
+      schedule: true,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+    });
   }
   if (db instanceof PostgresDatabase) {
     const current = db.schema ?? (await db.query<{ s: string }>('SELECT current_schema() AS s'))[0]?.s ?? 'public';

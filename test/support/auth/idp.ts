@@ -39,7 +39,8 @@ export class TestIdp {
         return;
       }
       const keys: JWK[] = [];
-      for (const { kid, keys: pair } of idp.published) keys.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' });
+      for (const { kid, keys: pair } of idp.published)
+        keys.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
     });
     await new Promise<void>((resolve) => idp.server.listen(0, '127.0.0.1', resolve));
@@ -52,18 +53,33 @@ export class TestIdp {
   }
 
   env(extra: Record<string, string> = {}): Record<string, string> {
-    return { SERVICE_AUTH_MODE: 'oauth', OAUTH_ISSUER: ISSUER, OAUTH_AUDIENCE: AUDIENCE, OAUTH_JWKS_URL: this.url, ...extra };
+    return {
+      SERVICE_AUTH_MODE: 'oauth',
+      OAUTH_ISSUER: ISSUER,
+      OAUTH_AUDIENCE: AUDIENCE,
+      OAUTH_JWKS_URL: this.url,
+      ...extra,
+    };
   }
 
   /** A token as the issuer would mint it; `options` bend one thing at a time. */
   async token(
     sub: string,
     claims: JWTPayload = {},
-    options: { kid?: string; key?: 'rogue'; iss?: string; aud?: string; expiresIn?: number; notBefore?: number; now?: Date } = {},
+    options: {
+      kid?: string;
+      key?: 'rogue';
+      iss?: string;
+      aud?: string;
+      expiresIn?: number;
+      notBefore?: number;
+      now?: Date;
+    } = {},
   ): Promise<string> {
     const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
     const kid = options.kid ?? 'k1';
-    const pair = options.key === 'rogue' ? this.rogue : (this.published.find((p) => p.kid === kid) ?? this.published[0]!).keys;
+    const pair =
+      options.key === 'rogue' ? this.rogue : (this.published.find((p) => p.kid === kid) ?? this.published[0]!).keys;
     const jwt = new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
       .setSubject(sub)
@@ -111,7 +127,10 @@ export class TestIdp {
 }
 
 /** Every bad-credential case of the matrix: the Authorization header to send (undefined = none). */
-export async function badCredentialCases(idp: TestIdp, sub: string): Promise<{ name: string; header: string | undefined }[]> {
+export async function badCredentialCases(
+  idp: TestIdp,
+  sub: string,
+): Promise<{ name: string; header: string | undefined }[]> {
   return [
     { name: 'no header', header: undefined },
     { name: 'malformed header', header: 'Bearer' },

@@ -25,7 +25,17 @@ export interface Identity {
   member?: { role: Role; grants: { project_id: string; role: Role }[] };
 }
 
-export const PROBLEM_KEYS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id', 'reason', 'required_scope', 'retry_after_seconds']);
+export const PROBLEM_KEYS = new Set([
+  'type',
+  'title',
+  'status',
+  'detail',
+  'code',
+  'request_id',
+  'reason',
+  'required_scope',
+  'retry_after_seconds',
+]);
 
 /** Routes that are MCP transports: the matrix sends them bad credentials only (a valid GET /sse never ends). */
 export const TRANSPORT_URLS = new Set(['/mcp', '/sse', '/messages']);
@@ -35,7 +45,9 @@ export function isProjectScoped(url: string): boolean {
 }
 
 export function fillPath(url: string, projectId: string): string {
-  return url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => (/project/i.test(name) || (name === 'id' && url.startsWith('/api/projects/')) ? projectId : 'matrix-x'));
+  return url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+    /project/i.test(name) || (name === 'id' && url.startsWith('/api/projects/')) ? projectId : 'matrix-x',
+  );
 }
 
 /** The expected outcome for a valid identity on a route, from the route's declared rule only. */
@@ -56,10 +68,15 @@ export function uniqueRoutes(routes: RegisteredRoute[]): RegisteredRoute[] {
 }
 
 /** The stable code of an MCP isError result (our `_meta` first, then the text prefix). */
-export function resultCode(result: { isError?: boolean; content?: unknown; _meta?: Record<string, unknown> }): string | undefined {
+export function resultCode(result: {
+  isError?: boolean;
+  content?: unknown;
+  _meta?: Record<string, unknown>;
+}): string | undefined {
   if (!result.isError) return undefined;
   const meta = result._meta?.['service.error'] as { code?: string } | undefined;
   if (meta?.code) return meta.code;
-  const text = (result.content as { type: string; text?: string }[] | undefined)?.find((c) => c.type === 'text')?.text ?? '';
+  const text =
+    (result.content as { type: string; text?: string }[] | undefined)?.find((c) => c.type === 'text')?.text ?? '';
   return /^([a-z_]+):/.exec(text)?.[1] ?? 'unstructured_error';
 }

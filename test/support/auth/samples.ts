@@ -27,7 +27,9 @@ function sampleString(schema: JsonSchema, preferred?: string): string {
   if (schema.format === 'email') return 'matrix@example.com';
   if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/matrix';
   const fits = (s: string) =>
-    (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)) && s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity);
+    (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)) &&
+    s.length >= (schema.minLength ?? 0) &&
+    s.length <= (schema.maxLength ?? Infinity);
   const found = [...(preferred ? [preferred] : []), ...STRING_CANDIDATES].find(fits);
   if (found) return found;
   return 'm'.repeat(Math.max(1, schema.minLength ?? 1));
@@ -51,18 +53,21 @@ export function sample(schema: JsonSchema, overrides: Record<string, unknown>, n
       return false;
     case 'array':
       return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}, overrides));
-    case 'object':
     default: {
       const out: Record<string, unknown> = {};
       for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key] ?? {}, overrides, key);
-      for (const key of Object.keys(overrides)) if (schema.properties && key in schema.properties && !(key in out)) out[key] = overrides[key];
+      for (const key of Object.keys(overrides))
+        if (schema.properties && key in schema.properties && !(key in out)) out[key] = overrides[key];
       return out;
     }
   }
 }
 
 /** Arguments for a zod input schema, and whether they are valid for it (so expectations can be strict). */
-export function sampleInput(schema: ZodType, overrides: Record<string, unknown>): { value: Record<string, unknown>; valid: boolean } {
+export function sampleInput(
+  schema: ZodType,
+  overrides: Record<string, unknown>,
+): { value: Record<string, unknown>; valid: boolean } {
   let json: JsonSchema = {};
   try {
     json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
