@@ -1,3 +1,4 @@
+import { ViewCatalog } from '../mcp/views.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
@@ -97,6 +98,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     tools: withToolAuditFallback(moduleTools(services), services.org.audit),
     resources: moduleResources(services),
     extensions: options.mcpExtensions ?? [],
+    views: ViewCatalog.load(),
   };
   const mcpDeps: McpServerDeps = {
     registry,

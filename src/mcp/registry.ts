@@ -29,4 +29,6 @@ export interface McpRegistry {
   resources: ResourceSpec[];
   /** Extra registrations (the conformance fixtures) applied to every server instance. */
   extensions: ((server: import('@modelcontextprotocol/server').McpServer) => void)[];
+  /** The MCP Apps views (ui:// resources) tools name. */
+  views: import('./views.js').ViewCatalog;
 }

@@ -107,6 +107,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
       },
     );
   }
+  deps.registry.views.register(server);
   for (const extend of deps.registry.extensions) extend(server);
   return server;
 }
@@ -275,6 +276,7 @@ export async function runToolCall(
 }
 
 function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
+  const uiMeta = deps.registry.views.toolMeta(tool);
   server.registerTool(
     tool.name,
     {
@@ -283,6 +285,7 @@ function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec,
       inputSchema: tool.input,
       ...(tool.dataShape ? { outputSchema: envelopeOutputSchema(tool.dataShape) } : {}),
       annotations: { title: tool.title, ...tool.annotations },
+      ...(uiMeta ? { _meta: uiMeta } : {}),
     },
     (args: unknown, ctx: ServerContext): Promise<CallToolResult> =>
       runToolCall(deps, tool, callerOf(ctx, boundCaller), args, {

@@ -54,6 +54,13 @@ export interface ToolSpec<S extends ZodObject<ZodRawShape> = ZodObject<ZodRawSha
    * change the answer; it also checks the caller's access, as `run` would. Undefined: no reuse.
    */
   answerToken?(ctx: RequestContext, input: z.output<S>): Promise<string | undefined>;
+  /** The MCP Apps view (web/widgets/<view>) a host renders next to the answer. */
+  view?: string;
+  /**
+   * Who sees the tool (MCP Apps `_meta.ui.visibility`): `['app']` for tools only views call (a
+   * metric's series for a chart); they still pass the same gate and permissions as any tool.
+   */
+  visibility?: ('model' | 'app')[];
 }
 
 // A registry holds tools of different input types side by side.

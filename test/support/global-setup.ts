@@ -17,5 +17,8 @@ export default async function setup(): Promise<void> {
     !fs.existsSync(path.join(root, 'dist', 'cli.js'))
   ) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  } else if (!fs.existsSync(path.join(root, 'dist', 'web', 'test-host', 'index.html'))) {
+    // The views and the test host (widget tests render them in Chromium).
+    execFileSync('npm', ['run', 'build:web'], { cwd: root, stdio: 'inherit' });
   }
 }

@@ -27,6 +27,7 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       description:
         'With topic_id: opens one Knowledge sheet (definitions, caveats, how a metric is computed), enveloped, the body in data.body_md. Without topic_id: the raw, unbounded JSON list of every sheet in the project. Find topic_ids with search_context first.',
       input: GetKnowledgeInput,
+      view: 'knowledge',
       permission: 'context.read',
       annotations: READ_ONLY,
       run: async (ctx, input) => {

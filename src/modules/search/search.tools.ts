@@ -51,6 +51,7 @@ export function searchTools(search: SearchService) {
       description:
         'Start here. Searches Skills (procedures), Knowledge sheets and business keys; typos are tolerated. Hits come in tiers (title, description, graph-neighbor), best first, each with next: the call that opens it (get_procedure, get_knowledge or get_business_key).',
       input: SearchInput,
+      view: 'search',
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: SearchOutput.shape,

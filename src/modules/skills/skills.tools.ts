@@ -13,6 +13,7 @@ export function skillTools(skills: SkillsService) {
       description:
         'Opens a Skill: its numbered steps (titles in the text, full instructions in data.steps), body_md, business-key references and acceptance criteria. Call it with the name from a search_context hit, then follow the steps in order.',
       input: GetProcedureInput,
+      view: 'procedure',
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: {

@@ -23,6 +23,7 @@ export function taxonomyTools(taxonomy: TaxonomyService) {
       description:
         'Opens a business taxonomy key (e.g. kpi.roas): its label, description and synonyms, its parent and children, and the Skills and Knowledge sheets linked to it, each with the call that opens it.',
       input: GetBusinessKeyToolInput,
+      view: 'business-key',
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: { key: BusinessKeyOutput, parent: Ref.nullable(), children: z.array(Ref), linked: z.array(Linked) },

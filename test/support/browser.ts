@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+
+/** Debian's Chromium, headless, with no background traffic (this machine reaches no outside host). */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: .ci/run installs it (apt-get install -y chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** Serves one built folder of dist/web on a loopback port (another origin than the service's). */
+export async function serveStatic(folder: string): Promise<{ url: string; close(): Promise<void> }> {
+  const dir = path.join(ROOT, 'dist', 'web', folder);
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, new URL(req.url ?? '/', 'http://x').pathname.replace(/\/$/, '/index.html'));
+    if (!file.startsWith(dir) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Collects page errors and console errors of a page and its frames. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core inside a frame and returns its serious and critical violations. */
+export async function seriousViolations(frame: Frame): Promise<AxeViolation[]> {
+  const source = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await frame.evaluate(source);
+  const violations = (await frame.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations;
+  })) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export function artifactPath(...parts: string[]): string {
+  const file = path.join(ARTIFACTS, ...parts);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return file;
+}
+
+/** What web/test-host exposes to tests (window.contextHubHost). */
+export interface TestHostRun {
+  renderMs: number | null;
+  resourceUri: string;
+  htmlBytes: number;
+}
+declare global {
+  interface Window {
+    contextHubHost: {
+      run(opts: {
+        mcp: string;
+        tool: string;
+        args: Record<string, unknown>;
+        theme: 'light' | 'dark';
+        token?: string;
+      }): Promise<TestHostRun>;
+      setTheme(theme: 'light' | 'dark'): void;
+      errors: string[];
+    };
+  }
+}

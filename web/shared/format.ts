@@ -1,0 +1,66 @@
+/**
+ * Number, money and date formatting for views and console: the host's (or browser's) locale, the
+ * project's currency, and dates that are calendar days (YYYY-MM-DD) never shifted by a time zone.
+ */
+export interface FormatContext {
+  locale: string;
+  timeZone?: string;
+}
+
+export const defaultFormat = (): FormatContext => ({
+  locale: typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US',
+});
+
+export function fmtNumber(value: number | null | undefined, f: FormatContext, maximumFractionDigits = 2): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  return new Intl.NumberFormat(f.locale, { maximumFractionDigits }).format(value);
+}
+
+export function fmtMoney(value: number | null | undefined, currency: string | null | undefined, f: FormatContext) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  if (!currency) return fmtNumber(value, f);
+  try {
+    return new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
+  } catch {
+    // An unknown currency code still shows the amount with its code.
+    return `${fmtNumber(value, f)} ${currency}`;
+  }
+}
+
+/** A relative change (0.125 → "+12.5 %"), signed so a drop never reads as a gain. */
+export function fmtDelta(ratio: number | null | undefined, f: FormatContext): string {
+  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '–';
+  return new Intl.NumberFormat(f.locale, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+    signDisplay: 'exceptZero',
+  }).format(ratio);
+}
+
+/** A calendar day as the locale writes it; parsed as UTC so no zone moves it to the day before. */
+export function fmtDay(day: string, f: FormatContext, style: 'short' | 'medium' = 'medium'): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return day;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return new Intl.DateTimeFormat(f.locale, {
+    timeZone: 'UTC',
+    ...(style === 'short' ? { month: 'short', day: 'numeric' } : { dateStyle: 'medium' }),
+  }).format(date);
+}
+
+/** An instant in the host's (or project's) time zone. */
+export function fmtInstant(iso: string | null | undefined, f: FormatContext): string {
+  if (!iso) return '–';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(f.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    ...(f.timeZone ? { timeZone: f.timeZone } : {}),
+  }).format(date);
+}
+
+/** Milliseconds since epoch of a calendar day at UTC midnight (chart x values). */
+export function dayToEpochSeconds(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`) / 1000;
+}
