@@ -52,7 +52,10 @@ export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`http ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
   return errors;
 }
@@ -76,6 +79,18 @@ export async function seriousViolations(frame: Frame): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * A screenshot of the whole page with its view. The viewport grows to the page first: a full-page
+ * capture of a taller page leaves a cross-origin (out-of-process) iframe unpainted.
+ */
+export async function shoot(page: Page, frame: Frame, file: string): Promise<void> {
+  const height = await page.evaluate(() => Math.ceil(document.documentElement.scrollHeight));
+  const width = page.viewportSize()?.width ?? 820;
+  await page.setViewportSize({ width, height });
+  await frame.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+  await page.screenshot({ path: file });
+}
+
 export function artifactPath(...parts: string[]): string {
   const file = path.join(ARTIFACTS, ...parts);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -97,6 +112,7 @@ declare global {
         args: Record<string, unknown>;
         theme: 'light' | 'dark';
         token?: string;
+        html?: string;
       }): Promise<TestHostRun>;
       setTheme(theme: 'light' | 'dark'): void;
       errors: string[];

@@ -106,7 +106,7 @@ export function ProcedureView(props: {
         <h1>{p.name}</h1>
         <VersionPicker id={`v-${p.name}`} version={p.version} current={p.current_version} onPick={pick} />
       </div>
-      <p class="muted">{p.description}</p>
+      <p class="muted">{p.description.replace(/\[\[([^\]]+)\]\]/g, '$1')}</p>
       {error && (
         <p class="notice error" role="alert">
           {error}

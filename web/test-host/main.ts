@@ -20,13 +20,7 @@ interface HostRun {
 declare global {
   interface Window {
     contextHubHost: {
-      run(opts: {
-        mcp: string;
-        tool: string;
-        args: Record<string, unknown>;
-        theme: Theme;
-        token?: string;
-      }): Promise<HostRun>;
+      run(opts: RunOptions): Promise<HostRun>;
       setTheme(theme: Theme): void;
       errors: string[];
     };
@@ -55,13 +49,17 @@ function hostStyles(theme: Theme): McpUiHostStyles {
   };
 }
 
-async function run(opts: {
+interface RunOptions {
   mcp: string;
   tool: string;
   args: Record<string, unknown>;
   theme: Theme;
   token?: string;
-}): Promise<HostRun> {
+  /** A view to embed instead of the tool's own (bench:widgets' floor view). */
+  html?: string;
+}
+
+async function run(opts: RunOptions): Promise<HostRun> {
   document.body.classList.toggle('dark', opts.theme === 'dark');
   const client = new Client({ name: 'context-hub-test-host', version: '1.0.0' });
   const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
@@ -70,11 +68,14 @@ async function run(opts: {
   const tool = tools.find((t) => t.name === opts.tool);
   if (!tool) throw new Error(`the service lists no tool ${opts.tool}`);
   const ui = (tool._meta as { ui?: { resourceUri?: string } } | undefined)?.ui;
-  const resourceUri = ui?.resourceUri;
-  if (!resourceUri) throw new Error(`${opts.tool} names no UI resource`);
-  const resource = await client.readResource({ uri: resourceUri });
-  const content = resource.contents[0];
-  const html = content && 'text' in content ? content.text : '';
+  const resourceUri = ui?.resourceUri ?? '';
+  let html = opts.html ?? '';
+  if (opts.html === undefined) {
+    if (!resourceUri) throw new Error(`${opts.tool} names no UI resource`);
+    const resource = await client.readResource({ uri: resourceUri });
+    const content = resource.contents[0];
+    html = content && 'text' in content ? content.text : '';
+  }
   const result = await client.callTool({ name: opts.tool, arguments: opts.args });
 
   const box = document.getElementById('frame-box')!;
