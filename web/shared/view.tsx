@@ -141,7 +141,11 @@ export function startView<T>(name: string, tool: string, View: ComponentType<Vie
       applyContext(app.getHostContext());
       setTimeout(() => {
         if (gotResult) return;
-        const ctxTool = app.getHostContext()?.toolInfo?.tool?.name;
+        const info = app.getHostContext()?.toolInfo?.tool;
+        // Only a read is repeated: a view shared by a write (add_skill, run_datastream) waits for
+        // the host's result instead of running the write a second time.
+        if (info && info.annotations?.readOnlyHint !== true) return;
+        const ctxTool = info?.name;
         app
           .callServerTool({ name: ctxTool ?? tool, arguments: toolArgs ?? {} })
           .then((r) => {

@@ -40,6 +40,34 @@ export function evaluationSql(
   mode: 'window' | 'aggregate' = 'window',
   source = 'kpis_daily',
 ): string {
+  const { preceding, nearest } = frameOf(s);
+  return `${scoredSql(s, mode, source)}
+    , ins AS (
+    INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
+      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
+    SELECT project_id, date, metric, channel, value, mean, sd, n,
+      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
+      CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
+      ${FIRED_SQL}
+    -- The window pass emits rows in (project, channel, metric, day) order, the primary key's order,
+    -- so the index grows at its right edge instead of splitting pages at random.
+    FROM scored
+    RETURNING fired)
+    SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM ins`;
+}
+
+/** Whether a scored point fires: enough training, a large enough relative change, |z| past the threshold. */
+const FIRED_SQL = `COALESCE(n >= min_train
+        AND (CASE WHEN rel IS NULL THEN value <> mean ELSE abs(rel) >= min_rel END)
+        AND (CASE WHEN z IS NOT NULL
+               THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
+               ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)`;
+
+/**
+ * The evaluation up to the scored points (no write): the CTEs both the evaluation and the chart
+ * read of one series (metricSeries) share, so a chart's baseline is the model's baseline.
+ */
+function scoredSql(s: EffectiveSettings, mode: 'window' | 'aggregate', source: string): string {
   const { partitionExtra, preceding, nearest } = frameOf(s);
   if (!Number.isInteger(preceding) || !Number.isInteger(nearest)) throw new Error('window frame must be integral');
   const step = s.seasonality === 'day_of_week' ? 7 : 1;
@@ -92,23 +120,7 @@ export function evaluationSql(
         CASE WHEN w.mean <> 0 THEN (w.value - w.mean) / abs(w.mean) END AS rel
       FROM w
       WHERE w.date BETWEEN $3::date AND $4::date
-    )
-    , ins AS (
-    INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
-      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
-    SELECT project_id, date, metric, channel, value, mean, sd, n,
-      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
-      CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
-      COALESCE(n >= min_train
-        AND (CASE WHEN rel IS NULL THEN value <> mean ELSE abs(rel) >= min_rel END)
-        AND (CASE WHEN z IS NOT NULL
-               THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
-               ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)
-    -- The window pass emits rows in (project, channel, metric, day) order, the primary key's order,
-    -- so the index grows at its right edge instead of splitting pages at random.
-    FROM scored
-    RETURNING fired)
-    SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM ins`;
+    )`;
 }
 
 export function evaluationParams(
@@ -162,6 +174,52 @@ export async function evaluate(
     evaluationParams(projectIds, historyFrom, from, to, s),
   );
   return { rows: Number(counts[0]?.rows ?? 0), fired: Number(counts[0]?.fired ?? 0) };
+}
+
+export interface SeriesPointRow {
+  date: string;
+  value: number;
+  baseline_mean: number | null;
+  baseline_stddev: number | null;
+  training_size: number;
+  z: number | null;
+  fired: boolean;
+}
+
+/**
+ * One metric's daily series on one channel (TOTAL_CHANNEL: the project total) over [from, to], each
+ * day with the trailing baseline the evaluation computes for it (same frame, same statistics, same
+ * firing rule), without writing anything. `historyFrom` is `from` minus the frame length.
+ */
+export async function metricSeries(
+  db: SqlExecutor,
+  q: { projectId: string; metric: string; channel: string; from: string; to: string; historyFrom: string },
+  s: EffectiveSettings,
+): Promise<SeriesPointRow[]> {
+  // Only the asked metric is unpivoted (the per-metric enabled flags select it); its own rules score it.
+  const params = evaluationParams([q.projectId], q.historyFrom, q.from, q.to, s);
+  params[4] = METRICS.map((m) => m === q.metric);
+  const rows = await db.query<SeriesPointRow>(
+    `${scoredSql(s, 'window', 'kpis_daily')}
+    SELECT date, value, mean AS baseline_mean, sd AS baseline_stddev, n AS training_size, z, ${FIRED_SQL} AS fired
+    FROM scored WHERE metric = $10 AND channel = $11 ORDER BY date`,
+    [...params, q.metric, q.channel],
+  );
+  return rows.map((r) => ({ ...r, training_size: Number(r.training_size) }));
+}
+
+/** The currency kpis_daily holds for a project's days in [from, to] (one reporting currency per project). */
+export async function kpiCurrency(
+  db: SqlExecutor,
+  projectId: string,
+  from: string,
+  to: string,
+): Promise<string | null> {
+  const rows = await db.query<{ c: string | null }>(
+    'SELECT min(currency)::text AS c FROM kpis_daily WHERE project_id = $1 AND date BETWEEN $2 AND $3',
+    [projectId, from, to],
+  );
+  return rows[0]?.c ?? null;
 }
 
 export async function kpiDateRange(

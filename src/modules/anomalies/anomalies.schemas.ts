@@ -165,6 +165,51 @@ export const GetAnomaliesToolInput = z
   })
   .strict();
 
+/** The app-only read behind the anomalies chart: one series with its trailing baseline. */
+export const GetMetricSeriesToolInput = z
+  .object({
+    project_id: ProjectRef,
+    metric: Metric.describe('The KPI metric.'),
+    channel: z
+      .string()
+      .min(1)
+      .max(100)
+      .default(TOTAL_CHANNEL)
+      .describe(`The channel; "${TOTAL_CHANNEL}" (default) is the project total.`),
+    from: CalendarDate.optional().describe('First day (default: 55 days before to).'),
+    to: CalendarDate.optional().describe('Last day (default: yesterday in the project timezone).'),
+  })
+  .strict();
+export type GetMetricSeriesToolInput = z.infer<typeof GetMetricSeriesToolInput>;
+
+export const MetricSeriesPoint = z.object({
+  date: z.string(),
+  value: z.number(),
+  baseline_mean: z.number().nullable(),
+  baseline_stddev: z.number().nullable(),
+  training_size: z.number(),
+  z: z.number().nullable(),
+  fired: z.boolean(),
+});
+
+export const MetricSeriesShape = {
+  metric: z.string(),
+  channel: z.string(),
+  from: z.string(),
+  to: z.string(),
+  currency: z.string(),
+  rule: z.object({
+    enabled: z.boolean(),
+    threshold: z.number().describe('The band is baseline_mean ± threshold × baseline_stddev.'),
+    direction: z.string(),
+    min_training_days: z.number(),
+    min_relative_change: z.number(),
+    window_days: z.number(),
+    seasonality: z.string(),
+  }),
+  points: z.array(MetricSeriesPoint),
+};
+
 export const CorrelatedEvent = z.object({
   id: z.string(),
   event_type: z.string(),

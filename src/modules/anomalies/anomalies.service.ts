@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../app/context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
-import { addDays, todayIn } from '../money/calendar.js';
+import { addDays, daysBetween, todayIn } from '../money/calendar.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
@@ -12,6 +12,7 @@ import {
   type AnomalyOutput,
   type AnomalySettingsInput,
   type EffectiveSettings,
+  type GetMetricSeriesToolInput,
   type Metric,
 } from './anomalies.schemas.js';
 
@@ -108,6 +109,48 @@ export class AnomaliesService {
       limit: q.limit ?? 100,
     });
     return { resolved, since, anomalies };
+  }
+
+  /**
+   * One metric's daily series with the trailing baseline the evaluation uses for each day (the
+   * current settings), for a chart: the band is mean ± threshold × stddev. Nothing is written.
+   */
+  async metricSeries(ctx: RequestContext, q: GetMetricSeriesToolInput) {
+    const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
+    const projectId = resolved.project.id;
+    const to = q.to ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -1);
+    const from = q.from ?? addDays(to, -55);
+    if (from > to)
+      throw new ValidationError([{ path: 'from', message: `from (${from}) must be on or before to (${to})` }]);
+    if (daysBetween(from, to) + 1 > 366)
+      throw new ValidationError([{ path: 'from', message: 'the range may span at most 366 days' }]);
+    const settings = await this.effectiveSettings(this.db, projectId);
+    const rule = settings.metrics.find((m) => m.metric === q.metric)!;
+    const historyFrom = addDays(from, -repo.lookbackDays(settings));
+    const points = await repo.metricSeries(
+      this.db,
+      { projectId, metric: q.metric, channel: q.channel, from, to, historyFrom },
+      settings,
+    );
+    const currency = (await repo.kpiCurrency(this.db, projectId, from, to)) ?? resolved.project.reporting_currency;
+    return {
+      resolved,
+      metric: q.metric,
+      channel: q.channel,
+      from,
+      to,
+      currency: currency.trim(),
+      rule: {
+        enabled: rule.enabled,
+        threshold: rule.threshold,
+        direction: rule.direction,
+        min_training_days: rule.min_training_days,
+        min_relative_change: rule.min_relative_change,
+        window_days: settings.window_days,
+        seasonality: settings.seasonality,
+      },
+      points: points.map((p) => ({ ...p, fired: rule.enabled && p.fired })),
+    };
   }
 
   /** System read (the insight composer, facts): fired anomalies with the events active that day. */

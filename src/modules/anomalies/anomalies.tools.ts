@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { ResourceSpec } from '../../mcp/registry.js';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { AnomalyOutput, GetAnomaliesToolInput, TOTAL_CHANNEL } from './anomalies.schemas.js';
+import {
+  AnomalyOutput,
+  GetAnomaliesToolInput,
+  GetMetricSeriesToolInput,
+  MetricSeriesShape,
+  TOTAL_CHANNEL,
+} from './anomalies.schemas.js';
 import type { AnomaliesService } from './anomalies.service.js';
 
 const SUMMARY_ROWS = 25;
@@ -20,6 +26,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
       input: GetAnomaliesToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
+      view: 'anomalies',
       dataShape: { since: z.string(), count: z.number(), anomalies: z.array(AnomalyOutput) },
       run: async (ctx, input) => {
         const r = await anomalies.listFired(ctx, { ...input, limit: 200 });
@@ -43,6 +50,32 @@ export function anomalyTools(anomalies: AnomaliesService) {
           projectId: r.resolved.project.id,
           provenance: { source: 'anomalies_daily', resolved_from: r.resolved.resolvedFrom },
           data: { since: r.since, count: list.length, anomalies: list },
+        };
+      },
+    }),
+    defineTool({
+      name: 'get_metric_series',
+      title: 'Get a metric series with its anomaly baseline',
+      description:
+        "One KPI metric's daily values on a channel with, for each day, the trailing baseline anomaly surveillance compares it to (mean, stddev, training size, z) and whether it fires; the band is mean ± rule.threshold × stddev. " +
+        'Used by the anomalies view to chart a selected anomaly; get_anomalies lists what fired.',
+      input: GetMetricSeriesToolInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      visibility: ['app'],
+      dataShape: MetricSeriesShape,
+      run: async (ctx, input) => {
+        const { resolved, ...out } = await anomalies.metricSeries(ctx, input);
+        const fired = out.points.filter((p) => p.fired).map((p) => p.date);
+        return {
+          kind: 'enveloped',
+          summary: [
+            `${out.metric} on ${out.channel === TOTAL_CHANNEL ? 'all channels' : out.channel} in ${resolved.project.id}, ${out.from} → ${out.to}: ${out.points.length} day(s) with a value, band ± ${out.rule.threshold} σ.`,
+            fired.length ? `Fired on ${fired.join(', ')}.` : 'Nothing fired in this range.',
+          ],
+          projectId: resolved.project.id,
+          provenance: { source: 'kpis_daily', baseline: 'anomalies_daily rules', resolved_from: resolved.resolvedFrom },
+          data: out,
         };
       },
     }),

@@ -16,6 +16,7 @@ export function contextEventTools(events: ContextEventsService) {
         'event_date is YYYY-MM-DD in the project timezone; end_date closes a multi-day event; impact_window_days (default 7) is how long after it the event still explains data. ' +
         'Anomaly and insight answers cite active events. Answers the stored event with its id and active window.',
       input: AddEventToolInput,
+      view: 'events',
       permission: 'context.write',
       annotations: ADDITIVE_WRITE,
       dataShape: { event: EventOutput },
@@ -38,6 +39,7 @@ export function contextEventTools(events: ContextEventsService) {
         'Pass active_on (YYYY-MM-DD) to get only the events that may explain that day’s data — use it before attributing a KPI change to performance. ' +
         'Each event says its active window and whether it is active today in the project timezone.',
       input: ListEventsToolInput,
+      view: 'events',
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: { events: z.array(EventOutput), next_cursor: z.string().nullable() },

@@ -14,6 +14,7 @@ export function dqTools(dq: DataQualityService) {
         "A project's data-quality health: pass rate over 7 days, freshness lag per datastream, open failures (the latest check of a monitor that failed), and the newest ledger entries. " +
         'Monitors run after every ingestion: freshness, volume, null_rate, duplicates, currency_coverage, schema_drift. More history: GET /api/dq/status.',
       input: GetDqInput,
+      view: 'data-quality',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: {

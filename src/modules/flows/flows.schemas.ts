@@ -167,4 +167,10 @@ export const RunDatastreamToolInput = z
     wait: z.boolean().default(true).describe('Wait for the run to finish, reporting progress (default true).'),
   })
   .strict();
+export const GetRunStatusToolInput = z
+  .object({
+    project_id: ProjectRef,
+    run_id: z.string().min(1).max(120).describe('The run id run_datastream answered (run.id).'),
+  })
+  .strict();
 export const ListDatastreamsToolInput = z.object({ project_id: ProjectRef }).strict();

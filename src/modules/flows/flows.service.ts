@@ -189,6 +189,17 @@ export class FlowsService {
     return pageOf(rows, q.limit, (r) => [new Date(r.queued_at).toISOString(), r.id]);
   }
 
+  /** A run of a project the caller may read; a run of another project reads as missing (no probing). */
+  async readRun(ctx: RequestContext, projectRef: string | undefined, runId: string): Promise<repo.RunRow> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'data.read');
+    const run = await repo.findRun(this.db, runId);
+    if (!run || run.project_id !== project.id)
+      throw new NotFoundError('run_not_found', `Run ${runId} does not exist in project ${project.id}.`, {
+        hint: 'Use the run id run_datastream answered, or GET /api/flows/runs?project_id=… for the recent runs.',
+      });
+    return run;
+  }
+
   async getRun(id: string): Promise<repo.RunRow | undefined> {
     return repo.findRun(this.db, id);
   }

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
 import type { IngestionService } from '../ingestion/ingestion.service.js';
 import { presentDatastream, presentRun } from './flows.presenter.js';
-import { DatastreamOutput, ListDatastreamsToolInput, RunDatastreamToolInput, RunOutput } from './flows.schemas.js';
+import {
+  DatastreamOutput,
+  GetRunStatusToolInput,
+  ListDatastreamsToolInput,
+  RunDatastreamToolInput,
+  RunOutput,
+} from './flows.schemas.js';
 import type { FlowsService } from './flows.service.js';
 
 export function flowTools(flows: FlowsService, ingestion: IngestionService) {
@@ -13,6 +19,7 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
       description:
         "Lists the project's datastreams (id, name, provider, connection, cadence, next_run_at, whether the schedule is the nightly default). Use an id or name from here with run_datastream.",
       input: ListDatastreamsToolInput,
+      view: 'datastreams',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: { datastreams: z.array(DatastreamOutput) },
@@ -43,6 +50,7 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
       description:
         'Queues a run of a datastream now (the same job a schedule runs): it reads the retrieval window from the provider and rebuilds ad_performance_daily and kpis_daily for those dates. With wait=true (default) it reports progress until the run finishes; if no worker can pick it up, it returns the queued run id and why it waits.',
       input: RunDatastreamToolInput,
+      view: 'datastreams',
       permission: 'context.write',
       annotations: { ...ADDITIVE_WRITE, openWorldHint: true },
       dataShape: { run: RunOutput },
@@ -80,6 +88,32 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
         return {
           kind: 'enveloped',
           summary: lines,
+          projectId: out.project_id,
+          provenance: { source: 'datastream_runs' },
+          data: { run: out },
+        };
+      },
+    }),
+    defineTool({
+      name: 'get_run_status',
+      title: 'Get a datastream run status',
+      description:
+        "A datastream run's current status (queued, running, succeeded, failed), rows read and written, attempts, and why it waits or failed. " +
+        'Used by the datastreams view to follow a run it started; run_datastream with wait=true reports progress itself.',
+      input: GetRunStatusToolInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      visibility: ['app'],
+      dataShape: { run: RunOutput },
+      run: async (ctx, input) => {
+        const out = presentRun(await flows.readRun(ctx, input.project_id, input.run_id));
+        return {
+          kind: 'enveloped',
+          summary: [
+            `Run ${out.id} of datastream ${out.datastream_id}: ${out.status}, ${out.rows_read} rows read, attempt ${out.attempts}.`,
+            ...(out.waiting_reason ? [`Waiting: ${out.waiting_reason}`] : []),
+            ...(out.error ? [`Error: ${out.error}${out.retries_exhausted ? ' (retries exhausted)' : ''}`] : []),
+          ],
           projectId: out.project_id,
           provenance: { source: 'datastream_runs' },
           data: { run: out },

@@ -19,6 +19,15 @@ const GetKpisInput = z
   })
   .strict();
 
+const GetKpiSeriesInput = z
+  .object({
+    project_id: ProjectRef,
+    from: CalendarDate.describe('First day (YYYY-MM-DD).'),
+    to: CalendarDate.describe('Last day (YYYY-MM-DD); at most 366 days after from.'),
+    channel: z.string().min(1).max(100).optional().describe('Only this channel (default: all channels).'),
+  })
+  .strict();
+
 const GetInsightInput = z
   .object({
     project_id: ProjectRef,
@@ -35,6 +44,7 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
         'KPI totals (spend, revenue, ROAS, conversions, CPA, clicks, impressions, CTR, CVR) for a date range against the period of equal length just before it, in the reporting currency. ' +
         'Default: the last 7 complete days against the 7 before. Optional channel. data.daily holds the per-day values.',
       input: GetKpisInput,
+      view: 'kpis',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: {
@@ -75,12 +85,43 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
       },
     }),
     defineTool({
+      name: 'get_kpi_series',
+      title: 'Get daily KPI values',
+      description:
+        'Every KPI (spend, revenue, ROAS, conversions, CPA, clicks, impressions, CTR, CVR) per day for a date range, in the reporting currency, optionally one channel. ' +
+        'Used by the KPI view for its sparklines; get_kpis gives totals and deltas.',
+      input: GetKpiSeriesInput,
+      permission: 'data.read',
+      annotations: READ_ONLY,
+      visibility: ['app'],
+      dataShape: {
+        from: z.string(),
+        to: z.string(),
+        channel: z.string().nullable(),
+        currency: z.string(),
+        days: z.array(z.record(z.string(), z.unknown())),
+      },
+      run: async (ctx, input) => {
+        const { resolved, ...out } = await kpis.series(ctx, input);
+        return {
+          kind: 'enveloped',
+          summary: [
+            `Daily KPIs of ${resolved.project.id}${out.channel ? ` (channel ${out.channel})` : ''}, ${out.from} → ${out.to}, in ${out.currency}: ${out.days.length} day(s) with data.`,
+          ],
+          projectId: resolved.project.id,
+          provenance: { source: 'kpis_daily', resolved_from: resolved.resolvedFrom },
+          data: out,
+        };
+      },
+    }),
+    defineTool({
       name: 'get_daily_insight',
       title: 'Get the daily insight',
       description:
         "A project-day's insight: KPI deltas (day over day, same weekday last week), the anomalies that fired, the context events active, and a short Markdown narrative. " +
         'Default: the latest composed day. Composed automatically after each ingestion; version goes up when late data changes its inputs.',
       input: GetInsightInput,
+      view: 'insight',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: {

@@ -68,6 +68,27 @@ export class KpisService {
       daily: daily.filter((d) => d.date >= from).map((d) => ({ ...d, currency: d.currency.trim() })),
     };
   }
+
+  /** Per-day KPI totals of a range (every KPI, optionally one channel): the series behind the KPI cards. */
+  async series(
+    ctx: RequestContext,
+    q: { project_id: string | undefined; from: string; to: string; channel?: string | undefined },
+  ) {
+    const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
+    if (q.from > q.to)
+      throw new ValidationError([{ path: 'from', message: `from (${q.from}) must be on or before to (${q.to})` }]);
+    if (daysBetween(q.from, q.to) + 1 > 366)
+      throw new ValidationError([{ path: 'from', message: 'the range may span at most 366 days' }]);
+    const daily = await kpiTotals(this.db, resolved.project.id, q.from, q.to, q.channel);
+    return {
+      resolved,
+      from: q.from,
+      to: q.to,
+      channel: q.channel ?? null,
+      currency: daily[0]?.currency.trim() ?? resolved.project.reporting_currency.trim(),
+      days: daily.map((d) => ({ ...d, currency: d.currency.trim() })),
+    };
+  }
 }
 
 function sum(rows: KpiTotals[]): Omit<KpiTotals, 'date' | 'currency'> | undefined {

@@ -65,6 +65,7 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       description:
         'Saves a Knowledge sheet (Markdown). topic_id is derived from the title when not given; an existing topic_id gets a new version, nothing is overwritten.',
       input: AddKnowledgeInput,
+      view: 'knowledge',
       permission: 'context.write',
       annotations: ADDITIVE_WRITE,
       dataShape: AddKnowledgeAck.shape,

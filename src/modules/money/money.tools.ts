@@ -14,6 +14,7 @@ export function moneyTools(money: MoneyService) {
         'Pass date (YYYY-MM-DD) for a historical day; a weekend or holiday answers the last publication and rate_date says which. ' +
         'stale: true means the newest stored rate is more than 14 days older than the date asked for. An unknown code answers the list of supported codes.',
       input: RatesToolInput,
+      view: 'rates',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: RatesShape,

@@ -13,6 +13,7 @@ export function projectTools(projects: ProjectsService) {
       description:
         'Lists the projects you can use (id, name, reporting currency, timezone). Call it when a tool says project_id is ambiguous or forbidden, then pass one of these ids as project_id.',
       input: ListProjectsToolInput,
+      view: 'projects',
       permission: 'context.read',
       annotations: READ_ONLY,
       dataShape: { projects: z.array(ProjectOutput), next_cursor: z.string().nullable() },

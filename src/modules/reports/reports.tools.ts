@@ -35,6 +35,7 @@ export function reportTools(reports: ReportsService) {
         'Runs a saved, governed report definition by name over its dataset (kpis_daily, ad_performance_daily or anomalies_daily) for its date range in the project timezone, with its metrics, dimensions and filters. ' +
         `Rows are bounded (limit, default 200, max ${REPORT_MAX_ROWS}); truncated says when more exist. Ratios (roas, cpa, ctr, cvr) are recomputed from summed parts.`,
       input: RunReportInput,
+      view: 'report',
       permission: 'data.read',
       annotations: READ_ONLY,
       dataShape: {

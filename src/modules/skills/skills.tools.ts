@@ -56,6 +56,7 @@ export function skillTools(skills: SkillsService) {
       description:
         'Saves a procedure. body_md is Markdown: put the steps as an ordered list under a "Steps" heading, the checks under an "Acceptance" heading, and reference business keys as [[kpi.roas]]. An existing name gets a new version; nothing is overwritten.',
       input: AddSkillInput,
+      view: 'procedure',
       permission: 'context.write',
       annotations: ADDITIVE_WRITE,
       dataShape: AddSkillAck.shape,

@@ -1,9 +1,44 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Answer } from '../../shared/answer.js';
 import { BusinessKeyView, type BusinessKey, type Procedure, ProcedureView } from '../../shared/context-views.js';
 import { startView, type ViewProps } from '../../shared/view.js';
 
-function ProcedureWidget({ answer, host }: ViewProps<Procedure>) {
+/** add_skill answers an acknowledgement (id, name, version); the view opens the saved version. */
+interface SkillAck {
+  id: string;
+  name: string;
+  version_number: number;
+}
+const isAck = (d: Procedure | SkillAck): d is SkillAck => !('steps' in d);
+
+function ProcedureWidget({ answer, host }: ViewProps<Procedure | SkillAck>) {
+  const [opened, setOpened] = useState<Answer<Procedure> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const ack = isAck(answer.data) ? answer.data : null;
+  useEffect(() => {
+    if (!ack) return;
+    host
+      .call<Procedure>('get_procedure', { name: ack.name, version: ack.version_number, project_id: answer.projectId })
+      .then(setOpened)
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  }, [ack?.id, ack?.version_number]);
+  if (!ack) return <ProcedureSteps answer={answer as Answer<Procedure>} host={host} />;
+  return (
+    <div class="stack">
+      <p class="notice" role="status">
+        Saved skill {ack.name} as version {ack.version_number}.
+      </p>
+      {error && (
+        <p class="notice error" role="alert">
+          {error}
+        </p>
+      )}
+      {opened ? <ProcedureSteps answer={opened} host={host} /> : !error && <p class="muted small">Opening it…</p>}
+    </div>
+  );
+}
+
+function ProcedureSteps({ answer, host }: ViewProps<Procedure>) {
   const [key, setKey] = useState<Answer<BusinessKey> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const openKey = async (k: string) => {
