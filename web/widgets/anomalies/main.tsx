@@ -142,10 +142,11 @@ function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
           {fmtNumber(d.count, f)} fired since {fmtDay(d.since, f)}
         </span>
       </div>
+      {chosen && <AnomalyChart key={selected} anomaly={chosen} projectId={answer.projectId} host={host} />}
       {d.anomalies.length === 0 ? (
         <p class="notice">Nothing fired in this range: every metric stayed within its baseline band.</p>
       ) : (
-        <div class="scroll">
+        <div class="scroll list-box">
           <table class="select">
             <caption class="visually-hidden">Fired anomalies; choose one to chart it</caption>
             <thead>
@@ -172,7 +173,7 @@ function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
                     <td>
                       <button
                         type="button"
-                        class="link"
+                        class="link nowrap"
                         aria-pressed={k === selected}
                         aria-label={`${kpiLabel(a.metric)} on ${channelName(a.channel)}, ${fmtDay(a.date, f)}: show its chart`}
                         onClick={(e) => {
@@ -192,7 +193,10 @@ function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
                     </td>
                     <td class="num">{fmtNumber(a.z, f, 1)}</td>
                     <td class={`num tone-${tone}`}>{fmtDelta(a.relative_change, f)}</td>
-                    <td class="small">{a.context_events.map((e) => e.title).join(', ') || '–'}</td>
+                    <td class="small">
+                      {a.context_events[0]?.title ?? '–'}
+                      {a.context_events.length > 1 ? ` +${a.context_events.length - 1} more` : ''}
+                    </td>
                   </tr>
                 );
               })}
@@ -200,7 +204,6 @@ function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
           </table>
         </div>
       )}
-      {chosen && <AnomalyChart key={selected} anomaly={chosen} projectId={answer.projectId} host={host} />}
     </div>
   );
 }

@@ -182,14 +182,8 @@ function DatastreamsView({ answer, host }: ViewProps<DatastreamsData>) {
                   <td>{ds.cadence ?? 'nightly default'}</td>
                   <td class="small">{ds.next_run_at ? fmtInstant(ds.next_run_at, f) : 'manual only'}</td>
                   <td>
-                    <button
-                      type="button"
-                      class="action"
-                      disabled={busy === ds.id}
-                      aria-label={`Run ${ds.name} now`}
-                      onClick={() => runNow(ds)}
-                    >
-                      Run now
+                    <button type="button" class="action" disabled={busy === ds.id} onClick={() => runNow(ds)}>
+                      Run <span class="visually-hidden">{ds.name} </span>now
                     </button>
                   </td>
                 </tr>

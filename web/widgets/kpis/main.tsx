@@ -73,7 +73,7 @@ function KpisView({ answer, host }: ViewProps<KpisData>) {
                 type="button"
                 class="card kpi-card"
                 aria-pressed={selected === k.metric}
-                aria-label={`${label}: ${fmtKpi(k.current, unit, d.currency, f)}, show its daily chart`}
+                title={`Show ${label} per day`}
                 onClick={() => setSelected(selected === k.metric ? null : k.metric)}
               >
                 <span class="muted small">{label}</span>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { fmtDay, fmtNumber } from '../../shared/format.js';
 import { startView, type ViewProps } from '../../shared/view.js';
+import '../../shared/data.css';
 
 interface RatesData {
   base: string;

@@ -4,6 +4,7 @@ import { type FormatContext, fmtDay, fmtNumber } from '../../shared/format.js';
 import { channelName, fmtKpi, KPI_META, kpiLabel } from '../../shared/kpi.js';
 import { chartKindOf } from '../../shared/series.js';
 import { startView, type ViewProps } from '../../shared/view.js';
+import '../../shared/data.css';
 
 type Row = Record<string, unknown>;
 interface ReportData {
@@ -131,7 +132,7 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
         </section>
       )}
       {d.rows.length > 0 && (
-        <div class="scroll">
+        <div class="scroll list-box">
           <table>
             <caption class="visually-hidden">Report rows</caption>
             <thead>

@@ -1,0 +1,343 @@
+import type { Client } from '@modelcontextprotocol/client';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, launchBrowser, seriousViolations, serveStatic, watchErrors } from '../support/browser.js';
+import { awaitRun, createProject, type Run } from '../support/flows.js';
+import { connectModern } from '../support/mcp-clients.js';
+import { api, startService, type RunningService } from '../support/service.js';
+import { STORES } from '../support/stores.js';
+
+const P = 'proj_demo';
+
+type Structured<T> = { structuredContent: { data: T }; _meta?: Record<string, unknown>; isError?: boolean };
+/** The whole data of an enveloped answer (the app channel holds what the text channel withheld). */
+const dataOf = <T>(r: unknown): T => {
+  const res = r as Structured<T>;
+  const payload = res._meta?.['service.app_payload'] as { data: T } | undefined;
+  return payload?.data ?? res.structuredContent.data;
+};
+
+/** Polls (bounded) until `probe` answers something truthy. */
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
+  for (let i = 0; i < 600; i += 1) {
+    const v = await probe();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not happen`);
+}
+
+describe.each(STORES)('data views in a real browser [%s]', (store) => {
+  let service: RunningService;
+  let browser: Browser;
+  let hostSite: Awaited<ReturnType<typeof serveStatic>>;
+  let client: Client;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    service = await startService(store);
+    await service.app.services.demo.run(service.app.systemContext());
+    // The demo queues a 120-day backfill; the views need its KPIs, anomalies, checks and insight.
+    const runs = (await api(`${service.url}/api/flows/runs?project_id=${P}`)).body.runs as Run[];
+    expect((await awaitRun(service, P, runs[0]!.id)).status).toBe('succeeded');
+    await until('the insight', async () => {
+      const res = await api(`${service.url}/api/insights?project_id=${P}`);
+      return res.status === 200 && res.body.insights.length > 0;
+    });
+    for (const definition of [
+      {
+        name: 'Daily revenue',
+        dataset: 'kpis_daily',
+        metrics: ['revenue', 'spend', 'roas'],
+        dimensions: ['date', 'currency'],
+        date_range: { relative: 'last_28_days' },
+      },
+      {
+        name: 'Spend by channel',
+        dataset: 'kpis_daily',
+        metrics: ['spend', 'revenue'],
+        dimensions: ['channel', 'currency'],
+        date_range: { relative: 'last_28_days' },
+      },
+    ]) {
+      const res = await api(`${service.url}/api/flows/upsert`, {
+        method: 'POST',
+        json: { project_id: P, kind: 'report_definition', definition },
+      });
+      expect(res.status).toBe(200);
+    }
+    client = await connectModern(service.url);
+    hostSite = await serveStatic('test-host');
+    browser = await launchBrowser();
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hostSite?.close();
+    await client?.close();
+    await service?.close();
+  });
+
+  async function render(tool: string, args: Record<string, unknown>) {
+    page = await browser.newPage({ viewport: { width: 820, height: 900 } });
+    errors = watchErrors(page);
+    await page.goto(hostSite.url);
+    const run = await page.evaluate((o) => window.contextHubHost.run(o), {
+      mcp: `${service.url}/mcp`,
+      tool,
+      args,
+      theme: 'light' as const,
+    });
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    if (!frame) throw new Error('the host embedded no view');
+    return { frame, run };
+  }
+
+  async function check(frame: Frame, name: string) {
+    expect(await seriousViolations(frame)).toEqual([]);
+    await page.screenshot({ path: artifactPath('widgets', store, `${name}-light.png`), fullPage: true });
+    await page.evaluate(() => window.contextHubHost.setTheme('dark'));
+    await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    expect(await seriousViolations(frame)).toEqual([]);
+    await page.screenshot({ path: artifactPath('widgets', store, `${name}-dark.png`), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+
+  it('app-only tools are listed for apps only, and the chart baseline is the anomaly model’s own', async () => {
+    const { tools } = await client.listTools();
+    for (const name of ['get_kpi_series', 'get_metric_series', 'get_run_status']) {
+      const tool = tools.find((t) => t.name === name);
+      expect((tool?._meta as { ui?: { visibility?: string[] } })?.ui?.visibility, name).toEqual(['app']);
+      expect(tool?.annotations?.readOnlyHint, name).toBe(true);
+    }
+    const anomalies = dataOf<{ anomalies: Record<string, any>[] }>(
+      await client.callTool({ name: 'get_anomalies', arguments: { project_id: P, since: '2000-01-01' } }),
+    ).anomalies;
+    expect(anomalies.length).toBeGreaterThan(0);
+    for (const a of anomalies.slice(0, 3)) {
+      const series = dataOf<{ rule: { threshold: number }; points: Record<string, any>[] }>(
+        await client.callTool({
+          name: 'get_metric_series',
+          arguments: { project_id: P, metric: a.metric, channel: a.channel, from: a.window.from, to: a.date },
+        }),
+      );
+      const point = series.points.find((p) => p.date === a.date)!;
+      expect(point.value).toBeCloseTo(a.value, 6);
+      expect(point.baseline_mean).toBeCloseTo(a.baseline_mean, 6);
+      expect(point.baseline_stddev).toBeCloseTo(a.baseline_stddev, 6);
+      expect(point.training_size).toBe(a.training_size);
+      expect(point.fired).toBe(true);
+      expect(Math.abs(point.value - point.baseline_mean)).toBeGreaterThanOrEqual(
+        series.rule.threshold * point.baseline_stddev,
+      );
+    }
+    // A run of another project reads as missing, whatever its id.
+    await createProject(service, 'proj_elsewhere');
+    const runs = (await api(`${service.url}/api/flows/runs?project_id=${P}`)).body.runs as Run[];
+    const own = await client.callTool({ name: 'get_run_status', arguments: { project_id: P, run_id: runs[0]!.id } });
+    expect(dataOf<{ run: Run }>(own).run.status).toBe('succeeded');
+    const other = await client.callTool({
+      name: 'get_run_status',
+      arguments: { project_id: 'proj_elsewhere', run_id: runs[0]!.id },
+    });
+    expect(other.isError).toBe(true);
+    expect(JSON.stringify(other.content)).toContain('run_not_found');
+  });
+
+  it('get_kpis: a card per KPI with a signed delta coloured by whether up is good, sparklines, a chart', async () => {
+    const { frame, run } = await render('get_kpis', { project_id: P });
+    expect(run.resourceUri).toBe('ui://context-hub/kpis.html');
+    await frame.getByRole('heading', { name: /^KPIs/ }).waitFor();
+    const cards = frame.locator('button.kpi-card');
+    expect(await cards.count()).toBe(9);
+    // The series of both periods comes from get_kpi_series: the sparklines then span both.
+    await frame.locator('svg[aria-label^="CPA per day"][aria-label*=" to "]').waitFor();
+    expect(await frame.locator('button.kpi-card svg polyline').count()).toBe(9);
+    for (const [label, upIsGood] of [
+      ['CPA', false],
+      ['ROAS', true],
+    ] as const) {
+      const delta = frame.locator('button.kpi-card', { hasText: label }).locator('.delta');
+      const text = (await delta.textContent()) ?? '';
+      const cls = (await delta.getAttribute('class')) ?? '';
+      if (text.includes('+')) expect(cls).toContain(upIsGood ? 'tone-good' : 'tone-bad');
+      else if (/[-−]/.test(text)) expect(cls).toContain(upIsGood ? 'tone-bad' : 'tone-good');
+    }
+    await expect(frame.locator('button.kpi-card', { hasText: 'Revenue' }).textContent()).resolves.toMatch(/\$/);
+    await frame.getByRole('button', { name: /^ROAS\b/ }).click();
+    await frame.getByRole('heading', { name: 'ROAS per day' }).waitFor();
+    await frame.locator('section[aria-label="ROAS per day"] canvas').first().waitFor();
+    await check(frame, 'kpis');
+  });
+
+  it('get_anomalies: the list; a selected anomaly charts its series, baseline band, fired point and events', async () => {
+    const { frame } = await render('get_anomalies', { project_id: P, since: '2000-01-01' });
+    await frame.getByRole('heading', { name: 'Anomalies' }).waitFor();
+    const rows = frame.locator('table.select tbody tr');
+    expect(await rows.count()).toBeGreaterThan(0);
+    const section = frame.getByRole('region', { name: 'Selected anomaly' });
+    await section.locator('canvas').first().waitFor();
+    const legend = section.locator('.legend');
+    await legend.getByText(/± \d+ σ/).waitFor();
+    await legend.getByText('fired', { exact: true }).waitFor();
+    // Select, by keyboard, an anomaly that a context event explains: its marker joins the chart.
+    const withEvents = rows.filter({ hasNot: frame.locator('td:last-child', { hasText: /^–$/ }) });
+    expect(await withEvents.count()).toBeGreaterThan(1);
+    const button = withEvents.nth(1).getByRole('button');
+    const heading = await section.getByRole('heading', { level: 2 }).textContent();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    await frame.waitForFunction(
+      (before) => document.querySelector('section[aria-label="Selected anomaly"] h2')?.textContent !== before,
+      heading,
+    );
+    await legend.getByText('context event', { exact: true }).waitFor();
+    await section.getByRole('list', { name: 'Context events' }).waitFor();
+    await section.locator('canvas').first().waitFor();
+    await check(frame, 'anomalies');
+  });
+
+  it('get_daily_insight: KPI deltas, fired anomalies, active events, the narrative; days switch', async () => {
+    const { frame } = await render('get_daily_insight', { project_id: P });
+    const h1 = frame.getByRole('heading', { level: 1, name: /Daily insight/ });
+    await h1.waitFor();
+    const first = await h1.textContent();
+    expect(await frame.locator('table tbody tr').count()).toBe(9);
+    await frame.getByRole('heading', { name: /Anomalies that fired/ }).waitFor();
+    await frame.getByRole('heading', { name: /Context events active/ }).waitFor();
+    await frame.getByText('Narrative').click();
+    await frame.locator('details .markdown h3').first().waitFor();
+    await frame.getByRole('button', { name: /Previous day/ }).click();
+    await frame.waitForFunction((t) => document.querySelector('h1')?.textContent !== t, first);
+    await check(frame, 'insight');
+  });
+
+  it('get_data_quality: health, open failures and the ledger with status badges; the filter works', async () => {
+    const { frame } = await render('get_data_quality', { project_id: P });
+    await frame.getByRole('heading', { name: 'Data quality' }).waitFor();
+    await frame.getByText('Pass rate, 7 days').waitFor();
+    await frame.getByText(/Freshness · Demo ad platform/).waitFor();
+    expect(await frame.locator('table tbody tr').count()).toBeGreaterThan(0);
+    await frame.getByLabel('Status').selectOption('pass');
+    const badges = await frame.locator('table tbody .badge').allTextContents();
+    expect(badges.length).toBeGreaterThan(0);
+    expect(new Set(badges)).toEqual(new Set(['pass']));
+    await check(frame, 'data-quality');
+  });
+
+  it('run_report: a line over a date dimension with a metric picker, and the table', async () => {
+    const { frame } = await render('run_report', { project_id: P, name: 'Daily revenue' });
+    await frame.getByRole('heading', { name: 'Daily revenue' }).waitFor();
+    await frame.locator('figure.chart canvas').first().waitFor();
+    expect(await frame.locator('table tbody tr').count()).toBeGreaterThan(20);
+    expect(await frame.locator('table tbody').textContent()).toMatch(/\$/);
+    await frame.getByLabel('Metric').selectOption('roas');
+    await frame.locator('figure.chart [aria-label^="ROAS per day"]').waitFor();
+    await check(frame, 'report-line');
+  });
+
+  it('run_report: bars when no dimension is a date', async () => {
+    const { frame } = await render('run_report', { project_id: P, name: 'Spend by channel' });
+    await frame.getByRole('heading', { name: 'Spend by channel' }).waitFor();
+    const bars = frame.locator('.bar-row');
+    expect(await bars.count()).toBeGreaterThan(1);
+    expect(await bars.first().textContent()).toMatch(/\$/);
+    expect(await frame.locator('figure.chart').count()).toBe(0);
+    await check(frame, 'report-bars');
+  });
+
+  it('list_context_events: a timeline with a type filter', async () => {
+    const { frame } = await render('list_context_events', { project_id: P });
+    await frame.getByRole('heading', { name: 'Context events' }).waitFor();
+    const items = frame.locator('ol.timeline > li');
+    const all = await items.count();
+    expect(all).toBeGreaterThan(3);
+    await frame.getByText('Checkout v2 released').waitFor();
+    await frame.getByLabel('Type').selectOption('release');
+    const types = await items
+      .locator('.badge')
+      .filter({ hasNotText: /active today/ })
+      .allTextContents();
+    expect(new Set(types)).toEqual(new Set(['release']));
+    expect(await items.count()).toBeLessThan(all);
+    await check(frame, 'events');
+  });
+
+  it('add_context_event: the recorded event, highlighted in the timeline around it', async () => {
+    const { frame } = await render('add_context_event', {
+      project_id: P,
+      event_type: 'pricing_change',
+      title: 'Tent prices up 5 %',
+      event_date: '2026-01-15',
+    });
+    await frame
+      .getByRole('status')
+      .getByText(/Recorded “Tent prices up 5 %”/)
+      .waitFor();
+    await frame.getByText('just recorded').waitFor();
+    await until('the timeline', async () => (await frame.locator('ol.timeline > li').count()) > 1);
+    await check(frame, 'events-added');
+  });
+
+  it('list_datastreams: the list; Run now follows the run until it settles', async () => {
+    const { frame } = await render('list_datastreams', { project_id: P });
+    await frame.getByRole('heading', { name: 'Datastreams' }).waitFor();
+    await frame.getByRole('cell', { name: /^Demo ad platform/ }).waitFor();
+    await frame.getByRole('button', { name: 'Run Demo ad platform now' }).click();
+    const panel = frame.getByRole('region', { name: /^Run / });
+    await panel.waitFor();
+    await panel.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });
+    expect(await panel.locator('progress').count()).toBe(0);
+    await check(frame, 'datastreams');
+  });
+
+  it('run_datastream without waiting: the view polls get_run_status until the run settles', async () => {
+    const { frame } = await render('run_datastream', { project_id: P, datastream: 'Demo ad platform', wait: false });
+    await frame.getByRole('heading', { name: 'Datastream run' }).waitFor();
+    const panel = frame.getByRole('region', { name: /^Run / });
+    await panel.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });
+    await check(frame, 'datastream-run');
+  });
+
+  it('get_exchange_rates: the rates table with a filter', async () => {
+    const { frame } = await render('get_exchange_rates', { base: 'USD', date: '2026-04-13' });
+    await frame.getByRole('heading', { name: /Exchange rates · 1 USD/ }).waitFor();
+    expect(await frame.locator('table tbody tr').count()).toBeGreaterThan(20);
+    await frame.getByRole('row', { name: /GBP/ }).waitFor();
+    await frame.getByLabel('Find a currency').fill('yen');
+    await frame.getByRole('row', { name: /JPY/ }).waitFor();
+    expect(await frame.locator('table tbody tr').count()).toBe(1);
+    await check(frame, 'rates');
+  });
+
+  it('list_projects: a table of the projects', async () => {
+    const { frame } = await render('list_projects', {});
+    await frame.getByRole('heading', { name: 'Projects' }).waitFor();
+    await frame.getByRole('rowheader', { name: 'Demo: Northwind Outdoor marketing' }).waitFor();
+    await frame.getByRole('cell', { name: 'proj_elsewhere' }).waitFor();
+    await check(frame, 'projects');
+  });
+
+  it('add_skill and add_knowledge: the views open the version just saved', async () => {
+    const skill = await render('add_skill', {
+      project_id: P,
+      name: 'check-tent-prices',
+      description: 'Checks tent prices against the competition.',
+      body_md: '## Steps\n\n1. **Open the price sheet** and read it.\n2. **Compare** with [[kpi.roas]].\n',
+    });
+    await skill.frame.getByText('Saved skill check-tent-prices as version 1.').waitFor();
+    await skill.frame.getByRole('heading', { level: 1, name: 'check-tent-prices' }).waitFor();
+    await skill.frame.locator('summary', { hasText: 'Open the price sheet' }).waitFor();
+    await check(skill.frame, 'procedure-added');
+    const sheet = await render('add_knowledge', {
+      project_id: P,
+      title: 'Tent price policy',
+      body_md: '# Tent price policy\n\nPrices follow **the market**.',
+    });
+    await sheet.frame.getByText(/Saved knowledge tent-price-policy as version 1/).waitFor();
+    await sheet.frame.locator('article .markdown strong', { hasText: 'the market' }).waitFor();
+    await check(sheet.frame, 'knowledge-added');
+  });
+});
