@@ -46,11 +46,13 @@ export function SeriesChart(props: SeriesChartProps) {
     ];
     const data: uPlot.AlignedData = [xs, props.values, fired];
     if (props.baseline) {
-      series.push({ label: 'baseline', stroke: text, width: 1, dash: [4, 4] });
+      series.push({ label: 'baseline', stroke: text, width: 1, dash: [4, 4], points: { show: false } });
       data.push(props.baseline);
     }
     if (hasBand) {
-      series.push({ label: 'band low', stroke: 'transparent' }, { label: 'band high', stroke: 'transparent' });
+      // The band's edges are drawn by the fill between them only: no line, no points.
+      const edge = { stroke: 'transparent', points: { show: false } };
+      series.push({ label: 'band low', ...edge }, { label: 'band high', ...edge });
       data.push(props.lower!, props.upper!);
     }
     const markers = props.markers ?? [];
@@ -72,15 +74,19 @@ export function SeriesChart(props: SeriesChartProps) {
             ctx.fillStyle = ctx.strokeStyle;
             ctx.setLineDash([2, 3]);
             ctx.font = `${11 * devicePixelRatio}px sans-serif`;
-            for (const m of markers) {
+            markers.forEach((m, i) => {
               const x = u.valToPos(dayToEpochSeconds(m.day), 'x', true);
-              if (!Number.isFinite(x)) continue;
+              if (!Number.isFinite(x)) return;
               ctx.beginPath();
               ctx.moveTo(x, u.bbox.top);
               ctx.lineTo(x, u.bbox.top + u.bbox.height);
               ctx.stroke();
-              ctx.fillText(m.label.slice(0, 24), x + 3, u.bbox.top + 12 * devicePixelRatio);
-            }
+              // Labels of nearby markers go on rows of their own; near the right edge they end at the line.
+              const label = m.label.length > 24 ? `${m.label.slice(0, 23)}…` : m.label;
+              const width = ctx.measureText(label).width;
+              const right = x + 3 + width > u.bbox.left + u.bbox.width;
+              ctx.fillText(label, right ? x - 3 - width : x + 3, u.bbox.top + (12 + 13 * i) * devicePixelRatio);
+            });
             ctx.restore();
           },
         ],

@@ -132,7 +132,8 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
         </section>
       )}
       {d.rows.length > 0 && (
-        <div class="scroll list-box">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must be reachable by keyboard
+        <section class="scroll list-box" tabIndex={0} aria-label="Report rows">
           <table>
             <caption class="visually-hidden">Report rows</caption>
             <thead>
@@ -156,7 +157,7 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </div>
   );
