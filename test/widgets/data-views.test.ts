@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchBrowser, seriousViolations, serveStatic, watchErrors } from '../support/browser.js';
+import { artifactPath, launchBrowser, seriousViolations, serveStatic, shoot, watchErrors } from '../support/browser.js';
 import { awaitRun, createProject, type Run } from '../support/flows.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
@@ -93,13 +93,34 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     return { frame, run };
   }
 
+  /** The view's content height and the height the host gave its iframe after the view reported it. */
+  async function heights(frame: Frame) {
+    const content = await frame.evaluate(() => {
+      const html = document.documentElement;
+      const before = html.style.height;
+      html.style.height = 'max-content';
+      const h = Math.ceil(html.getBoundingClientRect().height);
+      html.style.height = before;
+      return h;
+    });
+    const iframe = await page.locator('iframe').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+    return { content, iframe };
+  }
+
   async function check(frame: Frame, name: string) {
+    // The view reports its size through the host; the host sized the iframe to all of it.
+    await expect
+      .poll(async () => {
+        const h = await heights(frame);
+        return Math.abs(h.content - h.iframe) <= 1;
+      })
+      .toBe(true);
     expect(await seriousViolations(frame)).toEqual([]);
-    await page.screenshot({ path: artifactPath('widgets', store, `${name}-light.png`), fullPage: true });
+    await shoot(page, frame, artifactPath('widgets', store, `${name}-light.png`));
     await page.evaluate(() => window.contextHubHost.setTheme('dark'));
     await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     expect(await seriousViolations(frame)).toEqual([]);
-    await page.screenshot({ path: artifactPath('widgets', store, `${name}-dark.png`), fullPage: true });
+    await shoot(page, frame, artifactPath('widgets', store, `${name}-dark.png`));
     expect(errors).toEqual([]);
     await page.close();
   }
