@@ -4,7 +4,7 @@
 // 15-20 % less CPU per MCP call, ~50 MB more peak RSS). --no-allocation-site-pretenuring: in about
 // one start in five V8 tenured a request-path allocation site during the first seconds of load and
 // never revisited it, so ~3.4 MB survived every scavenge and MCP calls cost twice the CPU for the
-// life of the process (README, BENCHMARKS.md). V8 reads both only at process start, so they sit
+// life of the process (docs/performance.md, BENCHMARKS.md). V8 reads both only at process start, so they sit
 // here and in `npm start`; test/cli/cli.test.ts checks that the two name the same flags.
 // First, before any module builds a zod schema: see the module.
 import './platform/zod-runtime.js';

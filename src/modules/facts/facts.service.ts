@@ -1,7 +1,7 @@
 import type { Database } from '../../platform/db/database.js';
 import type { QueueHandle } from '../../platform/jobs/queues.js';
 
-/** The facts the evaluators publish; README "Facts" documents each payload. */
+/** The facts the evaluators publish; docs/architecture.md "Facts" documents each payload. */
 export const FACT_TYPES = [
   'datastream.ingested',
   'dataset.transformed',
