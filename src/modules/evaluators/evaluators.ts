@@ -10,9 +10,9 @@ import { KpisService } from '../insights/kpis.service.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { Scheduler } from '../../platform/jobs/scheduler.js';
-import { EvaluatorPipeline } from './evaluator-pipeline.js';
-import { FactsService } from './facts.service.js';
-import { SchedulePlan } from '../scheduling/schedule-plan.js';
+import { FactsService } from '../facts/facts.service.js';
+import { SchedulePlan } from '../scheduling/scheduling.service.js';
+import { EvaluatorPipeline } from './evaluators.pipeline.js';
 import { ReportsService } from '../reports/reports.service.js';
 
 export interface Evaluators {
@@ -57,6 +57,8 @@ export function createEvaluators(
     insights,
     dq,
     facts,
+    flows: m.flows,
+    projects: m.projects,
   });
   const plan = new SchedulePlan({
     db: deps.db,
@@ -65,11 +67,12 @@ export function createEvaluators(
     log: deps.log,
     jobs: deps.jobs,
     flows: m.flows,
+    projects: m.projects,
     ingestion: m.ingestion,
     money: m.money,
     pipeline,
   });
   const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
-  const reports = new ReportsService(deps.db, m.projects);
+  const reports = new ReportsService(deps.db, m.projects, m.flows);
   return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };
 }
