@@ -1,4 +1,9 @@
-import type { ServiceDeps } from '../../app/services.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Config } from '../../platform/config.js';
+import type { Database } from '../../platform/db/database.js';
+import type { ChangeFeed } from '../../platform/events/change-feed.js';
+import type { JobQueues } from '../../platform/jobs/queues.js';
+import type { Logger } from '../../platform/logger.js';
 import { AnomaliesService } from '../anomalies/anomalies.service.js';
 import { anomaliesModel } from '../anomalies/anomalies.model.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
@@ -27,12 +32,22 @@ export interface Evaluators {
   scheduler: Scheduler;
 }
 
+/** What the evaluators are built on; declared here so modules/ need not import the app's assembly. */
+export interface EvaluatorDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: JobQueues;
+}
+
 /**
  * The three evaluators (anomaly surveillance, insight composer, data quality), their facts and
  * the scheduler, built once. `anomalies_daily` joins the ingestion model graph after kpis_daily.
  */
 export function createEvaluators(
-  deps: ServiceDeps,
+  deps: EvaluatorDeps,
   m: {
     projects: ProjectsService;
     contextEvents: ContextEventsService;
