@@ -26,7 +26,7 @@ import { taxonomyTools } from './taxonomy/taxonomy.tools.js';
  * procedure, knowledge, key, then writes and the raw dump. Named, so a module adding a tool or
  * reordering its own list cannot move another tool; `inOrder` fails at start on a name missing here.
  */
-const CONTEXT_HUB_TOOL_ORDER = [
+export const CONTEXT_HUB_TOOL_ORDER = [
   'search_context',
   'get_procedure',
   'get_knowledge',
