@@ -287,7 +287,7 @@ describe.each(STORES)('business context events [%s]', (store) => {
       json: { id: 'proj_demo', name: 'Demo', timezone: 'America/New_York' },
     });
     expect(created.status).toBe(201);
-    const seed = contextEventsDemoSeeder(service.store.db);
+    const seed = contextEventsDemoSeeder(service.store.db, service.app.services.projects);
     await seed(service.app.systemContext(), 'proj_demo');
     await seed(service.app.systemContext(), 'proj_demo');
     const demo = await events('?project_id=proj_demo');

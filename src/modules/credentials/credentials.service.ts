@@ -113,6 +113,11 @@ export class CredentialsService {
     return outcome;
   }
 
+  /** A connection's row, or undefined, with no grant check (the caller resolved the project). */
+  async find(projectId: string, ref: string): Promise<repo.ConnectionRow | undefined> {
+    return repo.findConnection(this.db, projectId, ref);
+  }
+
   async require(projectId: string, ref: string): Promise<repo.ConnectionRow> {
     const row = await repo.findConnection(this.db, projectId, ref);
     if (!row)

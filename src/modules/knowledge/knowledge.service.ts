@@ -39,6 +39,11 @@ export class KnowledgeService {
     private readonly limits?: ProjectLimits,
   ) {}
 
+  /** A live Knowledge sheet by id or topic id, with no grant check (the taxonomy links to it in a resolved project). */
+  async findLive(projectId: string, ref: string): Promise<repo.KnowledgeHeadRow | undefined> {
+    return repo.findLiveByIdOrTopic(this.db, projectId, ref);
+  }
+
   /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id. */
   async add(
     ctx: RequestContext,

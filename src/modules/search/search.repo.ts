@@ -1,5 +1,17 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 
+/** Content versions of the given projects (a project with no row has version 0, the caller's default). */
+export function readContextVersions(
+  db: SqlExecutor,
+  projectIds: string[],
+): Promise<{ project_id: string; version: number }[]> {
+  // Answers the driver's promise itself: ContextVersionReader counts store rounds around this call.
+  return db.query<{ project_id: string; version: number }>(
+    'SELECT project_id, version FROM context_versions WHERE project_id = ANY($1::text[])',
+    [projectIds],
+  );
+}
+
 export type HitKind = 'skill' | 'knowledge' | 'business_key';
 
 export interface SearchRow {

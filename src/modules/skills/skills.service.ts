@@ -26,6 +26,11 @@ export class SkillsService {
     private readonly limits?: ProjectLimits,
   ) {}
 
+  /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
+  async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
+    return repo.findLiveByIdOrName(this.db, projectId, ref);
+  }
+
   /** add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name. */
   async add(
     ctx: RequestContext,

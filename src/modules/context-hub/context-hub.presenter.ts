@@ -4,6 +4,3 @@ import type { ResolvedProject } from '../projects/projects.service.js';
 export function provenanceOf(resolved: ResolvedProject, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { source: 'context_hub', project_resolved_from: resolved.resolvedFrom, ...extra };
 }
-
-export const iso = (value: Date | string): string =>
-  value instanceof Date ? value.toISOString() : new Date(value).toISOString();

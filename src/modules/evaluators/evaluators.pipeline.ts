@@ -7,10 +7,11 @@ import { addDays, todayIn } from '../money/calendar.js';
 import { anomaliesResourceUri } from '../anomalies/anomalies.schemas.js';
 import type { AnomaliesService } from '../anomalies/anomalies.service.js';
 import type { DataQualityService } from '../data-quality/dq.service.js';
-import * as flowsRepo from '../flows/flows.repo.js';
+import type { FlowsService } from '../flows/flows.service.js';
 import { insightResourceUri, type InsightsService } from '../insights/insights.service.js';
-import { findProject } from '../projects/projects.repo.js';
-import type { Fact, FactsService } from './facts.service.js';
+import type { Fact, FactsService } from '../facts/facts.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import * as repo from './evaluators.repo.js';
 
 export const AFTER_RUN_QUEUE = 'evaluators.after_run';
 export const COMPOSE_QUEUE = 'insights.compose';
@@ -18,15 +19,6 @@ export const COMPOSE_QUEUE = 'insights.compose';
 const AFTER_RUN_EXPIRE_SECONDS = 1800;
 /** Late data older than this is re-evaluated but its old insights are not recomposed. */
 const RECOMPOSE_DAYS = 62;
-
-interface OutboxRow {
-  run_id: string;
-  project_id: string;
-  datastream_id: string;
-  date_from: string;
-  date_to: string;
-  anomalies_fired: number;
-}
 
 /**
  * What happens after a run commits. The anomalies model wrote the run's outbox row in the
@@ -53,6 +45,8 @@ export class EvaluatorPipeline {
       insights: InsightsService;
       dq: DataQualityService;
       facts: FactsService;
+      flows: FlowsService;
+      projects: ProjectsService;
     },
   ) {
     this.afterRunQueue = deps.jobs.define<{ run_id: string }>({
@@ -88,25 +82,16 @@ export class EvaluatorPipeline {
   /** Queues the after-run job for a committed run not yet settled (only in working processes). */
   private async signal(runId: string): Promise<void> {
     if (!this.deps.jobs.working || !this.deps.jobs.started) return;
-    const pending = await this.deps.db.query(
-      'SELECT 1 FROM evaluator_outbox WHERE run_id = $1 AND processed_at IS NULL',
-      [runId],
-    );
-    if (pending.length)
+    if (await repo.isUnsettled(this.deps.db, runId))
       await this.afterRunQueue.send({ run_id: runId }, { singletonKey: runId, singletonSeconds: 120 });
   }
 
   /** Re-queues outbox rows nobody settled (a process died between commit and signal). */
   async sweep(now: Date): Promise<number> {
-    const rows = await this.deps.db.query<{ run_id: string }>(
-      `SELECT run_id FROM evaluator_outbox
-        WHERE processed_at IS NULL AND created_at < $1::timestamptz - interval '2 minutes' AND (claimed_until IS NULL OR claimed_until < $1::timestamptz)
-        ORDER BY created_at LIMIT 100`,
-      [now],
-    );
-    for (const r of rows)
-      await this.afterRunQueue.send({ run_id: r.run_id }, { singletonKey: r.run_id, singletonSeconds: 120 });
-    return rows.length;
+    const runIds = await repo.listStranded(this.deps.db, now);
+    for (const runId of runIds)
+      await this.afterRunQueue.send({ run_id: runId }, { singletonKey: runId, singletonSeconds: 120 });
+    return runIds.length;
   }
 
   /**
@@ -116,34 +101,24 @@ export class EvaluatorPipeline {
    */
   async afterRun(runId: string): Promise<void> {
     const now = this.deps.clock.now();
-    const row = (
-      await this.deps.db.query<OutboxRow>(
-        `UPDATE evaluator_outbox SET claimed_until = $2::timestamptz + make_interval(secs => $3)
-          WHERE run_id = $1 AND processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < $2::timestamptz)
-          RETURNING run_id, project_id, datastream_id, date_from, date_to, anomalies_fired`,
-        [runId, now, AFTER_RUN_EXPIRE_SECONDS],
-      )
-    )[0];
+    const row = await repo.claim(this.deps.db, runId, now, AFTER_RUN_EXPIRE_SECONDS);
     if (!row) return;
     try {
       await this.publishFor(row);
     } catch (error) {
-      await this.deps.db.query(
-        'UPDATE evaluator_outbox SET claimed_until = NULL WHERE run_id = $1 AND processed_at IS NULL',
-        [runId],
-      );
+      await repo.releaseClaim(this.deps.db, runId);
       throw error;
     }
   }
 
-  private async publishFor(row: OutboxRow): Promise<void> {
-    const { db, clock, facts, dq } = this.deps;
+  private async publishFor(row: repo.OutboxRow): Promise<void> {
+    const { clock, facts, dq, flows, projects } = this.deps;
     const runId = row.run_id;
-    const run = await flowsRepo.findRun(db, runId);
+    const run = await flows.getRun(runId);
     if (run?.status === 'running' || run?.status === 'queued')
       throw new Error(`run ${runId} committed its models but is not marked finished yet; retrying`);
-    const ds = await flowsRepo.findDatastream(db, row.datastream_id);
-    const project = await findProject(db, row.project_id);
+    const ds = await flows.datastreamRow(row.datastream_id);
+    const project = await projects.findRow(row.project_id);
     if (!ds || !project) {
       await this.settle(runId);
       return;
@@ -221,10 +196,7 @@ export class EvaluatorPipeline {
   }
 
   private async settle(runId: string): Promise<void> {
-    await this.deps.db.query('UPDATE evaluator_outbox SET processed_at = $2 WHERE run_id = $1', [
-      runId,
-      this.deps.clock.now(),
-    ]);
+    await repo.settle(this.deps.db, runId, this.deps.clock.now());
   }
 
   /** The composer's reaction to a fact: recompose the window's project-days whose inputs changed. */
@@ -235,7 +207,7 @@ export class EvaluatorPipeline {
   }
 
   async composeDays(projectId: string, from: string, to: string): Promise<number> {
-    const project = await findProject(this.deps.db, projectId);
+    const project = await this.deps.projects.findRow(projectId);
     if (!project) return 0;
     const floor = addDays(todayIn(this.deps.clock, project.timezone), -RECOMPOSE_DAYS);
     const changed = await this.deps.insights.composeRange(

@@ -8,12 +8,12 @@ import type { JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import { addDays } from '../money/calendar.js';
 import type { MoneyService } from '../money/money.service.js';
-import type { DatastreamRow } from '../flows/flows.repo.js';
-import * as flowsRepo from '../flows/flows.repo.js';
-import type { FlowsService } from '../flows/flows.service.js';
+import type { DatastreamRow, FlowsService } from '../flows/flows.service.js';
 import type { IngestionService } from '../ingestion/ingestion.service.js';
-import type { EvaluatorPipeline } from '../facts/evaluator-pipeline.js';
+import type { EvaluatorPipeline } from '../evaluators/evaluators.pipeline.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { dayInZone } from '../providers/dates.js';
+import * as repo from './scheduling.repo.js';
 
 export const FX_REFRESH_QUEUE = 'money.fx_refresh';
 
@@ -45,6 +45,7 @@ export class SchedulePlan {
       log: Logger;
       jobs: JobQueues;
       flows: FlowsService;
+      projects: ProjectsService;
       ingestion: IngestionService;
       money: MoneyService;
       pipeline: EvaluatorPipeline;
@@ -67,34 +68,23 @@ export class SchedulePlan {
 
   async tick(now: Date): Promise<TickResult> {
     const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0 };
-    const { db, config } = this.deps;
-    const due = await db.query<DatastreamRow>(
-      `SELECT id FROM datastreams WHERE next_run_at IS NOT NULL AND next_run_at <= $1 ORDER BY next_run_at, id`,
-      [now],
-    );
-    for (const { id } of due) {
-      const ds = await flowsRepo.findDatastream(db, id);
+    const { db, config, flows } = this.deps;
+    for (const id of await flows.dueDatastreamIds(now)) {
+      const ds = await flows.datastreamRow(id);
       if (!ds?.next_run_at) continue;
       const dueAt = new Date(ds.next_run_at);
       const next = nextSlot(this.deps.flows.schedule(ds, now), dueAt, now);
       const claimed = await db.transaction(async (tx) => {
-        const won = await tx.query(
-          'INSERT INTO schedule_firings (target, due_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1',
-          [`datastream:${ds.id}`, dueAt, now],
-        );
-        await tx.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [
-          ds.id,
-          next,
-          dueAt,
-        ]);
-        return won.length > 0;
+        const won = await repo.claimFiring(tx, { target: `datastream:${ds.id}`, dueAt, now });
+        await flows.advanceNextRun(tx, ds.id, next, dueAt);
+        return won;
       });
       if (claimed) result.runs.push(await this.startRun(ds, dueAt, now));
     }
     result.runs.push(...(await this.retryUnstarted(now)));
 
     const daily = `0 ${config.schedulerNightlyHour} * * *`;
-    const projects = await db.query<{ id: string; timezone: string }>('SELECT id, timezone FROM projects ORDER BY id');
+    const projects = await this.deps.projects.zones();
     for (const p of projects) {
       const slot = latestOccurrence(daily, p.timezone, now);
       if (!(await this.claim(`insight:${p.id}`, slot, now))) continue;
@@ -111,35 +101,22 @@ export class SchedulePlan {
   }
 
   private async claim(target: string, dueAt: Date, now: Date): Promise<boolean> {
-    const won = await this.deps.db.query(
-      'INSERT INTO schedule_firings (target, due_at, fired_at, run_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1',
-      [target, dueAt, now, 'done'],
-    );
-    return won.length > 0;
+    return repo.claimFiring(this.deps.db, { target, dueAt, now, runId: 'done' });
   }
 
   private async startRun(ds: DatastreamRow, dueAt: Date, now: Date) {
     const window = await this.deps.flows.windowFor(ds, now);
     const run = await this.deps.ingestion.enqueue(this.context(), ds, window, 'schedule');
-    await this.deps.db.query('UPDATE schedule_firings SET run_id = $3 WHERE target = $1 AND due_at = $2', [
-      `datastream:${ds.id}`,
-      dueAt,
-      run.id,
-    ]);
+    await repo.recordFiringRun(this.deps.db, `datastream:${ds.id}`, dueAt, run.id);
     return { datastream_id: ds.id, due_at: dueAt.toISOString(), run_id: run.id };
   }
 
   /** A slot claimed by a process that died before queueing its run: claim it again and start it. */
   private async retryUnstarted(now: Date) {
-    const rows = await this.deps.db.query<{ target: string; due_at: Date }>(
-      `UPDATE schedule_firings SET fired_at = $1
-       WHERE run_id IS NULL AND target LIKE 'datastream:%' AND fired_at < $1::timestamptz - interval '2 minutes'
-       RETURNING target, due_at`,
-      [now],
-    );
+    const rows = await repo.reclaimUnstarted(this.deps.db, now);
     const out = [];
     for (const r of rows) {
-      const ds = await flowsRepo.findDatastream(this.deps.db, r.target.slice('datastream:'.length));
+      const ds = await this.deps.flows.datastreamRow(r.target.slice('datastream:'.length));
       if (ds) out.push(await this.startRun(ds, new Date(r.due_at), now));
     }
     return out;

@@ -1,7 +1,5 @@
 import type { RequestContext } from '../../app/context.js';
-import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { countProjects, findProject } from '../projects/projects.repo.js';
 
 export const DEMO_PROJECT_ID = 'proj_demo';
 
@@ -11,10 +9,7 @@ export type DemoSeeder = (ctx: RequestContext, projectId: string) => Promise<voi
 export class DemoSeed {
   private readonly seeders: { name: string; seed: DemoSeeder }[] = [];
 
-  constructor(
-    private readonly db: Database,
-    private readonly projects: ProjectsService,
-  ) {}
+  constructor(private readonly projects: ProjectsService) {}
 
   add(name: string, seed: DemoSeeder): void {
     this.seeders.push({ name, seed });
@@ -22,12 +17,12 @@ export class DemoSeed {
 
   /** Whether the store has no project at all (a first embedded start). */
   async isEmpty(): Promise<boolean> {
-    return (await countProjects(this.db)) === 0;
+    return (await this.projects.count()) === 0;
   }
 
   /** Creates proj_demo (if missing) and fills it; each seeder is idempotent. */
   async run(ctx: RequestContext): Promise<{ project: string; seeded: string[] }> {
-    if (!(await findProject(this.db, DEMO_PROJECT_ID))) {
+    if (!(await this.projects.findRow(DEMO_PROJECT_ID))) {
       await this.projects.create(ctx, {
         id: DEMO_PROJECT_ID,
         name: 'Demo: Northwind Outdoor marketing',

@@ -1,11 +1,8 @@
 import type { RequestContext } from '../../app/context.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
-import { findConnection } from '../credentials/credentials.repo.js';
 import { addDays, dayInZone } from '../providers/dates.js';
-import { findProject } from '../projects/projects.repo.js';
-import type { Database } from '../../platform/db/database.js';
-import * as repo from './flows.repo.js';
-import type { FlowsService } from './flows.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { FlowsService } from '../flows/flows.service.js';
 
 export const DEMO_CONNECTION = 'demo';
 export const DEMO_DATASTREAM = 'Demo ad platform';
@@ -16,9 +13,13 @@ export const DEMO_BACKFILL_DAYS = 120;
  * backfills 120 days. The run is queued, never awaited, so start-up does not wait for it.
  * Idempotent: a second seeding queues nothing once the datastream has any run.
  */
-export function datastreamsDemoSeeder(db: Database, deps: { credentials: CredentialsService; flows: FlowsService }) {
+export function datastreamsDemoSeeder(deps: {
+  credentials: CredentialsService;
+  flows: FlowsService;
+  projects: ProjectsService;
+}) {
   return async (ctx: RequestContext, projectId: string): Promise<void> => {
-    if (!(await findConnection(db, projectId, DEMO_CONNECTION))) {
+    if (!(await deps.credentials.find(projectId, DEMO_CONNECTION))) {
       await deps.credentials.upsert(ctx, {
         project_id: projectId,
         provider: 'demo',
@@ -26,7 +27,7 @@ export function datastreamsDemoSeeder(db: Database, deps: { credentials: Credent
         config: { campaigns: 12, seed: 42 },
       });
     }
-    const project = await findProject(db, projectId);
+    const project = await deps.projects.findRow(projectId);
     const today = dayInZone(ctx.clock.now(), project!.timezone);
     const result = await deps.flows.upsert(ctx, {
       project_id: projectId,
@@ -40,7 +41,7 @@ export function datastreamsDemoSeeder(db: Database, deps: { credentials: Credent
       },
     });
     if (result.kind !== 'datastream') return;
-    if (await repo.hasAnyRun(db, result.datastream.id)) return;
+    if (await deps.flows.hasAnyRun(result.datastream.id)) return;
     await deps.flows.runNow(ctx, result.datastream.id, undefined, 'demo_backfill');
   };
 }

@@ -1,4 +1,9 @@
-import type { ServiceDeps } from '../../app/services.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Config } from '../../platform/config.js';
+import type { Database } from '../../platform/db/database.js';
+import type { ChangeFeed } from '../../platform/events/change-feed.js';
+import type { JobQueues } from '../../platform/jobs/queues.js';
+import type { Logger } from '../../platform/logger.js';
 import { AnomaliesService } from '../anomalies/anomalies.service.js';
 import { anomaliesModel } from '../anomalies/anomalies.model.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
@@ -10,9 +15,9 @@ import { KpisService } from '../insights/kpis.service.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { Scheduler } from '../../platform/jobs/scheduler.js';
-import { EvaluatorPipeline } from './evaluator-pipeline.js';
-import { FactsService } from './facts.service.js';
-import { SchedulePlan } from '../scheduling/schedule-plan.js';
+import { FactsService } from '../facts/facts.service.js';
+import { SchedulePlan } from '../scheduling/scheduling.service.js';
+import { EvaluatorPipeline } from './evaluators.pipeline.js';
 import { ReportsService } from '../reports/reports.service.js';
 
 export interface Evaluators {
@@ -27,12 +32,22 @@ export interface Evaluators {
   scheduler: Scheduler;
 }
 
+/** What the evaluators are built on; declared here so modules/ need not import the app's assembly. */
+export interface EvaluatorDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: JobQueues;
+}
+
 /**
  * The three evaluators (anomaly surveillance, insight composer, data quality), their facts and
  * the scheduler, built once. `anomalies_daily` joins the ingestion model graph after kpis_daily.
  */
 export function createEvaluators(
-  deps: ServiceDeps,
+  deps: EvaluatorDeps,
   m: {
     projects: ProjectsService;
     contextEvents: ContextEventsService;
@@ -57,6 +72,8 @@ export function createEvaluators(
     insights,
     dq,
     facts,
+    flows: m.flows,
+    projects: m.projects,
   });
   const plan = new SchedulePlan({
     db: deps.db,
@@ -65,11 +82,12 @@ export function createEvaluators(
     log: deps.log,
     jobs: deps.jobs,
     flows: m.flows,
+    projects: m.projects,
     ingestion: m.ingestion,
     money: m.money,
     pipeline,
   });
   const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
-  const reports = new ReportsService(deps.db, m.projects);
+  const reports = new ReportsService(deps.db, m.projects, m.flows);
   return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };
 }
