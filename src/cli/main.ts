@@ -158,6 +158,8 @@ async function migrateCommand(config: Config): Promise<number> {
         ? `applied ${report.applied.length} migration(s): ${report.applied.join(', ')}\n`
         : `up to date (${report.alreadyApplied} applied)\n`,
     );
+    if (report.functions.length)
+      process.stdout.write(`applied ${report.functions.length} function file(s): ${report.functions.join(', ')}\n`);
   } finally {
     await db.close();
   }
