@@ -1,5 +1,6 @@
 // Prepares the embedded-store template at install/build time: PGlite's initdb plus every
-// migration, dumped as a tarball. A first start loads it instead of running initdb (~3.5 s here).
+// migration, dumped as a tarball. A first start loads it instead of running initdb, which costs
+// seconds (BENCHMARKS.md, startup notes).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
