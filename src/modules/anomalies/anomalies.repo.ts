@@ -145,8 +145,8 @@ export async function evaluate(
   s: EffectiveSettings,
 ): Promise<{ rows: number; fired: number }> {
   const projectIds = Array.isArray(project) ? project : [project];
-  // JIT compilation costs ~1 s on PostgreSQL per statement here and never pays off for one
-  // project's pass; off for this transaction only.
+  // JIT compilation costs more than it saves here on PostgreSQL (BENCHMARKS.md, anomalies notes)
+  // and never pays off for one project's pass; off for this transaction only.
   await tx.query('SET LOCAL jit = off');
   // The sort before the window pass stays in memory for a project's history (this transaction only).
   await tx.query("SET LOCAL work_mem = '64MB'");
