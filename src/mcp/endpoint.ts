@@ -24,6 +24,7 @@ import { createHostValidator, createOriginValidator } from '../platform/http/hos
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
 import { originForbidden, registerMcpCors } from './cors.js';
+import { replyTooDeep, TooDeepJson } from './json-rpc-depth.js';
 import { createMcpPreRouter, preRoutedBody, preRoutedOf } from './pre-router.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
@@ -100,6 +101,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     const caller = await gateRouted(request);
     if (request.body === MALFORMED_JSON)
       return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
+    if (request.body instanceof TooDeepJson) return replyTooDeep(reply, request.body);
     const body = request.body;
     const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);
@@ -149,6 +151,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
         );
       }
       const body = request.body;
+      if (body instanceof TooDeepJson) return replyTooDeep(reply, body);
       if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
         return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
       }

@@ -9,6 +9,8 @@ import {
 import type { Clock } from '../platform/clock.js';
 import type { ChangeFeed } from '../platform/events/change-feed.js';
 import type { Logger } from '../platform/logger.js';
+import { notAcceptable } from './accept.js';
+import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import type { CallerInfo } from './server.js';
 import { STANDALONE_STREAM_ID, type SessionStore } from './session-store.js';
 
@@ -194,6 +196,8 @@ export class LegacySessionManager {
   }
 
   async handle(request: Request, parsedBody: unknown, caller: CallerInfo, authInfo: AuthInfo): Promise<Response> {
+    const unreadable = notAcceptable(request);
+    if (unreadable) return unreadable;
     const sessionId = request.headers.get('mcp-session-id');
     if (!sessionId) {
       if (request.method === 'POST' && isInitialize(parsedBody))
@@ -302,6 +306,7 @@ export class LegacySessionManager {
       await this.deps.store.unsubscribe(id, req.params.uri);
       return {};
     });
+    answerInvalidParamsAsSuch(server);
     transport.onclose = () => {
       if (this.live.get(id) === session) this.live.delete(id);
     };

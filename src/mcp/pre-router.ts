@@ -8,6 +8,7 @@ import {
   type AuthorizableRequest,
   type PreRouter,
 } from '../platform/http/app.js';
+import { checkJsonDepth } from '../platform/json-depth.js';
 import type { Logger } from '../platform/logger.js';
 import { corsResponseHeaders } from './cors.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
@@ -137,6 +138,8 @@ async function serve(
   } catch {
     return handOn();
   }
+  // Nested too deep for anything to walk: the route gives the JSON-RPC error (json-rpc-depth.ts).
+  if (checkJsonDepth(body)) return handOn();
   const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
   if (method !== 'tools/list' && method !== 'tools/call') return handOn();
 

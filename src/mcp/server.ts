@@ -17,6 +17,7 @@ import { rejectNul } from '../platform/validation.js';
 import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
+import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { errorResult, resourceReadError } from './tool-errors.js';
 
 export const SERVER_NAME = 'context-hub';
@@ -108,6 +109,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
     );
   }
   for (const extend of deps.registry.extensions) extend(server);
+  answerInvalidParamsAsSuch(server);
   return server;
 }
 

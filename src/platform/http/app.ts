@@ -11,7 +11,9 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { checkJsonDepth } from '../json-depth.js';
 import { nulViolations, parseInput } from '../validation.js';
+import { sendWhileDraining } from './body-limits.js';
 import { createHostValidator } from './host-validation.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { internalProblem, problemFromError } from './problem.js';
@@ -32,7 +34,10 @@ export const MALFORMED_JSON = Symbol('malformed-json');
 declare module 'fastify' {
   interface FastifyContextConfig {
     rule?: RouteRule;
-    /** The route answers malformed JSON itself instead of a problem+json 400. */
+    /**
+     * The route answers malformed JSON (MALFORMED_JSON) and JSON nested too deep (a TooDeepJson)
+     * itself instead of a problem+json 400.
+     */
     ownsMalformedJson?: boolean;
   }
   interface FastifyRequest {
@@ -248,11 +253,12 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch {
       if (request.routeOptions.config?.ownsMalformedJson) return done(null, MALFORMED_JSON);
-      done(
+      return done(
         new ValidationError(
           [{ path: 'body', message: 'is not valid JSON' }],
           'The request body is not valid JSON.',
@@ -261,6 +267,10 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
         undefined,
       );
     }
+    const tooDeep = checkJsonDepth(value);
+    if (!tooDeep) return done(null, value);
+    if (request.routeOptions.config?.ownsMalformedJson) return done(null, tooDeep);
+    done(tooDeep.toValidationError('body'), undefined);
   });
   app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
     done(null, String(body)),
@@ -275,8 +285,13 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
     }
     const fastifyError = error as { statusCode?: number; code?: string };
     const status = fastifyError.statusCode;
-    if (status === 413)
-      return sendProblem(reply, new PayloadTooLarge(request.url.startsWith('/mcp') ? MCP_BODY_LIMIT : REST_BODY_LIMIT));
+    if (status === 413) {
+      const problem = problemFromError(
+        new PayloadTooLarge(request.routeOptions.bodyLimit ?? REST_BODY_LIMIT),
+        String(request.id),
+      );
+      return sendWhileDraining(reply, 413, 'application/problem+json', JSON.stringify(problem));
+    }
     if (status === 415) {
       return reply
         .code(415)
