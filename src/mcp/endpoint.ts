@@ -21,6 +21,7 @@ import {
   type HttpAppDeps,
 } from '../platform/http/app.js';
 import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
+import { createPublicUrls } from '../platform/http/public-url.js';
 import type { LegacySessionManager } from './legacy-sessions.js';
 import type { ModernFastPath } from './modern-dispatch.js';
 import { originForbidden, registerMcpCors } from './cors.js';
@@ -58,6 +59,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   const originAllowed = createOriginValidator(deps.http.config);
   registerMcpCors(app, originAllowed);
   const sseSessions = new Map<string, { transport: SseServerTransport; subject: string }>();
+  const publicUrls = createPublicUrls(deps.http.config);
 
   async function gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo> {
     const origin = request.headers.origin;
@@ -127,7 +129,8 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
   app.get('/sse', { config: { rule: MCP_RULE } }, async (request, reply) => {
     const caller = await gate(request, String(request.id));
     reply.hijack();
-    const transport = new SseServerTransport(reply.raw, '/messages');
+    // A path, resolved by the client against its own URL: behind a proxy that adds a prefix it keeps it.
+    const transport = new SseServerTransport(reply.raw, `${publicUrls.pathPrefix(request.raw)}/messages`);
     const server = deps.createSseServer(caller);
     sseSessions.set(transport.sessionId, { transport, subject: caller.actor.subject });
     transport.onclose = () => {

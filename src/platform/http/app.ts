@@ -16,6 +16,7 @@ import { nulViolations, parseInput } from '../validation.js';
 import { sendWhileDraining } from './body-limits.js';
 import { createHostValidator } from './host-validation.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { createPublicUrls } from './public-url.js';
 import { internalProblem, problemFromError } from './problem.js';
 import type { AnyRouteSpec, RouteRule } from './route.js';
 
@@ -142,7 +143,7 @@ export async function authorizeRequest(
   await deps.onAuthenticated?.(actor, request);
   if (!actorHas(actor, rule.permission)) {
     if (actor.scopes && !actor.scopes.has(scopeFor(rule.permission)))
-      throw new InsufficientScopeError(scopeFor(rule.permission));
+      throw new InsufficientScopeError([scopeFor(rule.permission)]);
     throw new ForbiddenError('role_forbidden', `Your role does not allow this (it needs ${rule.permission}).`);
   }
 }
@@ -166,6 +167,8 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: REST_BODY_LIMIT,
+    // request.ip (logs) and request.protocol follow X-Forwarded-* only from TRUSTED_PROXIES.
+    trustProxy: deps.config.trustedProxies.length > 0 ? [...deps.config.trustedProxies] : false,
     genReqId: (req) => (req as IncomingMessage & { [PRE_ROUTED_ID]?: string })[PRE_ROUTED_ID] ?? requestIdFor(req),
     // Fastify's own server, with a door for the pre-router (installPreRouter) in front of it.
     serverFactory: (handler, options) => {
@@ -323,9 +326,10 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[]): Fastify
   for (const route of routes) registerRoute(app, deps, route);
 
   const openApiRoutes = routes;
+  const publicUrls = createPublicUrls(deps.config);
   app.get('/api/openapi.json', { config: { rule: { permission: 'context.read' } } }, async (request) => {
     await authorizeRequest(request, deps, { permission: 'context.read' });
-    return buildOpenApiDocument(openApiRoutes, { version: deps.version });
+    return buildOpenApiDocument(openApiRoutes, { version: deps.version, serverUrl: publicUrls.base(request.raw) });
   });
 
   return app;
