@@ -22,7 +22,7 @@ import { ChangeFeed } from '../platform/events/change-feed.js';
 import { buildHttpApp, MCP_BODY_LIMIT, type HttpAppDeps } from '../platform/http/app.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { JobQueues } from '../platform/jobs/queues.js';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from '../platform/context/request-context.js';
 import { createServices, type Services } from './services.js';
 import { VERSION } from './version.js';
 

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import type { ZodType } from 'zod';
-import type { RequestContext } from '../app/context.js';
+import type { RequestContext } from '../platform/context/request-context.js';
 import { actorHas } from '../platform/auth/actor.js';
 import { VersionedCache } from '../platform/cache/versioned-cache.js';
 import { asciiJson } from './ascii-json.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { SkillsService } from '../skills/skills.service.js';

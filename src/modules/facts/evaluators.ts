@@ -1,4 +1,3 @@
-import type { ServiceDeps } from '../../app/services.js';
 import { AnomaliesService } from '../anomalies/anomalies.service.js';
 import { anomaliesModel } from '../anomalies/anomalies.model.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
@@ -9,11 +8,27 @@ import { InsightsService } from '../insights/insights.service.js';
 import { KpisService } from '../insights/kpis.service.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Config } from '../../platform/config.js';
+import type { Database } from '../../platform/db/database.js';
+import type { ChangeFeed } from '../../platform/events/change-feed.js';
+import type { JobQueues } from '../../platform/jobs/queues.js';
 import { Scheduler } from '../../platform/jobs/scheduler.js';
+import type { Logger } from '../../platform/logger.js';
 import { EvaluatorPipeline } from './evaluator-pipeline.js';
 import { FactsService } from './facts.service.js';
 import { SchedulePlan } from '../scheduling/schedule-plan.js';
 import { ReportsService } from '../reports/reports.service.js';
+
+/** The platform pieces the evaluators are built on (the app's ServiceDeps satisfies it). */
+export interface EvaluatorDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: JobQueues;
+}
 
 export interface Evaluators {
   anomalies: AnomaliesService;
@@ -32,7 +47,7 @@ export interface Evaluators {
  * the scheduler, built once. `anomalies_daily` joins the ingestion model graph after kpis_daily.
  */
 export function createEvaluators(
-  deps: ServiceDeps,
+  deps: EvaluatorDeps,
   m: {
     projects: ProjectsService;
     contextEvents: ContextEventsService;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Actor } from '../../platform/auth/actor.js';
 import {
   DisabledAuthenticator,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { Actor } from '../auth/actor.js';
 import { actorHas } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticator.js';
