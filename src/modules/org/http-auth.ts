@@ -11,7 +11,7 @@ import { assertMcpCallScopes } from '../../platform/auth/mcp-scope.js';
 import { OAuthAuthenticator } from '../../platform/auth/oauth.js';
 import { scopeFor, type Permission } from '../../platform/auth/permissions.js';
 import { publicBase, wellKnownRoutes } from '../../platform/auth/well-known.js';
-import type { AuthorizableRequest } from '../../platform/http/app.js';
+import type { AuthorizableRequest } from '../../platform/http/gate.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { UnauthorizedError } from '../../platform/errors.js';
