@@ -1,9 +1,4 @@
-import type { Clock } from '../platform/clock.js';
-import type { Config } from '../platform/config.js';
-import type { Database } from '../platform/db/database.js';
-import type { ChangeFeed } from '../platform/events/change-feed.js';
-import type { Logger } from '../platform/logger.js';
-import type { JobQueues } from '../platform/jobs/queues.js';
+import type { ServiceDeps, Services } from '../modules/services.js';
 import { contextHubDemoSeeder, datastreamsDemoSeeder, DemoSeed } from '../modules/demo/index.js';
 import { ProjectDirectory } from '../modules/projects/project-directory.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
@@ -15,44 +10,12 @@ import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
-import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
+import { createOrgServices, guardProjectCreation } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
-import { createEvaluators, type Evaluators } from '../modules/evaluators/index.js';
+import { createEvaluators } from '../modules/evaluators/index.js';
 
-export interface ServiceDeps {
-  db: Database;
-  feed: ChangeFeed;
-  config: Config;
-  clock: Clock;
-  log: Logger;
-  jobs: JobQueues;
-}
-
-/** Every module's service, built once per process. Adapters and jobs call only these. */
-export interface Services {
-  deps: ServiceDeps;
-  projects: ProjectsService;
-  /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
-  org: OrgServices;
-  demo: DemoSeed;
-  /** Connections with encrypted secrets, and the built-in providers (issue 5). */
-  credentials: CredentialsService;
-  /** Runs: provider → raw landing → models (ad_performance_daily, kpis_daily; the evaluators add theirs). */
-  ingestion: IngestionService;
-  /** Datastreams, report definitions, on-demand runs (/api/flows). */
-  flows: FlowsService;
-  skills: SkillsService;
-  knowledge: KnowledgeService;
-  taxonomy: TaxonomyService;
-  search: SearchService;
-  /** What spans the hub's parts: the whole hub of a project (get_context_hub). */
-  contextHub: ContextHubService;
-  money: MoneyService;
-  contextEvents: ContextEventsService;
-  /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
-  evaluators: Evaluators;
-}
+export type { ServiceDeps, Services } from '../modules/services.js';
 
 export function createServices(deps: ServiceDeps): Services {
   const org = createOrgServices({ db: deps.db, clock: deps.clock });

@@ -145,7 +145,8 @@ async function worker(config: Config): Promise<number> {
   const log = createLogger({ level: config.logLevel });
   log.info({ zod: zodRuntimeState() }, 'zod runtime');
   const { startWorker } = await import('../platform/jobs/worker.js');
-  const stop = await startWorker(config, log);
+  const { createServiceApp } = await import('../app/service-app.js');
+  const stop = await startWorker(() => createServiceApp({ config, logger: log, workJobs: true }), log);
   await waitForShutdown(stop);
   return 0;
 }

@@ -1,4 +1,4 @@
-import type { Services } from '../app/services.js';
+import type { Services } from './services.js';
 import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';

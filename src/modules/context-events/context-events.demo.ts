@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { addDays, todayIn } from '../money/calendar.js';
 import type { ProjectsService } from '../projects/projects.service.js';

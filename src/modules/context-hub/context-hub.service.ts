@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { SkillsService } from '../skills/skills.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';

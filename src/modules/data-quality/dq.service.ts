@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { daysBetween, todayIn } from '../money/calendar.js';

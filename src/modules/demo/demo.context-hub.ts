@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { DemoSeeder } from './demo.service.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
 import { addDays, dayInZone } from '../providers/dates.js';
 import type { ProjectsService } from '../projects/projects.service.js';

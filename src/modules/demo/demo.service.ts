@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 
 export const DEMO_PROJECT_ID = 'proj_demo';

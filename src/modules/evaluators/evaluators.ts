@@ -20,6 +20,16 @@ import { SchedulePlan } from '../scheduling/scheduling.service.js';
 import { EvaluatorPipeline } from './evaluators.pipeline.js';
 import { ReportsService } from '../reports/reports.service.js';
 
+/** The platform pieces the evaluators are built on (the app's ServiceDeps satisfies it). */
+export interface EvaluatorDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: JobQueues;
+}
+
 export interface Evaluators {
   anomalies: AnomaliesService;
   insights: InsightsService;

@@ -1,7 +1,7 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Config } from '../../platform/config.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { addDays } from '../money/calendar.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Actor } from '../../platform/auth/actor.js';
 import {
   DisabledAuthenticator,
@@ -11,7 +11,7 @@ import { assertMcpCallScopes } from '../../platform/auth/mcp-scope.js';
 import { OAuthAuthenticator } from '../../platform/auth/oauth.js';
 import { scopeFor, type Permission } from '../../platform/auth/permissions.js';
 import { wellKnownRoutes } from '../../platform/auth/well-known.js';
-import type { AuthorizableRequest } from '../../platform/http/app.js';
+import type { AuthorizableRequest } from '../../platform/http/gate.js';
 import { createPublicUrls } from '../../platform/http/public-url.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';

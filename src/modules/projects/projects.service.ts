@@ -1,5 +1,5 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject, projectRole, visibleProjects } from '../../platform/auth/actor.js';
 import type { Permission } from '../../platform/auth/permissions.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { OPERATOR } from '../../platform/auth/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';

@@ -16,11 +16,11 @@ export interface ResultJsonParts {
  * buildEnvelope serializes every data key anyway (to measure it against ENVELOPE_INLINE_BYTES),
  * and the same payload then appears twice in the result (structuredContent and the app payload).
  * Keeping that text lets the fast path write an answer by concatenation instead of serializing
- * the payload twice more: with the object spreads the modern era needs, that serialization was
- * ~11 µs of a ~120 µs cheap call (bench:mcp, 2026-11-25).
+ * the payload twice more: with the object spreads the modern era needs, that serialization was a
+ * large share of a cheap call (BENCHMARKS.md, mcp notes).
  *
  * The text rides on the result under a symbol, which JSON, Object.keys and for-in never see. A
- * WeakMap side table was ~1 µs more per call (its entries are ephemerons, which young-generation
+ * WeakMap side table costs more per call (its entries are ephemerons, which young-generation
  * GCs have to trace).
  */
 export const RESULT_JSON: unique symbol = Symbol('context-hub.result-json');

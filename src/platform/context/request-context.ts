@@ -1,6 +1,6 @@
-import type { Actor } from '../platform/auth/actor.js';
-import type { Clock } from '../platform/clock.js';
-import type { Logger } from '../platform/logger.js';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
 
 /** Built by an adapter (REST route, MCP tool, job) and handed to exactly one service call. */
 export interface RequestContext {

@@ -1,46 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import {
-  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
-  type JSONRPCMessage,
   type McpServer,
   type ServerEvent,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { Clock } from '../platform/clock.js';
-import type { ChangeFeed } from '../platform/events/change-feed.js';
-import type { Logger } from '../platform/logger.js';
-import { notAcceptable } from './accept.js';
-import { answerInvalidParamsAsSuch } from './invalid-params.js';
-import type { CallerInfo } from './server.js';
-import { STANDALONE_STREAM_ID, type SessionStore } from './session-store.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ChangeFeed } from '../../platform/events/change-feed.js';
+import type { Logger } from '../../platform/logger.js';
+import { notAcceptable } from '../accept.js';
+import { answerInvalidParamsAsSuch } from '../invalid-params.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../protocol-versions.js';
+import type { CallerInfo } from '../server.js';
+import type { SessionStore } from '../session-store.js';
+import { type LiveSession, LiveSessions } from './live-sessions.js';
+import { rehydrateSession } from './rehydration.js';
+import { primingEvent, whileStreaming } from './streams.js';
 
-interface LiveSession {
-  id: string;
-  subject: string;
-  /** When this process last recorded the session's activity in the store (epoch ms). */
-  touchedAt?: number;
-  /** When a request last used the session here (epoch ms): what eviction from memory goes by. */
-  usedAt: number;
-  /** Requests the transport is handling and response streams still open (GET or a POST's SSE). */
-  busy: number;
-  protocolVersion: string;
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: McpServer;
-  subscriptions: Set<string>;
-}
-
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+export { SESSION_EVICT_IDLE_MS } from './live-sessions.js';
 
 /** A stored session unused this long is deleted (with its events); its client re-initializes on 404. */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
-const TOUCH_INTERVAL_MS = 60 * 1000;
-/**
- * Over the live-session limit, a session unused this long, with no request in progress and no
- * stream open, leaves memory (it stays stored and rehydrates on its next request). Shorter would
- * let a client's GET stream drop and reconnect across an eviction, and miss what was sent between.
- */
-export const SESSION_EVICT_IDLE_MS = 5 * 60 * 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -61,11 +42,10 @@ function isInitialize(body: unknown): body is { method: 'initialize'; params: Re
 /**
  * 2025-era sessions on the SDK's sessionful Streamable HTTP transport. Session facts and GET-stream
  * events live in the database: a replica that does not hold a session in memory (another replica
- * started it, or this process restarted) rehydrates it by replaying the stored `initialize`
- * handshake into a fresh transport that carries the same session id, then serves the request.
+ * started it, or this process restarted) rehydrates it (rehydration.ts), then serves the request.
  */
 export class LegacySessionManager {
-  private readonly live = new Map<string, LiveSession>();
+  private readonly live: LiveSessions;
   private readonly rehydrating = new Map<string, Promise<LiveSession | undefined>>();
   private unsubscribeFeed: (() => void) | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -78,13 +58,12 @@ export class LegacySessionManager {
       clock: Clock;
       log: Logger;
       maxRequestBodySize: number;
-      /**
-       * How many sessions this process keeps in memory (~150 KB each: an SDK server and its
-       * transport). Clients that never send DELETE would otherwise hold theirs for a day.
-       */
+      /** How many sessions this process keeps in memory (LiveSessions). */
       maxLiveSessions: number;
     },
-  ) {}
+  ) {
+    this.live = new LiveSessions(deps);
+  }
 
   start(): void {
     this.unsubscribeFeed = this.deps.feed.subscribe((event) => this.onChange(event));
@@ -100,90 +79,11 @@ export class LegacySessionManager {
   }
 
   /**
-   * Records activity for the idle sweep. A database write per request cost about as much as the
-   * call itself; sessions idle out after a day, so one write a minute per session and process is plenty.
-   */
-  private touch(session: LiveSession): void {
-    const now = this.deps.clock.now();
-    if (session.touchedAt !== undefined && now.getTime() - session.touchedAt < TOUCH_INTERVAL_MS) return;
-    session.touchedAt = now.getTime();
-    void this.deps.store.touch(session.id, now).catch(() => undefined);
-  }
-
-  /**
    * For the session fast path: whether this process holds the caller's live session `id`, and
    * records its activity when it does (the fast path answers that request itself).
    */
   useLiveSession(id: string, subject: string): boolean {
-    const session = this.live.get(id);
-    if (!session || session.subject !== subject) return false;
-    this.markUsed(session);
-    this.touch(session);
-    return true;
-  }
-
-  /** Moves the session to the recent end of `live`, whose order is then least recently used first. */
-  private markUsed(session: LiveSession): void {
-    session.usedAt = this.deps.clock.now().getTime();
-    this.live.delete(session.id);
-    this.live.set(session.id, session);
-  }
-
-  /**
-   * Over the limit, drops least recently used sessions from memory while they are idle: unused for
-   * SESSION_EVICT_IDLE_MS, nothing in progress, no stream open. Never the stored session; when
-   * every session over the limit is in use, the limit is exceeded rather than a client broken.
-   */
-  private evictIdle(): void {
-    if (this.live.size <= this.deps.maxLiveSessions) return;
-    const cutoff = this.deps.clock.now().getTime() - SESSION_EVICT_IDLE_MS;
-    // Deleting the entry being visited is safe while iterating a Map.
-    for (const session of this.live.values()) {
-      if (this.live.size <= this.deps.maxLiveSessions) break;
-      // In least-recently-used order: once one is recent, the rest are too.
-      if (session.usedAt > cutoff) break;
-      if (session.busy > 0) continue;
-      this.live.delete(session.id);
-      void session.server.close().catch(() => undefined);
-    }
-  }
-
-  /**
-   * Counts an SSE response as busy until its stream ends or the client goes away, sending `first`
-   * (the GET stream's priming event) ahead of what the transport writes.
-   */
-  private whileStreaming(session: LiveSession, response: Response, first?: Uint8Array): Response {
-    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-      return response;
-    session.busy++;
-    let open = true;
-    const ended = (): void => {
-      if (open) session.busy--;
-      open = false;
-    };
-    const source = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        if (first) controller.enqueue(first);
-      },
-      pull: async (controller) => {
-        try {
-          const { done, value } = await source.read();
-          if (done) {
-            ended();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          ended();
-          controller.error(error);
-        }
-      },
-      cancel: (reason) => {
-        ended();
-        return source.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
+    return this.live.useLiveSession(id, subject);
   }
 
   get size(): number {
@@ -218,37 +118,19 @@ export class LegacySessionManager {
     // A session has one GET stream; a new GET (often a reconnect whose old socket the server has not
     // yet seen close) supersedes the old one instead of being refused with 409.
     if (request.method === 'GET') session.transport.closeStandaloneSSEStream();
-    this.markUsed(session);
+    this.live.markUsed(session);
     session.busy++;
     let response: Response;
     let priming: Uint8Array | undefined;
     try {
       response = await session.transport.handleRequest(request, { parsedBody, authInfo });
-      if (request.method === 'GET') priming = await this.primingEvent(session, request, response);
+      if (request.method === 'GET') priming = await primingEvent(this.deps.store, session, request, response);
     } finally {
       session.busy--;
     }
     if (request.method === 'DELETE' && response.ok) await this.forget(sessionId, true);
-    else if (request.method === 'POST') this.touch(session);
-    return this.whileStreaming(session, response, priming);
-  }
-
-  /**
-   * The priming event a fresh GET stream starts with. The SDK primes POST streams but not the
-   * standalone GET stream. Without an event id a client
-   * that disconnects before any notification arrives has nothing to resume from, and what was sent
-   * meanwhile is lost to it. So a fresh GET stream starts with a stored, empty priming event
-   * (clients of 2025-11-25 and later accept empty data).
-   */
-  private async primingEvent(
-    session: LiveSession,
-    request: Request,
-    response: Response,
-  ): Promise<Uint8Array | undefined> {
-    if (response.status !== 200 || !response.body || request.headers.get('last-event-id')) return undefined;
-    if (session.protocolVersion < '2025-11-25') return undefined;
-    const eventId = await this.deps.store.eventStore(session.id).storeEvent(STANDALONE_STREAM_ID, {} as JSONRPCMessage);
-    return new TextEncoder().encode(`id: ${eventId}\ndata: \n\n`);
+    else if (request.method === 'POST') this.live.touch(session);
+    return whileStreaming(session, response, priming);
   }
 
   private async initialize(
@@ -307,58 +189,27 @@ export class LegacySessionManager {
       return {};
     });
     answerInvalidParamsAsSuch(server);
-    transport.onclose = () => {
-      if (this.live.get(id) === session) this.live.delete(id);
-    };
+    transport.onclose = () => this.live.delete(id, session);
     await server.connect(transport);
-    this.live.set(id, session);
-    this.evictIdle();
+    this.live.add(session);
     return session;
   }
 
   private rehydrate(id: string): Promise<LiveSession | undefined> {
     let pending = this.rehydrating.get(id);
     if (!pending) {
-      pending = this.doRehydrate(id).finally(() => this.rehydrating.delete(id));
+      pending = rehydrateSession(
+        {
+          store: this.deps.store,
+          log: this.deps.log,
+          open: (sessionId, subject, version) => this.open(sessionId, subject, version),
+          forget: (sessionId) => this.forget(sessionId, false),
+        },
+        id,
+      ).finally(() => this.rehydrating.delete(id));
       this.rehydrating.set(id, pending);
     }
     return pending;
-  }
-
-  private async doRehydrate(id: string): Promise<LiveSession | undefined> {
-    const stored = await this.deps.store.find(id);
-    if (!stored) return undefined;
-    const session = await this.open(id, stored.subject ?? '', stored.protocol_version);
-    for (const uri of await this.deps.store.subscriptions(id)) session.subscriptions.add(uri);
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await session.transport.handleRequest(
-      new Request('http://internal/mcp', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: `rehydrate-${id}`,
-          method: 'initialize',
-          params: { ...stored.initialize_params, protocolVersion: stored.protocol_version },
-        }),
-      }),
-    );
-    await init.text();
-    const initialized = await session.transport.handleRequest(
-      new Request('http://internal/mcp', {
-        method: 'POST',
-        headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': stored.protocol_version },
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      }),
-    );
-    await initialized.text();
-    if (!init.ok || !initialized.ok) {
-      this.deps.log.warn({ session: id, status: init.status }, 'session rehydration failed');
-      await this.forget(id, false);
-      return undefined;
-    }
-    this.deps.log.debug({ session: id }, 'session rehydrated');
-    return session;
   }
 
   private async forget(id: string, deleteStored: boolean): Promise<void> {
