@@ -9,7 +9,10 @@ export function suggestIdentifier(input: string, separators: string, maxLength: 
   const sep = separators[0]!;
   let out = '';
   let pendingSep = '';
-  for (const ch of input.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()) {
+  for (const ch of input
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()) {
     if (/[a-z0-9]/.test(ch)) {
       if (pendingSep && out) out += pendingSep;
       pendingSep = '';

@@ -42,7 +42,7 @@ describe.each(STORES)('open labels and identifiers [%s]', (store) => {
       'Checkout Change': 'checkout_change',
       '  checkout-change ': 'checkout_change',
       'Black Friday / Cyber Monday': 'black_friday_cyber_monday',
-      'Preisänderung': 'preisänderung',
+      Preisänderung: 'preisänderung',
     };
     for (const [label, stored] of Object.entries(written)) {
       const res = await event({ event_type: label });
@@ -199,7 +199,10 @@ describe.each(STORES)('open labels and identifiers [%s]', (store) => {
       const client = await connect(url);
       try {
         for (const [name, args] of [
-          ['add_skill', { project_id: P, name: 'Roas Check', description: 'Check ROAS', body_md: '## Steps\n1. Look.' }],
+          [
+            'add_skill',
+            { project_id: P, name: 'Roas Check', description: 'Check ROAS', body_md: '## Steps\n1. Look.' },
+          ],
           ['get_procedure', { project_id: P, name: 'roas_check' }],
         ] as const) {
           const result = (await client.callTool({ name, arguments: args })) as ToolResult;
