@@ -147,7 +147,10 @@ describe.each(STORES)('open labels and identifiers [%s]', (store) => {
         name: 'search_context',
         arguments: { project_id: P, query: 'ROAS' },
       })) as ToolResult;
-      const hits = search.structuredContent!.data.hits as { key: string; next: { tool: string; arguments: object } }[];
+      const hits = search.structuredContent!.data.hits as {
+        key: string;
+        next: { tool: string; arguments: Record<string, unknown> };
+      }[];
       const hit = hits.find((h) => h.key === 'roas_definition')!;
       expect(hit.next).toEqual({ tool: 'get_knowledge', arguments: { topic_id: 'roas_definition', project_id: P } });
       const opened = (await client.callTool({ name: hit.next.tool, arguments: hit.next.arguments })) as ToolResult;
