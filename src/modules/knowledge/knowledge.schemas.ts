@@ -99,6 +99,7 @@ export const KnowledgeVersionsOutput = z.object({
       created_by: z.string(),
     }),
   ),
+  next_cursor: z.string().nullable(),
 });
 
 export const GetKnowledgeInput = z

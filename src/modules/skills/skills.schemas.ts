@@ -106,6 +106,7 @@ export const SkillVersionsOutput = z.object({
   name: z.string(),
   deleted: z.boolean(),
   versions: z.array(SkillVersionOutput),
+  next_cursor: z.string().nullable(),
 });
 
 export const GetProcedureInput = z
