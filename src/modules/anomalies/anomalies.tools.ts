@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SUMMARY_LINE_CHARS } from '../../mcp/envelope.js';
 import type { ResourceSpec } from '../../mcp/registry.js';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -8,6 +9,14 @@ import type { AnomaliesService } from './anomalies.service.js';
 const SUMMARY_ROWS = 25;
 const num = (n: number | null, digits = 2) =>
   n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+/** Summary lines are clipped at 200 characters: a cursor too long to fit is named by where it is. */
+function moreLine(cursor: string): string {
+  const line = `More fired anomalies: call get_anomalies with the same arguments and cursor "${cursor}".`;
+  return line.length <= MAX_SUMMARY_LINE_CHARS
+    ? line
+    : 'More fired anomalies: call get_anomalies with the same arguments and cursor = data.next_cursor.';
+}
 
 export function anomalyTools(anomalies: AnomaliesService) {
   return [
@@ -50,9 +59,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
                   : ''),
             ),
             ...(list.length > SUMMARY_ROWS ? [`… ${list.length - SUMMARY_ROWS} more in data.anomalies.`] : []),
-            ...(r.next_cursor
-              ? [`More fired anomalies: call get_anomalies with the same arguments and cursor "${r.next_cursor}".`]
-              : []),
+            ...(r.next_cursor ? [moreLine(r.next_cursor)] : []),
           ],
           projectId: r.resolved.project.id,
           provenance: { source: 'anomalies_daily', resolved_from: r.resolved.resolvedFrom },
