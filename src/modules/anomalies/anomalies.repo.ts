@@ -24,7 +24,7 @@ export function lookbackDays(s: EffectiveSettings): number {
   return frameOf(s).preceding;
 }
 
-// The metric's 1-based position indexes the per-metric rule arrays ($5..$9, in METRICS order).
+// The metric's 1-based position indexes the per-metric rule arrays ($5..$10, in METRICS order).
 const UNPIVOT = METRICS.map((m, i) => `('${m}', ${i + 1}, s.${m})`).join(', ');
 
 /** Up to this many dates, the aggregate path beats sorting the whole history for a window pass. */
@@ -87,6 +87,7 @@ export function evaluationSql(
     ${stats}
     scored AS (
       SELECT w.*, ($6::float8[])[mi] AS threshold, ($7::text[])[mi] AS watch, ($8::float8[])[mi] AS min_rel, ($9::int[])[mi] AS min_train,
+        ($10::float8[])[mi] AS min_abs,
         -- A flat baseline (stddev 0, up to float noise) has no z: the relative change decides.
         CASE WHEN w.sd > 1e-9 * greatest(1, abs(w.mean)) THEN (w.value - w.mean) / w.sd END AS z,
         CASE WHEN w.mean <> 0 THEN (w.value - w.mean) / abs(w.mean) END AS rel
@@ -95,12 +96,14 @@ export function evaluationSql(
     )
     , ins AS (
     INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
-      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
+      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change, watch,
+      direction, fired)
     SELECT project_id, date, metric, channel, value, mean, sd, n,
-      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
+      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, min_abs, watch,
       CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
       COALESCE(n >= min_train
-        AND (CASE WHEN rel IS NULL THEN value <> mean ELSE abs(rel) >= min_rel END)
+        -- A baseline flat at zero has no relative change: the absolute floor decides there.
+        AND (CASE WHEN rel IS NULL THEN value <> mean AND abs(value - mean) >= min_abs ELSE abs(rel) >= min_rel END)
         AND (CASE WHEN z IS NOT NULL
                THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
                ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)
@@ -129,6 +132,7 @@ export function evaluationParams(
     rules.map((r) => r.direction),
     rules.map((r) => r.min_relative_change),
     rules.map((r) => r.min_training_days),
+    rules.map((r) => r.min_abs_change),
   ];
 }
 
@@ -191,9 +195,20 @@ export interface AnomalyRow {
   relative_change: number | null;
   threshold: number;
   min_relative_change: number;
+  min_abs_change: number;
   watch: string;
   direction: string | null;
   fired: boolean;
+}
+
+/** Newest first; within a day the largest |z| first (a flat baseline's null z last), then metric, channel. */
+const FIRED_ORDER = 'date DESC, abs(coalesce(z, 0)) DESC, metric, channel';
+
+/** The sort key of a fired row, for keyset paging: the row is the last one of its page. */
+export type FiredKey = [date: string, absZ: number, metric: string, channel: string];
+
+export function firedKeyOf(row: AnomalyRow): FiredKey {
+  return [row.date, Math.abs(row.z ?? 0), row.metric, row.channel];
 }
 
 export async function listFired(
@@ -201,19 +216,37 @@ export async function listFired(
   q: {
     projectId: string;
     since: string;
-    until?: string;
-    metric?: string;
-    direction?: string;
-    channel?: string;
+    until?: string | undefined;
+    metric?: string | undefined;
+    direction?: string | undefined;
+    channel?: string | undefined;
+    /** Rows strictly after this key in FIRED_ORDER. */
+    after?: FiredKey | undefined;
     limit: number;
   },
 ): Promise<AnomalyRow[]> {
+  const a = q.after;
+  // FIRED_ORDER mixes directions, so "after" is spelled out instead of one row comparison.
   return db.query<AnomalyRow>(
     `SELECT * FROM anomalies_daily
      WHERE project_id = $1 AND fired AND date >= $2 AND ($3::date IS NULL OR date <= $3)
        AND ($4::text IS NULL OR metric = $4) AND ($5::text IS NULL OR direction = $5) AND ($6::text IS NULL OR channel = $6)
-     ORDER BY date DESC, abs(coalesce(z, 0)) DESC, metric, channel LIMIT $7`,
-    [q.projectId, q.since, q.until ?? null, q.metric ?? null, q.direction ?? null, q.channel ?? null, q.limit],
+       AND ($7::date IS NULL OR date < $7 OR (date = $7 AND (abs(coalesce(z, 0)) < $8::float8
+         OR (abs(coalesce(z, 0)) = $8::float8 AND (metric, channel) > ($9::text, $10::text)))))
+     ORDER BY ${FIRED_ORDER} LIMIT $11`,
+    [
+      q.projectId,
+      q.since,
+      q.until ?? null,
+      q.metric ?? null,
+      q.direction ?? null,
+      q.channel ?? null,
+      a?.[0] ?? null,
+      a?.[1] ?? null,
+      a?.[2] ?? null,
+      a?.[3] ?? null,
+      q.limit,
+    ],
   );
 }
 

@@ -3,14 +3,14 @@ import type { Database } from '../../platform/db/database.js';
 import { addDays, todayIn } from '../money/calendar.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { insertEvents, type NewEvent } from './context-events.repo.js';
-import type { EventType } from './context-events.schemas.js';
+import type { EVENT_TYPES } from './context-events.schemas.js';
 
 interface DemoEvent {
   key: string;
   daysAgo: number;
   lastsDays?: number;
   impact?: number;
-  type: EventType;
+  type: keyof typeof EVENT_TYPES;
   title: string;
   description: string;
 }

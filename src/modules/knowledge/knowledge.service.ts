@@ -130,14 +130,17 @@ export class KnowledgeService {
     return { resolved, knowledge: present(head, row) };
   }
 
-  async versions(ctx: RequestContext, projectRef: string, topicId: string) {
+  async versions(ctx: RequestContext, projectRef: string, topicId: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, project.id, topicId);
-    const rows = await repo.listVersions(this.db, head.id);
+    const after = decodeCursor(page.cursor, z.number().int());
+    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version_number);
     return {
       topic_id: topicId,
       deleted: head.deleted_at !== null,
-      versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      versions: items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      next_cursor,
     };
   }
 

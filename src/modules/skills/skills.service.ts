@@ -163,14 +163,17 @@ export class SkillsService {
     return renderSkillFile(row);
   }
 
-  async versions(ctx: RequestContext, projectRef: string, name: string) {
+  async versions(ctx: RequestContext, projectRef: string, name: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, project.id, name);
-    const rows = await repo.listVersions(this.db, head.id);
+    const after = decodeCursor(page.cursor, z.number().int());
+    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version);
     return {
       name,
       deleted: head.deleted_at !== null,
-      versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      versions: items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      next_cursor,
     };
   }
 
