@@ -22,7 +22,7 @@ import pg from 'pg';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { RequestContext } from '../src/app/context.js';
+import type { RequestContext } from '../src/platform/context/request-context.js';
 import { SearchService } from '../src/modules/search/search.service.js';
 import { ProjectDirectory } from '../src/modules/projects/project-directory.js';
 import { ProjectsService } from '../src/modules/projects/projects.service.js';

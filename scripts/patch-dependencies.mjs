@@ -3,11 +3,20 @@
 // left alone with a warning, never half-patched, and installing never fails because of a patch
 // (the service is correct without them; test/platform/dependency-patches.test.ts reports one
 // that did not apply). Usage: node scripts/patch-dependencies.mjs [--check]
+//
+// Only a copy in this package's own node_modules is patched: npm puts one there when this package
+// is the root being installed (a checkout, `npm ci`), or when its tree is private (`npm i -g`, or a
+// consumer's install that could not share the version). Code outside this package never resolves
+// into that folder, so no other package sees the change. A copy npm shared with the consumer's own
+// packages (hoisted next to this package) is left as installed. patch-package was the alternative:
+// run as a consumer's postinstall it is either missing (a devDependency: the install fails) or
+// patches the shared copy, and a diff that no longer fits fails the install instead of leaving the
+// dependency as it was.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const require = createRequire(import.meta.url);
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARKER = 'context-hub patch:';
 
 /**
@@ -16,8 +25,8 @@ const MARKER = 'context-hub patch:';
  * results no shared hidden class. Measured: what such a result holds (the closure, the issues, the
  * parsed input) survives young-generation GCs and is promoted. The MCP SDK's classifyInboundRequest
  * fails such parses on every request (is it a result? an error response?), so on the 2026-07-28
- * path 1.5–4.4 MB survived each scavenge (7–18 ms pauses) instead of ~11 KB (1.4–2.5 ms); a bare
- * loop of 3M failure literals runs 5.0 s against 1.4 s for this replacement. The replacement is the
+ * path megabytes survived each scavenge instead of kilobytes, and a bare loop of failure literals
+ * ran several times slower than this replacement (BENCHMARKS.md, mcp notes). The replacement is the
  * alternative zod's own comment names: one shared accessor and a hidden state slot. Same observable
  * shape: own enumerable `success` and `error` (built on first read, settable), nothing else
  * enumerable.
@@ -25,6 +34,8 @@ const MARKER = 'context-hub patch:';
 const ZOD_LAZY_FAILURE = {
   name: 'zod lazy safeParse failure',
   package: 'zod',
+  // package.json pins zod to exactly this version (test/platform/dependency-patches.test.ts checks).
+  version: '4.6.7',
   files: ['v4/core/parse.js', 'v4/core/parse.cjs'],
   original: `function failure(Err, issues, ctx) {
     let error;
@@ -77,19 +88,22 @@ function failure(Err, issues, ctx) {
 
 export const PATCHES = [ZOD_LAZY_FAILURE];
 
-/** Where a patch's files are in this install, or undefined when the package is not installed. */
+/** This package's own copy of a dependency, or undefined when npm put none in its node_modules. */
 function packageRoot(name) {
-  try {
-    return path.dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    return undefined;
-  }
+  const root = path.join(PACKAGE_DIR, 'node_modules', name);
+  return fs.existsSync(path.join(root, 'package.json')) ? root : undefined;
 }
 
-/** 'patched', 'applied' (just now), 'not-installed' or 'changed' (the expected text is not there) per file. */
+/**
+ * 'patched', 'applied' (just now), 'unpatched' (--check), 'not-ours' (no copy in this package's own
+ * node_modules) or 'changed' (another version, or the expected text is not there) per file.
+ */
 export function applyPatch(patch, { write = true } = {}) {
   const root = packageRoot(patch.package);
-  if (!root) return [{ file: patch.package, state: 'not-installed' }];
+  if (!root) return [{ file: patch.package, state: 'not-ours' }];
+  // Written against one release: another one is left as installed even where the text still fits.
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (version !== patch.version) return [{ file: `${patch.package}@${version}`, state: 'changed' }];
   return patch.files.map((relative) => {
     const file = path.join(root, relative);
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -106,10 +120,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let unapplied = 0;
   for (const patch of PATCHES) {
     for (const { file, state } of applyPatch(patch, { write: !check })) {
-      if (state === 'changed' || state === 'unpatched') unapplied += 1;
-      if (state === 'changed')
+      if (state !== 'patched' && state !== 'applied') unapplied += 1;
+      if (state === 'not-ours')
+        console.log(
+          `patch-dependencies: ${patch.name}: ${patch.package} is shared with other packages here; left as installed`,
+        );
+      else if (state === 'changed')
         console.warn(
-          `patch-dependencies: ${patch.name}: ${file} no longer holds the code this patch replaces; left as installed (review the patch against the new version)`,
+          `patch-dependencies: ${patch.name}: ${file} is not the code this patch was written for ` +
+            `(${patch.package} ${patch.version}); left as installed (review the patch against it)`,
         );
       else if (state !== 'patched' || check)
         console.log(`patch-dependencies: ${patch.name}: ${path.relative(process.cwd(), file)} ${state}`);

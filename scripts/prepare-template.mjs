@@ -1,12 +1,14 @@
 // Prepares the embedded-store template at install/build time: PGlite's initdb plus every
-// migration, dumped as a tarball. A first start loads it instead of running initdb (~3.5 s here).
+// migration, dumped as a tarball. A first start loads it instead of running initdb, which costs
+// seconds (BENCHMARKS.md, startup notes).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { PgliteDatabase } = await import(path.join(root, 'dist/platform/db/pglite.js'));
-const { migrate, loadMigrations } = await import(path.join(root, 'dist/platform/db/migrate.js'));
+const { migrate } = await import(path.join(root, 'dist/platform/db/migrate.js'));
+const { templateManifest } = await import(path.join(root, 'dist/platform/db/open.js'));
 const target = path.join(root, '.template', 'pglite-data.tar.gz');
 
 const db = await PgliteDatabase.open();
@@ -20,10 +22,6 @@ const blob = await db.dump();
 fs.mkdirSync(path.dirname(target), { recursive: true });
 fs.writeFileSync(target, Buffer.from(await blob.arrayBuffer()));
 await db.close();
-// Which migrations the template holds: a template built from other migration files is not used.
-const manifest = Object.fromEntries(loadMigrations().map((m) => [m.name, m.checksum]));
-fs.writeFileSync(
-  path.join(root, '.template', 'manifest.json'),
-  `${JSON.stringify({ migrations: manifest }, null, 2)}\n`,
-);
+// Which migration and function files the template holds: one built from other files is not used.
+fs.writeFileSync(path.join(root, '.template', 'manifest.json'), `${JSON.stringify(templateManifest(), null, 2)}\n`);
 console.log(`prepared ${path.relative(root, target)} (${fs.statSync(target).size} bytes)`);

@@ -1,9 +1,9 @@
 // A keep-alive HTTP/1.1 client connection on a bare TCP socket, for the load generator's `socket`
-// client. It exists because undici spends ~140 µs of client CPU per 54 KB answer on this machine
-// (stream plumbing, a Buffer per read and a UTF-8 decode per response): with our tools/list the
-// load generator, not the server, was the bottleneck. This one reads into one buffer per
-// connection (net's `onread`), keeps nothing of the body but its first bytes, and looks for the
-// JSON-RPC "result" key as the bytes pass.
+// client. It exists because undici spends more client CPU on a large answer than the server spends
+// producing it (stream plumbing, a Buffer per read and a UTF-8 decode per response; BENCHMARKS.md,
+// mcp notes): with our tools/list the load generator, not the server, was the bottleneck. This one
+// reads into one buffer per connection (net's `onread`), keeps nothing of the body but its first
+// bytes, and looks for the JSON-RPC "result" key as the bytes pass.
 // It speaks just enough HTTP/1.1 for the benchmark: one request in flight, answers framed by
 // Content-Length or chunked transfer coding (the SDK's SSE answers), no trailers, no upgrades.
 import net from 'node:net';

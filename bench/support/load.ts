@@ -3,9 +3,9 @@
 // flight over N keep-alive connections; user i sends template i % templates.
 // A response counts as ok when its status is 2xx and its body carries a JSON-RPC "result".
 // Two clients: `undici` (a Pool, the default) and `socket` (bench/support/http1-socket.ts, a bare
-// keep-alive socket: ~30 µs of client CPU per answer of any size, where undici spends 140-180 µs
-// on a 54 KB one). The result reports the client's own CPU per call over the measured window, so
-// a row the load generator limits shows as one.
+// keep-alive socket whose client CPU per answer hardly depends on its size, where undici's grows
+// with it; BENCHMARKS.md, mcp notes). The result reports the client's own CPU per call over the
+// measured window, so a row the load generator limits shows as one.
 // Usage: tsx bench/support/load.ts '<json LoadSpec>'; prints one JSON LoadResult line.
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';

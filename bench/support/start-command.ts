@@ -10,5 +10,8 @@ export function serviceNodeFlags(root: string): string[] {
   const script = words.indexOf('dist/cli.js');
   if (words[0] !== 'node' || script < 0)
     throw new Error(`package.json start is not "node [flags] dist/cli.js …": ${start}`);
-  return words.slice(1, script);
+  // `--import ./x.js` names a file of that checkout: absolute, so a child in another cwd finds it.
+  return words
+    .slice(1, script)
+    .map((word, i, flags) => (flags[i - 1] === '--import' && word.startsWith('./') ? path.join(root, word) : word));
 }

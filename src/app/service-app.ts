@@ -2,9 +2,10 @@ import { ViewCatalog } from '../mcp/views.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
-import { LegacySessionManager } from '../mcp/legacy-sessions.js';
 import { registerMcpEndpoint } from '../mcp/endpoint.js';
-import { ModernFastPath } from '../mcp/modern-dispatch.js';
+import { createMcpFastPath } from '../mcp/fast-path/index.js';
+import { createMcpGate } from '../mcp/gate.js';
+import { LegacySessionManager } from '../mcp/legacy-sessions/manager.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import { createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { SessionStore } from '../mcp/session-store.js';
@@ -13,7 +14,7 @@ import { systemRoutes } from '../modules/system/system.routes.js';
 import { OPERATOR } from '../platform/auth/actor.js';
 import type { Authenticator } from '../platform/auth/authenticator.js';
 import { createHttpAuth } from '../modules/org/http-auth.js';
-import { installRestAuditFallback, withToolAuditFallback } from '../modules/org/audit-fallback.js';
+import { restAuditFallback, withToolAuditFallback } from '../modules/org/audit-fallback.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
@@ -23,7 +24,7 @@ import { ChangeFeed } from '../platform/events/change-feed.js';
 import { buildHttpApp, MCP_BODY_LIMIT, type HttpAppDeps } from '../platform/http/app.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { JobQueues } from '../platform/jobs/queues.js';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from '../platform/context/request-context.js';
 import { createServices, type Services } from './services.js';
 import { VERSION } from './version.js';
 
@@ -35,7 +36,7 @@ export interface ServiceAppOptions {
   db?: Database;
   /** Extra MCP registrations (the conformance fixtures). */
   mcpExtensions?: McpRegistry['extensions'];
-  /** The 2026-07-28 tools/list + tools/call fast path (src/mcp/modern-dispatch.ts); on unless false. */
+  /** The MCP fast path for plain tools/list + read-only tools/call (src/mcp/fast-path/); on unless false. */
   mcpFastPath?: boolean;
   authenticator?: Authenticator;
   /** Whether this process works the job queues; defaults to SERVE_WORKERS (the worker role forces true). */
@@ -145,20 +146,30 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     version: VERSION,
     challenge: auth.challenge,
     onAuthenticated: auth.onAuthenticated,
+    onResponse: restAuditFallback(services.org.audit, clock),
   };
+  const mcpGate = createMcpGate(httpDeps);
+  const fastPath =
+    options.mcpFastPath === false
+      ? undefined
+      : createMcpFastPath({
+          server: mcpDeps,
+          gate: mcpGate,
+          useLiveSession: (id, subject) => legacy.useLiveSession(id, subject),
+          log,
+        });
   const startedAt = clock.now();
-  const http = buildHttpApp(httpDeps, [
-    ...systemRoutes({ db, version: VERSION, startedAt }),
-    ...auth.routes,
-    ...moduleRoutes(services),
-  ]);
-  installRestAuditFallback(http, services.org.audit, clock);
+  const http = buildHttpApp(
+    httpDeps,
+    [...systemRoutes({ db, version: VERSION, startedAt }), ...auth.routes, ...moduleRoutes(services)],
+    { fastPath },
+  );
   registerMcpEndpoint(http, {
-    http: httpDeps,
+    config,
+    gate: mcpGate,
     legacy,
     modern,
     createSseServer: (caller) => createMcpServer(mcpDeps, caller),
-    modernFastPath: options.mcpFastPath === false ? undefined : new ModernFastPath(mcpDeps),
   });
 
   const systemContext = (): RequestContext => ({ actor: OPERATOR, requestId: 'system', clock, log });

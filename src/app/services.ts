@@ -1,57 +1,21 @@
-import type { Clock } from '../platform/clock.js';
-import type { Config } from '../platform/config.js';
-import type { Database } from '../platform/db/database.js';
-import type { ChangeFeed } from '../platform/events/change-feed.js';
-import type { Logger } from '../platform/logger.js';
-import type { JobQueues } from '../platform/jobs/queues.js';
-import { DemoSeed } from '../modules/demo/demo.seed.js';
+import type { ServiceDeps, Services } from '../modules/services.js';
+import { contextHubDemoSeeder, datastreamsDemoSeeder, DemoSeed } from '../modules/demo/index.js';
 import { ProjectDirectory } from '../modules/projects/project-directory.js';
 import { ProjectsService } from '../modules/projects/projects.service.js';
 import { CredentialsService } from '../modules/credentials/credentials.service.js';
 import { FlowsService } from '../modules/flows/flows.service.js';
-import { datastreamsDemoSeeder } from '../modules/flows/demo.seed.js';
 import { IngestionService } from '../modules/ingestion/ingestion.service.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
 import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
-import { contextHubDemoSeeder } from '../modules/context-hub/demo.seed.js';
-import { createOrgServices, guardProjectCreation, type OrgServices } from '../modules/org/index.js';
+import { ContextHubService } from '../modules/context-hub/index.js';
+import { createOrgServices, guardProjectCreation } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
-import { createEvaluators, type Evaluators } from '../modules/facts/index.js';
+import { createEvaluators } from '../modules/evaluators/index.js';
 
-export interface ServiceDeps {
-  db: Database;
-  feed: ChangeFeed;
-  config: Config;
-  clock: Clock;
-  log: Logger;
-  jobs: JobQueues;
-}
-
-/** Every module's service, built once per process. Adapters and jobs call only these. */
-export interface Services {
-  deps: ServiceDeps;
-  projects: ProjectsService;
-  /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
-  org: OrgServices;
-  demo: DemoSeed;
-  /** Connections with encrypted secrets, and the built-in providers (issue 5). */
-  credentials: CredentialsService;
-  /** Runs: provider → raw landing → models (ad_performance_daily, kpis_daily; the evaluators add theirs). */
-  ingestion: IngestionService;
-  /** Datastreams, report definitions, on-demand runs (/api/flows). */
-  flows: FlowsService;
-  skills: SkillsService;
-  knowledge: KnowledgeService;
-  taxonomy: TaxonomyService;
-  search: SearchService;
-  money: MoneyService;
-  contextEvents: ContextEventsService;
-  /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
-  evaluators: Evaluators;
-}
+export type { ServiceDeps, Services } from '../modules/services.js';
 
 export function createServices(deps: ServiceDeps): Services {
   const org = createOrgServices({ db: deps.db, clock: deps.clock });
@@ -59,19 +23,30 @@ export function createServices(deps: ServiceDeps): Services {
   directory.attach(deps.feed);
   const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory);
   guardProjectCreation(projects, org);
-  const demo = new DemoSeed(deps.db, projects);
+  const demo = new DemoSeed(projects);
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
-  demo.add('context-events', contextEventsDemoSeeder(deps.db));
+  demo.add('context-events', contextEventsDemoSeeder(deps.db, projects));
   const skills = new SkillsService(deps.db, projects, org.projectLimits);
   const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
-  const taxonomy = new TaxonomyService(deps.db, projects, org.projectLimits);
+  const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
+  const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config);
-  const ingestion = new IngestionService(deps.db, deps.jobs, credentials, deps.clock, deps.log, deps.feed);
-  const flows = new FlowsService(deps.db, projects, deps.config, ingestion, org.projectLimits);
-  demo.add('datastreams', datastreamsDemoSeeder(deps.db, { credentials, flows }));
+  const flows = new FlowsService(deps.db, projects, deps.config, credentials, org.projectLimits);
+  const ingestion = new IngestionService(
+    deps.db,
+    deps.jobs,
+    credentials,
+    flows,
+    projects,
+    deps.clock,
+    deps.log,
+    deps.feed,
+  );
+  flows.startRunsWith(ingestion);
+  demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
   return {
     deps,
@@ -79,6 +54,7 @@ export function createServices(deps: ServiceDeps): Services {
     knowledge,
     taxonomy,
     search,
+    contextHub,
     projects,
     org,
     demo,

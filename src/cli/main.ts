@@ -2,6 +2,7 @@ import { VERSION } from '../app/version.js';
 import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform/config.js';
 import { ConfigError, StartupError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
+import { zodRuntimeState } from '../platform/zod-runtime.js';
 import { membersCommand } from '../modules/org/members.cli.js';
 
 // The service graph is imported on demand so --help and configuration errors answer at once.
@@ -98,6 +99,7 @@ function listenError(config: Config, error: unknown): unknown {
 async function serve(config: Config): Promise<number> {
   assertSecretsKeyForServing(config);
   const log = createLogger({ level: config.logLevel });
+  log.info({ zod: zodRuntimeState() }, 'zod runtime');
   // Conformance fixtures are test support: loaded only when asked for, never otherwise.
   const mcpExtensions = config.mcpConformanceFixtures
     ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures]
@@ -141,8 +143,10 @@ async function worker(config: Config): Promise<number> {
   }
   assertSecretsKeyForServing(config);
   const log = createLogger({ level: config.logLevel });
+  log.info({ zod: zodRuntimeState() }, 'zod runtime');
   const { startWorker } = await import('../platform/jobs/worker.js');
-  const stop = await startWorker(config, log);
+  const { createServiceApp } = await import('../app/service-app.js');
+  const stop = await startWorker(() => createServiceApp({ config, logger: log, workJobs: true }), log);
   await waitForShutdown(stop);
   return 0;
 }
@@ -158,6 +162,8 @@ async function migrateCommand(config: Config): Promise<number> {
         ? `applied ${report.applied.length} migration(s): ${report.applied.join(', ')}\n`
         : `up to date (${report.alreadyApplied} applied)\n`,
     );
+    if (report.functions.length)
+      process.stdout.write(`applied ${report.functions.length} function file(s): ${report.functions.join(', ')}\n`);
   } finally {
     await db.close();
   }

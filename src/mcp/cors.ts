@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError } from '../platform/errors.js';
-import { sendProblem } from '../platform/http/app.js';
+import { sendProblem } from '../platform/http/error-mapping.js';
 
 /** The MCP endpoints a browser client calls. */
 export const MCP_BROWSER_PATHS = ['/mcp', '/sse', '/messages'] as const;

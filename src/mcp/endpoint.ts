@@ -11,35 +11,30 @@ import {
 } from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { NotFoundError } from '../platform/errors.js';
-import {
-  authorizeRequest,
-  installPreRouter,
-  MALFORMED_JSON,
-  MCP_BODY_LIMIT,
-  sendProblem,
-  type AuthorizableRequest,
-  type HttpAppDeps,
-} from '../platform/http/app.js';
-import { createHostValidator, createOriginValidator } from '../platform/http/host-validation.js';
-import type { LegacySessionManager } from './legacy-sessions.js';
-import type { ModernFastPath } from './modern-dispatch.js';
-import { originForbidden, registerMcpCors } from './cors.js';
-import { createMcpPreRouter, preRoutedBody, preRoutedOf } from './pre-router.js';
+import { MALFORMED_JSON } from '../platform/http/body-parsing.js';
+import { sendProblem } from '../platform/http/error-mapping.js';
+import { createOriginValidator } from '../platform/http/host-validation.js';
+import { MCP_BODY_LIMIT } from '../platform/http/limits.js';
+import { createPublicUrls } from '../platform/http/public-url.js';
+import type { Config } from '../platform/config.js';
+import type { LegacySessionManager } from './legacy-sessions/manager.js';
+import { registerMcpCors } from './cors.js';
+import { gateOutcomeOf } from './fast-path/index.js';
+import { MCP_RULE, type McpGate } from './gate.js';
+import { replyTooDeep, TooDeepJson } from './json-rpc-depth.js';
 import { authInfoFor, type CallerInfo } from './server.js';
 import { SseServerTransport } from './sse-transport.js';
 import { writeWebResponse } from './web-response.js';
 
 export interface McpEndpointDeps {
-  http: HttpAppDeps;
+  config: Config;
+  /** The same gate the fast path runs (createMcpGate). */
+  gate: McpGate;
   legacy: LegacySessionManager;
   modern: McpHttpHandler;
   /** A server for one 2024-11-05 SSE connection, bound to its caller. */
   createSseServer: (caller: CallerInfo) => McpServer;
-  /** Answers plain tools/list and read-only tools/call without a server per request, below Fastify (absent: off). */
-  modernFastPath?: ModernFastPath;
 }
-
-const MCP_RULE = { permission: 'context.read' } as const;
 
 function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply
@@ -54,52 +49,28 @@ function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, me
  * and 2026-07-28 traffic to the SDK's stateless handler.
  */
 export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): void {
-  const originAllowed = createOriginValidator(deps.http.config);
-  registerMcpCors(app, originAllowed);
+  registerMcpCors(app, createOriginValidator(deps.config));
   const sseSessions = new Map<string, { transport: SseServerTransport; subject: string }>();
+  const gate = deps.gate;
+  const publicUrls = createPublicUrls(deps.config);
 
-  async function gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo> {
-    const origin = request.headers.origin;
-    if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
-      throw originForbidden();
-    }
-    await authorizeRequest(request, deps.http, MCP_RULE);
-    return { actor: request.actor!, requestId };
-  }
-
-  /** The gate for a request Fastify routed: its outcome from the pre-router when that ran it. */
+  /** The gate for a request Fastify routed: its outcome from the fast path when that ran it. */
   async function gateRouted(request: FastifyRequest): Promise<CallerInfo> {
-    const gated = preRoutedOf(request.raw)?.gate;
+    const gated = gateOutcomeOf(request.raw);
     if (!gated) return gate(request, String(request.id));
     if ('error' in gated) throw gated.error;
     request.actor = gated.caller.actor;
     return gated.caller;
   }
 
-  // Plain tools/list and read-only tools/call are answered below Fastify (pre-router.ts); this
-  // route answers everything else, and all of it when the fast path is off.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  if (deps.modernFastPath) {
-    installPreRouter(
-      app,
-      createMcpPreRouter({
-        gate,
-        hostAllowed: createHostValidator(deps.http.config),
-        fastPath: deps.modernFastPath,
-        legacy: deps.legacy,
-        log: deps.http.logger,
-        closing: () => closing,
-      }),
-    );
-  }
-
+  // Plain tools/list and read-only tools/call may be answered below Fastify (fast-path/, given to
+  // the HTTP app as its fastPath option); this route answers everything else, and all of it when
+  // the fast path is off.
   const handleMcp = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await gateRouted(request);
     if (request.body === MALFORMED_JSON)
       return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not valid JSON');
+    if (request.body instanceof TooDeepJson) return replyTooDeep(reply, request.body);
     const body = request.body;
     const authInfo: AuthInfo = authInfoFor(caller, bearerOf(request));
     const webRequest = await toWebRequest(request.raw, body);
@@ -117,15 +88,14 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     url: '/mcp',
     bodyLimit: MCP_BODY_LIMIT,
     config: mcpConfig,
-    // A request the pre-router read and handed on: parse the bytes it read.
-    preParsing: async (request, _reply, payload) => preRoutedBody(request.raw) ?? payload,
     handler: handleMcp,
   });
 
   app.get('/sse', { config: { rule: MCP_RULE } }, async (request, reply) => {
     const caller = await gate(request, String(request.id));
     reply.hijack();
-    const transport = new SseServerTransport(reply.raw, '/messages');
+    // A path, resolved by the client against its own URL: behind a proxy that adds a prefix it keeps it.
+    const transport = new SseServerTransport(reply.raw, `${publicUrls.pathPrefix(request.raw)}/messages`);
     const server = deps.createSseServer(caller);
     sseSessions.set(transport.sessionId, { transport, subject: caller.actor.subject });
     transport.onclose = () => {
@@ -149,6 +119,7 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
         );
       }
       const body = request.body;
+      if (body instanceof TooDeepJson) return replyTooDeep(reply, body);
       if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
         return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
       }

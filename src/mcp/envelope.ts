@@ -1,5 +1,5 @@
 import { z, type ZodRawShape } from 'zod';
-import { RESULT_JSON, type ResultJsonParts } from './result-json.js';
+import { RESULT_JSON, type ResultJsonParts } from './fast-path/result-json.js';
 import type { EnvelopedAnswer } from './tool.js';
 
 export const APP_PAYLOAD_META_KEY = 'service.app_payload';
@@ -10,7 +10,7 @@ export const WithheldDescriptor = z
   .object({ withheld: z.literal('moved_to_app_channel'), bytes: z.number().int() })
   .describe('This key was larger than ENVELOPE_INLINE_BYTES; the full value is in _meta["service.app_payload"].')
   // An id makes JSON Schema conversion emit it once per tool under $defs and $ref it from each data
-  // key: written inline it was a third of the ~70 KB tools/list answer.
+  // key: written inline it was a large share of the tools/list answer (BENCHMARKS.md, mcp notes).
   .meta({ id: 'withheld' });
 
 export const EnvelopeMeta = z.object({

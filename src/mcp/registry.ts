@@ -1,4 +1,4 @@
-import type { RequestContext } from '../app/context.js';
+import type { RequestContext } from '../platform/context/request-context.js';
 import type { Permission } from '../platform/auth/permissions.js';
 import type { AnyToolSpec } from './tool.js';
 

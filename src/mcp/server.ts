@@ -17,7 +17,9 @@ import { rejectNul } from '../platform/validation.js';
 import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
-import { errorResult, resourceReadError } from './tool-errors.js';
+import { answerInvalidParamsAsSuch } from './invalid-params.js';
+import { toolAccessFor } from './tool-access.js';
+import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
 
 export const SERVER_NAME = 'context-hub';
 
@@ -109,14 +111,15 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
   }
   deps.registry.views.register(server);
   for (const extend of deps.registry.extensions) extend(server);
+  answerInvalidParamsAsSuch(server);
   return server;
 }
 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
 
 /**
- * The SDK's tools/list converts every tool's zod schemas to JSON Schema on every call (over half of
- * a tools/list's CPU here). Every server built from the same deps registers the same tools, and the
+ * The SDK's tools/list converts every tool's zod schemas to JSON Schema on every call (most of
+ * a tools/list's CPU). Every server built from the same deps registers the same tools, and the
  * listing does not depend on the request or the era, so it is computed once per deps and shared.
  */
 const listedToolsCache = new WeakMap<McpServerDeps, Promise<ListToolsResult>>();
@@ -137,7 +140,7 @@ function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult
  * The SDK's own handlers are wrapped, not reimplemented, so schemas and results stay the SDK's.
  */
 function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCaller?: CallerInfo): void {
-  const permissions = new Map(deps.registry.tools.map((tool) => [tool.name, tool.permission]));
+  const access = toolAccessFor(deps.registry);
   // The SDK exposes registered handlers only through this protected accessor.
   const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
   const list = protocol._getRequestHandler('tools/list');
@@ -146,20 +149,11 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const actor = callerOf(ctx, boundCaller).actor;
     const result = await listedTools(deps, () => list(request, ctx) as Promise<ListToolsResult>);
-    return {
-      ...result,
-      tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)),
-    };
+    return access.visibleListing(result, actor);
   });
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const permission = permissions.get(request.params.name);
-    if (permission !== undefined && !actorHas(callerOf(ctx, boundCaller).actor, permission)) {
-      return errorResult(
-        'role_forbidden',
-        `Your role does not allow ${request.params.name} (it needs ${permission}).`,
-        'Ask an admin for a role that allows it, or use a tool from tools/list.',
-      );
-    }
+    const name = request.params.name;
+    if (!access.allows(callerOf(ctx, boundCaller).actor, name)) return roleForbidden(name, access.permissionOf(name)!);
     return (await call(request, ctx)) as CallToolResult;
   });
 }
@@ -173,12 +167,7 @@ export function serverIdentity(deps: McpServerDeps): { name: string; version: st
 export async function cachedToolListingFor(deps: McpServerDeps, actor: Actor): Promise<ListToolsResult | undefined> {
   const cached = listedToolsCache.get(deps);
   if (!cached) return undefined;
-  const result = await cached;
-  const permissions = new Map(deps.registry.tools.map((tool) => [tool.name, tool.permission]));
-  return {
-    ...result,
-    tools: result.tools.filter((tool) => !permissions.has(tool.name) || actorHas(actor, permissions.get(tool.name)!)),
-  };
+  return toolAccessFor(deps.registry).visibleListing(await cached, actor);
 }
 
 /** How a tool call talks back to its client: cancellation and, when the client asked, progress. */
@@ -192,7 +181,7 @@ export interface ToolCallChannel {
  * What a tool sees of its call. A class, not an object literal with getters: a literal whose
  * getters close over the call gets accessor functions of its own each time, V8 gives such objects
  * no shared hidden class, and (measured, as with zod's safeParse failures) what they hold then
- * survives young-generation GCs: ~0.5 MB per scavenge on the cheap-call benchmark.
+ * survives young-generation GCs (BENCHMARKS.md, mcp notes).
  */
 class ToolCallContext implements ToolContext {
   readonly actor: Actor;
@@ -252,13 +241,7 @@ export async function runToolCall(
 ): Promise<CallToolResult> {
   const toolCtx = new ToolCallContext(deps, tool.name, channel, caller);
   try {
-    if (!actorHas(caller.actor, tool.permission)) {
-      return errorResult(
-        'role_forbidden',
-        `Your role does not allow ${tool.name} (it needs ${tool.permission}).`,
-        'Ask an admin for a role that allows it, or use a read tool.',
-      );
-    }
+    if (!toolAccessFor(deps.registry).allows(caller.actor, tool.name)) return roleForbidden(tool.name, tool.permission);
     rejectNul(args, 'arguments');
     const answer = await tool.run(toolCtx, args as never);
     if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };

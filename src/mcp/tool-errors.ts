@@ -28,6 +28,15 @@ export function errorResult(code: string, message: string, hint?: string, error?
   };
 }
 
+/** A call to a tool the caller's role does not allow, on every path (SDK servers and the fast path). */
+export function roleForbidden(tool: string, permission: string): CallToolResult {
+  return errorResult(
+    'role_forbidden',
+    `Your role does not allow ${tool} (it needs ${permission}).`,
+    'Ask an admin for a role that allows it, or use a tool from tools/list.',
+  );
+}
+
 /**
  * A failed `resources/read` as the protocol error the client can act on. An object the URI names
  * that does not exist is the spec's resource-not-found (-32602 with `data: {uri}`, SEP-2164), the

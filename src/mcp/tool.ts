@@ -1,5 +1,5 @@
 import type { ZodObject, ZodRawShape, ZodType, z } from 'zod';
-import type { RequestContext } from '../app/context.js';
+import type { RequestContext } from '../platform/context/request-context.js';
 import type { Permission } from '../platform/auth/permissions.js';
 
 /** What a tool handler gets: the request context plus the call's own channel back to the client. */
@@ -49,7 +49,7 @@ export interface ToolSpec<S extends ZodObject<ZodRawShape> = ZodObject<ZodRawSha
   run(ctx: ToolContext, input: z.output<S>): Promise<ToolAnswer>;
   /**
    * Read-only tools may name the state their answer depends on: calls with equal arguments and an
-   * equal token get the same answer, so a finished answer can be reused (ModernFastPath). The token
+   * equal token get the same answer, so a finished answer can be reused (the MCP fast path). The token
    * must come from a read made after the call arrived, so it changes with every write that could
    * change the answer; it also checks the caller's access, as `run` would. Undefined: no reuse.
    */

@@ -1,49 +1,99 @@
-import type { Services } from '../app/services.js';
+import type { Services } from './services.js';
 import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
-import { projectResources, projectRoutes, projectTools } from './projects/index.js';
-import { contextHubRoutes, contextHubToolList } from './context-hub/index.js';
-import { orgRoutes } from './org/index.js';
-import { moneyRoutes, moneyTools } from './money/index.js';
-import { contextEventRoutes, contextEventTools } from './context-events/index.js';
-import { credentialRoutes } from './credentials/index.js';
-import { flowRoutes, flowTools } from './flows/index.js';
 import { anomalyResources, anomalyRoutes, anomalyTools } from './anomalies/index.js';
-import { insightResources, insightRoutes, insightTools } from './insights/index.js';
+import { contextEventRoutes, contextEventTools } from './context-events/index.js';
+import { contextHubTools } from './context-hub/index.js';
+import { credentialRoutes } from './credentials/index.js';
 import { dqRoutes, dqTools } from './data-quality/index.js';
-import { runResources } from './facts/index.js';
+import { flowRoutes, flowTools, runResources } from './flows/index.js';
+import { insightResources, insightRoutes, insightTools } from './insights/index.js';
+import { knowledgeRoutes } from './knowledge/knowledge.routes.js';
+import { knowledgeTools } from './knowledge/knowledge.tools.js';
+import { moneyRoutes, moneyTools } from './money/index.js';
+import { orgRoutes } from './org/index.js';
+import { projectResources, projectRoutes, projectTools } from './projects/index.js';
 import { reportRoutes, reportTools } from './reports/index.js';
+import { searchRoutes, searchTools } from './search/index.js';
+import { skillRoutes } from './skills/skills.routes.js';
+import { skillTools } from './skills/skills.tools.js';
+import { taxonomyRoutes } from './taxonomy/taxonomy.routes.js';
+import { taxonomyTools } from './taxonomy/taxonomy.tools.js';
+
+/**
+ * The context hub's tools in the reading order agents are told (the server instructions): search,
+ * procedure, knowledge, key, then writes and the raw dump. Named, so a module adding a tool or
+ * reordering its own list cannot move another tool; `inOrder` fails at start on a name missing here.
+ */
+export const CONTEXT_HUB_TOOL_ORDER = [
+  'search_context',
+  'get_procedure',
+  'get_knowledge',
+  'get_business_key',
+  'add_knowledge',
+  'add_skill',
+  'get_skills',
+  'get_context_hub',
+] as const;
+
+/** `tools` in the order `names` gives; throws when the two do not hold the same names. */
+export function inOrder(tools: AnyToolSpec[], names: readonly string[]): AnyToolSpec[] {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const ordered = names.map((name) => {
+    const tool = byName.get(name);
+    if (!tool) throw new Error(`tool order names ${name}, which no module registers`);
+    return tool;
+  });
+  const unplaced = tools.filter((tool) => !names.includes(tool.name)).map((tool) => tool.name);
+  if (unplaced.length > 0) throw new Error(`tools missing from the tool order: ${unplaced.join(', ')}`);
+  return ordered;
+}
 
 /** Every module's REST routes; the OpenAPI document and the authorization matrix enumerate these. */
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
+  const { evaluators } = services;
   return [
-    ...contextHubRoutes(services),
+    ...skillRoutes(services.skills),
+    ...knowledgeRoutes(services.knowledge),
+    ...taxonomyRoutes(services.taxonomy),
+    ...searchRoutes(services.search),
     ...projectRoutes(services.projects),
     ...orgRoutes(services.org, services.deps.config.authMode),
     ...moneyRoutes(services.money),
     ...contextEventRoutes(services.contextEvents),
     ...credentialRoutes(services.credentials),
     ...flowRoutes(services.flows),
-    ...anomalyRoutes(services.evaluators.anomalies),
-    ...insightRoutes(services.evaluators.insights),
-    ...dqRoutes(services.evaluators.dq),
-    ...reportRoutes(services.evaluators.reports),
+    ...anomalyRoutes(evaluators.anomalies),
+    ...insightRoutes(evaluators.insights),
+    ...dqRoutes(evaluators.dq),
+    ...reportRoutes(evaluators.reports),
   ];
 }
 
-/** Every module's MCP tools, registered once into the shared registry. */
+/** Every module's MCP tools, registered once into the shared registry (tools/list keeps this order). */
 export function moduleTools(services: Services): AnyToolSpec[] {
+  const { evaluators } = services;
+  const contextHub = inOrder(
+    [
+      ...searchTools(services.search),
+      ...skillTools(services.skills),
+      ...knowledgeTools(services.knowledge),
+      ...taxonomyTools(services.taxonomy),
+      ...contextHubTools(services.contextHub),
+    ],
+    CONTEXT_HUB_TOOL_ORDER,
+  );
   return [
     ...projectTools(services.projects),
-    ...contextHubToolList(services),
+    ...contextHub,
     ...moneyTools(services.money),
     ...contextEventTools(services.contextEvents),
     ...flowTools(services.flows, services.ingestion),
-    ...anomalyTools(services.evaluators.anomalies),
-    ...insightTools(services.evaluators.insights, services.evaluators.kpis),
-    ...dqTools(services.evaluators.dq),
-    ...reportTools(services.evaluators.reports),
+    ...anomalyTools(evaluators.anomalies),
+    ...insightTools(evaluators.insights, evaluators.kpis),
+    ...dqTools(evaluators.dq),
+    ...reportTools(evaluators.reports),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
 
@@ -13,11 +14,16 @@ export interface Config {
   authMode: AuthMode;
   staticToken: string | undefined;
   oauthIssuer: string | undefined;
-  oauthAudience: string | undefined;
+  /** OAUTH_AUDIENCE, comma-separated: a token's `aud` must name at least one of them. */
+  oauthAudience: string[];
   oauthJwksUrl: string | undefined;
   oauthPublicKey: string | undefined;
   hostHeaderValidation: HostValidationMode;
   allowedHosts: string[];
+  /** PUBLIC_BASE_URL without a trailing slash: the origin (and path prefix) every advertised URL uses. */
+  publicBaseUrl: string | undefined;
+  /** TRUSTED_PROXIES: addresses, CIDRs or proxy-addr range names whose X-Forwarded-* headers are believed. */
+  trustedProxies: string[];
   allowedOrigins: string[] | undefined;
   schedulerEnabled: boolean;
   schedulerNightlyHour: number;
@@ -82,6 +88,46 @@ function list(raw: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/**
+ * PUBLIC_BASE_URL: where clients reach the service (e.g. https://hub.example.com or
+ * https://example.com/hub). Advertised URLs are built from it, never from the request.
+ */
+function publicBase(env: Env): string | undefined {
+  const raw = env.PUBLIC_BASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  const allowed = 'an http(s) URL without credentials, query or fragment, e.g. https://hub.example.com';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL', raw, allowed);
+  }
+  if (
+    !['http:', 'https:'].includes(parsed.protocol) ||
+    parsed.username ||
+    parsed.password ||
+    parsed.search ||
+    parsed.hash
+  )
+    throw new ConfigError('PUBLIC_BASE_URL', raw, allowed);
+  if (raw.includes('?') || raw.includes('#')) throw new ConfigError('PUBLIC_BASE_URL', raw, allowed);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The range names Fastify's trustProxy (proxy-addr) understands besides addresses and CIDRs. */
+export const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+
+function isProxyEntry(entry: string): boolean {
+  if ((PROXY_RANGE_NAMES as readonly string[]).includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
 export function isValidTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -102,12 +148,17 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const oauthIssuer = env.OAUTH_ISSUER || undefined;
-  const oauthAudience = env.OAUTH_AUDIENCE || undefined;
+  const oauthAudience = list(env.OAUTH_AUDIENCE);
   const oauthJwksUrl = url(env, 'OAUTH_JWKS_URL', ['http:', 'https:']);
   const oauthPublicKey = env.OAUTH_PUBLIC_KEY || undefined;
   if (authMode === 'oauth') {
     if (!oauthIssuer) throw new ConfigError('OAUTH_ISSUER', undefined, 'required with SERVICE_AUTH_MODE=oauth');
-    if (!oauthAudience) throw new ConfigError('OAUTH_AUDIENCE', undefined, 'required with SERVICE_AUTH_MODE=oauth');
+    if (oauthAudience.length === 0)
+      throw new ConfigError(
+        'OAUTH_AUDIENCE',
+        env.OAUTH_AUDIENCE,
+        'required with SERVICE_AUTH_MODE=oauth: the resource URL(s) tokens are issued for, comma-separated',
+      );
     if (!oauthJwksUrl && !oauthPublicKey) {
       throw new ConfigError(
         'OAUTH_JWKS_URL',
@@ -123,6 +174,17 @@ export function loadConfig(env: Env = process.env): Config {
       'ALLOWED_HOST',
       env.ALLOWED_HOST,
       'a comma-separated host[:port] list, required with HOST_HEADER_VALIDATION=strict',
+    );
+  }
+  const publicBaseUrl = publicBase(env);
+  const trustedProxies = list(env.TRUSTED_PROXIES);
+  const badProxy = trustedProxies.find((entry) => !isProxyEntry(entry));
+  if (badProxy !== undefined) {
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      env.TRUSTED_PROXIES,
+      `a comma-separated list of IP addresses, CIDRs (10.0.0.0/8) or ${PROXY_RANGE_NAMES.join(', ')}; ` +
+        `"${badProxy}" is none`,
     );
   }
   const schedulerTimezone = env.SCHEDULER_TIMEZONE || 'UTC';
@@ -149,6 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     oauthPublicKey,
     hostHeaderValidation,
     allowedHosts,
+    publicBaseUrl,
+    trustedProxies,
     allowedOrigins,
     schedulerEnabled: bool(env, 'SCHEDULER_ENABLED', false),
     schedulerNightlyHour: integer(env, 'SCHEDULER_NIGHTLY_HOUR', 3, 0, 23),

@@ -151,9 +151,56 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     );
     expect(call.status).toBe(403);
     expect(JSON.parse(call.text).code).toBe('insufficient_scope');
+    // Every scope the call needs, the granted context.read included (issue 20 item 10).
     expect(call.headers.get('www-authenticate')).toContain(
-      `error="insufficient_scope", scope="${other!.permission === 'owner' ? 'admin' : other!.permission}"`,
+      `error="insufficient_scope", scope="context.read ${other!.permission === 'owner' ? 'admin' : other!.permission}"`,
     );
+  });
+
+  it('a 403 insufficient_scope names every scope the request needs, granted ones included (eras, REST)', async () => {
+    const challenge = (answer: { headers: Headers }) =>
+      /error="insufficient_scope", scope="([^"]*)"/.exec(answer.headers.get('www-authenticate') ?? '')?.[1];
+    const write = service.app.registry.tools.find((t) => t.permission === 'context.write')!;
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: write.name, arguments: {} },
+    });
+    const readOnly = bearer(await idp.token('owner-1', { scope: 'context.read' }, { now: clock.now() }));
+    const writeOnly = bearer(await idp.token('owner-1', { scope: 'context.write' }, { now: clock.now() }));
+    // 2025-era session: the write tool needs context.write on top of the endpoint's context.read.
+    const session = await openRawSession(service.url, '2025-11-25', readOnly);
+    const legacy = await rawMcp(service.url, call(1), session);
+    expect([legacy.status, challenge(legacy)]).toEqual([403, 'context.read context.write']);
+    expect(JSON.parse(legacy.text)).toMatchObject({
+      required_scope: 'context.read context.write',
+      missing_scope: 'context.write',
+    });
+    // 2026-07-28 (stateless): a token with only context.write still needs context.read for any call.
+    const modern = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': write.name,
+      ...writeOnly,
+    };
+    const stateless = await rawMcp(service.url, call(2), modern);
+    expect([stateless.status, challenge(stateless)]).toEqual([403, 'context.read context.write']);
+    // A batch needs the union of its calls' scopes.
+    const data = service.app.registry.tools.find((t) => t.permission === 'data.read')!;
+    const batch = await rawMcp(
+      service.url,
+      [call(3), { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: data.name, arguments: {} } }],
+      session,
+    );
+    expect(challenge(batch)).toBe('context.read context.write data.read');
+    // REST: the route's one scope.
+    const rest = await api(`${service.url}/api/org/settings`, {
+      method: 'PUT',
+      headers: readOnly,
+      json: { name: 'x' },
+    });
+    expect([rest.status, challenge(rest)]).toEqual([403, 'admin']);
   });
 });
 
@@ -239,7 +286,7 @@ describe('oauth configuration that cannot work refuses to start with one line na
       for (const pem of ['not a pem', await exportSPKI(idp.ec.publicKey)]) {
         const authenticator = new OAuthAuthenticator({
           issuer: ISSUER,
-          audience: AUDIENCE,
+          audience: [AUDIENCE],
           publicKeyPem: pem,
           members,
           clock: systemClock,

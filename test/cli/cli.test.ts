@@ -45,11 +45,19 @@ describe('context-hub CLI', () => {
       JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
     ).scripts.start.split(/\s+/);
     expect(start[0]).toBe('node');
-    expect(binFlags).toEqual(start.slice(1, start.indexOf('dist/cli.js')));
+    const startFlags = start.slice(1, start.indexOf('dist/cli.js'));
+    // `npm start` also preloads the zod runtime; the bin cannot, and imports it first instead (src/cli.ts).
+    const at = startFlags.indexOf('--import');
+    expect(startFlags.slice(at, at + 2)).toEqual(['--import', './dist/platform/zod-runtime.js']);
+    expect(binFlags).toEqual(startFlags.filter((_, i) => i !== at && i !== at + 1));
     expect(binFlags.length).toBeGreaterThan(0);
-    // A misspelt V8 flag makes node refuse to start ("bad option").
-    expect(
-      execFileSync(process.execPath, [...binFlags, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' }),
-    ).toBe('ok');
+    // A misspelt V8 flag makes node refuse to start ("bad option"), and the preload has configured
+    // zod before the program's first line runs.
+    const probe = `import('zod/v4/core').then(async (core) => {
+      const before = core.globalConfig.memoizer;
+      const runtime = await import('./dist/platform/zod-runtime.js');
+      process.stdout.write(String(before === runtime.NO_CYCLE_SUPPORT));
+    })`;
+    expect(execFileSync(process.execPath, [...startFlags, '-e', probe], { cwd: root, encoding: 'utf8' })).toBe('true');
   });
 });

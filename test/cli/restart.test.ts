@@ -9,7 +9,7 @@ import { EventStreamReader, isMethod } from '../support/event-stream.js';
 import { TEST_SECRETS_KEY } from '../support/service.js';
 
 /**
- * README promise: a 2025-era session survives a restart of the server. The session row and its
+ * docs/mcp.md promise: a 2025-era session survives a restart of the server. The session row and its
  * GET-stream events are in the database; a new process rehydrates the session on its next request
  * and replays events after the client's Last-Event-ID, including those from before the restart.
  */

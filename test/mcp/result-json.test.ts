@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { buildEnvelope } from '../../src/mcp/envelope.js';
-import { prewrittenResultJson } from '../../src/mcp/result-json.js';
+import { prewrittenResultJson } from '../../src/mcp/fast-path/result-json.js';
 import type { EnvelopedAnswer } from '../../src/mcp/tool.js';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';

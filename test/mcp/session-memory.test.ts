@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { SESSION_EVICT_IDLE_MS } from '../../src/mcp/legacy-sessions.js';
+import { SESSION_EVICT_IDLE_MS } from '../../src/mcp/legacy-sessions/manager.js';
 import { EventStreamReader } from '../support/event-stream.js';
 import { openRawSession, rawMcp } from '../support/raw-mcp.js';
 import { startService, type RunningService } from '../support/service.js';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 import { connectModern } from '../support/mcp-clients.js';
+import { CONTEXT_HUB_TOOL_ORDER, inOrder } from '../../src/modules/index.js';
+import type { AnyToolSpec } from '../../src/mcp/tool.js';
 
 /**
  * Invariants every tool must keep, checked over whatever the running app registers, so a new tool
@@ -55,6 +57,14 @@ describe('MCP tool registry invariants', () => {
     await client.close();
   });
 
+  it('tools/list gives the hub tools in their named reading order, one after another', async () => {
+    const client = await connectModern(service.url);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    const start = names.indexOf(CONTEXT_HUB_TOOL_ORDER[0]);
+    expect(names.slice(start, start + CONTEXT_HUB_TOOL_ORDER.length)).toEqual([...CONTEXT_HUB_TOOL_ORDER]);
+    await client.close();
+  });
+
   it('the server instructions give agents the reading order', async () => {
     const client = await connectModern(service.url);
     const instructions = client.getInstructions() ?? '';
@@ -62,5 +72,18 @@ describe('MCP tool registry invariants', () => {
     expect(instructions.indexOf('search_context')).toBeLessThan(instructions.indexOf('get_procedure'));
     expect(instructions.indexOf('get_procedure')).toBeLessThan(instructions.indexOf('get_knowledge'));
     await client.close();
+  });
+});
+
+describe('inOrder (tools placed by name)', () => {
+  const tool = (name: string) => ({ name }) as AnyToolSpec;
+
+  it('orders tools by the names given, whatever order the modules listed them in', () => {
+    expect(inOrder([tool('b'), tool('c'), tool('a')], ['a', 'b', 'c']).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses a name no module registers and a tool the order leaves out', () => {
+    expect(() => inOrder([tool('a')], ['a', 'z'])).toThrow(/z, which no module registers/);
+    expect(() => inOrder([tool('a'), tool('b')], ['a'])).toThrow(/missing from the tool order: b/);
   });
 });

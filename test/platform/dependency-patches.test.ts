@@ -2,8 +2,11 @@
 // this install (a failure here means postinstall did not run, or a dependency changed under the
 // patch and the patch needs review), and that patched code behaves as the original did.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
+const json = (file: string) => JSON.parse(fs.readFileSync(new URL(file, import.meta.url), 'utf8'));
 
 describe('dependency patches', () => {
   it('are all applied in this install', () => {
@@ -11,6 +14,17 @@ describe('dependency patches', () => {
     const out = execFileSync(process.execPath, ['scripts/patch-dependencies.mjs', '--check'], { encoding: 'utf8' });
     expect(out).toContain('zod lazy safeParse failure: node_modules/zod/v4/core/parse.js patched');
     expect(out).toContain('zod lazy safeParse failure: node_modules/zod/v4/core/parse.cjs patched');
+  });
+
+  it('patch zod only at the exact version they were written for, which package.json pins', async () => {
+    // @ts-expect-error: a plain .mjs script without type declarations
+    const { PATCHES } = (await import('../../scripts/patch-dependencies.mjs')) as {
+      PATCHES: { package: string; version: string }[];
+    };
+    const zod = PATCHES.find((patch) => patch.package === 'zod')!;
+    expect(json('../../package.json').dependencies.zod).toBe(zod.version);
+    expect(json('../../package-lock.json').packages[''].dependencies.zod).toBe(zod.version);
+    expect(json('../../node_modules/zod/package.json').version).toBe(zod.version);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../src/app/context.js';
+import type { RequestContext } from '../../src/platform/context/request-context.js';
 import { ProjectDirectory } from '../../src/modules/projects/project-directory.js';
 import { ProjectsService } from '../../src/modules/projects/projects.service.js';
 import { OPERATOR } from '../../src/platform/auth/actor.js';

@@ -24,7 +24,7 @@ export function lookbackDays(s: EffectiveSettings): number {
   return frameOf(s).preceding;
 }
 
-// The metric's 1-based position indexes the per-metric rule arrays ($5..$9, in METRICS order).
+// The metric's 1-based position indexes the per-metric rule arrays ($5..$10, in METRICS order).
 const UNPIVOT = METRICS.map((m, i) => `('${m}', ${i + 1}, s.${m})`).join(', ');
 
 /** Up to this many dates, the aggregate path beats sorting the whole history for a window pass. */
@@ -44,9 +44,10 @@ export function evaluationSql(
   return `${scoredSql(s, mode, source)}
     , ins AS (
     INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size,
-      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, watch, direction, fired)
+      window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change, watch,
+      direction, fired)
     SELECT project_id, date, metric, channel, value, mean, sd, n,
-      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, watch,
+      date - ${preceding}, date - ${nearest}, '${s.seasonality}', z, rel, threshold, min_rel, min_abs, watch,
       CASE WHEN mean IS NULL OR value = mean THEN NULL WHEN value > mean THEN 'spike' ELSE 'drop' END,
       ${FIRED_SQL}
     -- The window pass emits rows in (project, channel, metric, day) order, the primary key's order,
@@ -56,9 +57,12 @@ export function evaluationSql(
     SELECT count(*) AS rows, count(*) FILTER (WHERE fired) AS fired FROM ins`;
 }
 
-/** Whether a scored point fires: enough training, a large enough relative change, |z| past the threshold. */
+/**
+ * Whether a scored point fires: enough training, a large enough relative change (a baseline flat
+ * at zero has none: the absolute floor decides there), |z| past the threshold.
+ */
 const FIRED_SQL = `COALESCE(n >= min_train
-        AND (CASE WHEN rel IS NULL THEN value <> mean ELSE abs(rel) >= min_rel END)
+        AND (CASE WHEN rel IS NULL THEN value <> mean AND abs(value - mean) >= min_abs ELSE abs(rel) >= min_rel END)
         AND (CASE WHEN z IS NOT NULL
                THEN (watch <> 'drop' AND z >= threshold) OR (watch <> 'spike' AND z <= -threshold)
                ELSE (watch <> 'drop' AND value > mean) OR (watch <> 'spike' AND value < mean) END), false)`;
@@ -115,6 +119,7 @@ function scoredSql(s: EffectiveSettings, mode: 'window' | 'aggregate', source: s
     ${stats}
     scored AS (
       SELECT w.*, ($6::float8[])[mi] AS threshold, ($7::text[])[mi] AS watch, ($8::float8[])[mi] AS min_rel, ($9::int[])[mi] AS min_train,
+        ($10::float8[])[mi] AS min_abs,
         -- A flat baseline (stddev 0, up to float noise) has no z: the relative change decides.
         CASE WHEN w.sd > 1e-9 * greatest(1, abs(w.mean)) THEN (w.value - w.mean) / w.sd END AS z,
         CASE WHEN w.mean <> 0 THEN (w.value - w.mean) / abs(w.mean) END AS rel
@@ -141,6 +146,7 @@ export function evaluationParams(
     rules.map((r) => r.direction),
     rules.map((r) => r.min_relative_change),
     rules.map((r) => r.min_training_days),
+    rules.map((r) => r.min_abs_change),
   ];
 }
 
@@ -157,8 +163,8 @@ export async function evaluate(
   s: EffectiveSettings,
 ): Promise<{ rows: number; fired: number }> {
   const projectIds = Array.isArray(project) ? project : [project];
-  // JIT compilation costs ~1 s on PostgreSQL per statement here and never pays off for one
-  // project's pass; off for this transaction only.
+  // JIT compilation costs more than it saves here on PostgreSQL (BENCHMARKS.md, anomalies notes)
+  // and never pays off for one project's pass; off for this transaction only.
   await tx.query('SET LOCAL jit = off');
   // The sort before the window pass stays in memory for a project's history (this transaction only).
   await tx.query("SET LOCAL work_mem = '64MB'");
@@ -202,7 +208,7 @@ export async function metricSeries(
   const rows = await db.query<SeriesPointRow>(
     `${scoredSql(s, 'window', 'kpis_daily')}
     SELECT date, value, mean AS baseline_mean, sd AS baseline_stddev, n AS training_size, z, ${FIRED_SQL} AS fired
-    FROM scored WHERE metric = $10 AND channel = $11 ORDER BY date`,
+    FROM scored WHERE metric = $11 AND channel = $12 ORDER BY date`,
     [...params, q.metric, q.channel],
   );
   return rows.map((r) => ({ ...r, training_size: Number(r.training_size) }));
@@ -249,9 +255,20 @@ export interface AnomalyRow {
   relative_change: number | null;
   threshold: number;
   min_relative_change: number;
+  min_abs_change: number;
   watch: string;
   direction: string | null;
   fired: boolean;
+}
+
+/** Newest first; within a day the largest |z| first (a flat baseline's null z last), then metric, channel. */
+const FIRED_ORDER = 'date DESC, abs(coalesce(z, 0)) DESC, metric, channel';
+
+/** The sort key of a fired row, for keyset paging: the row is the last one of its page. */
+export type FiredKey = [date: string, absZ: number, metric: string, channel: string];
+
+export function firedKeyOf(row: AnomalyRow): FiredKey {
+  return [row.date, Math.abs(row.z ?? 0), row.metric, row.channel];
 }
 
 export async function listFired(
@@ -259,19 +276,37 @@ export async function listFired(
   q: {
     projectId: string;
     since: string;
-    until?: string;
-    metric?: string;
-    direction?: string;
-    channel?: string;
+    until?: string | undefined;
+    metric?: string | undefined;
+    direction?: string | undefined;
+    channel?: string | undefined;
+    /** Rows strictly after this key in FIRED_ORDER. */
+    after?: FiredKey | undefined;
     limit: number;
   },
 ): Promise<AnomalyRow[]> {
+  const a = q.after;
+  // FIRED_ORDER mixes directions, so "after" is spelled out instead of one row comparison.
   return db.query<AnomalyRow>(
     `SELECT * FROM anomalies_daily
      WHERE project_id = $1 AND fired AND date >= $2 AND ($3::date IS NULL OR date <= $3)
        AND ($4::text IS NULL OR metric = $4) AND ($5::text IS NULL OR direction = $5) AND ($6::text IS NULL OR channel = $6)
-     ORDER BY date DESC, abs(coalesce(z, 0)) DESC, metric, channel LIMIT $7`,
-    [q.projectId, q.since, q.until ?? null, q.metric ?? null, q.direction ?? null, q.channel ?? null, q.limit],
+       AND ($7::date IS NULL OR date < $7 OR (date = $7 AND (abs(coalesce(z, 0)) < $8::float8
+         OR (abs(coalesce(z, 0)) = $8::float8 AND (metric, channel) > ($9::text, $10::text)))))
+     ORDER BY ${FIRED_ORDER} LIMIT $11`,
+    [
+      q.projectId,
+      q.since,
+      q.until ?? null,
+      q.metric ?? null,
+      q.direction ?? null,
+      q.channel ?? null,
+      a?.[0] ?? null,
+      a?.[1] ?? null,
+      a?.[2] ?? null,
+      a?.[3] ?? null,
+      q.limit,
+    ],
   );
 }
 

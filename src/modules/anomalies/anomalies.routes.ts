@@ -26,7 +26,7 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       method: 'PUT',
       url: '/api/anomalies/settings',
       summary:
-        "Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum change, direction, per-metric overrides)",
+        "Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum changes, direction, per-metric overrides)",
       tags: ['anomalies'],
       rule: { permission: 'admin' },
       query: SettingsQuery,
@@ -38,14 +38,21 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       method: 'GET',
       url: '/api/anomalies',
       summary:
-        'Fired anomalies since a date (default 30 days), newest first, with baseline and correlated context events',
+        'Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, ' +
+        'with baseline and correlated context events',
       tags: ['anomalies'],
       rule: { permission: 'data.read' },
       query: AnomaliesQuery,
       response: AnomalyListOutput,
       handler: async ({ ctx, query }) => {
         const r = await anomalies.listFired(ctx, query);
-        return { project_id: r.resolved.project.id, since: r.since, anomalies: r.anomalies };
+        return {
+          project_id: r.resolved.project.id,
+          since: r.since,
+          to: r.to,
+          anomalies: r.anomalies,
+          next_cursor: r.next_cursor,
+        };
       },
     }),
     defineRoute({

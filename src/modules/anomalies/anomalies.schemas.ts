@@ -34,12 +34,33 @@ export const DEFAULT_SETTINGS = {
   direction: 'both' as Direction,
 };
 
+/**
+ * A baseline flat at zero has no relative change (and no z): without a floor, any non-zero value
+ * would fire (one cent of spend on a channel that had none). The smallest |value − mean| that fires
+ * there, in each metric's own unit: one currency unit, conversion or click; 100 impressions; 0.1 of
+ * ROAS; 0.1 percentage point of CTR, 1 of CVR. The `min_abs_change` setting replaces these.
+ */
+export const DEFAULT_MIN_ABS_CHANGE: Record<Metric, number> = {
+  spend: 1,
+  revenue: 1,
+  conversions: 1,
+  clicks: 1,
+  impressions: 100,
+  roas: 0.1,
+  cpa: 1,
+  ctr: 0.001,
+  cvr: 0.01,
+};
+
+const MinAbsChange = z.number().min(0).max(1e12);
+
 const MetricOverride = z
   .object({
     enabled: z.boolean().optional(),
     threshold: z.number().positive().max(50).optional(),
     direction: Direction.optional(),
     min_relative_change: z.number().min(0).max(100).optional(),
+    min_abs_change: MinAbsChange.optional(),
     min_training_days: z.number().int().min(2).max(365).optional(),
   })
   .strict();
@@ -78,6 +99,11 @@ export const AnomalySettingsInput = z
       .max(100)
       .optional()
       .describe('Minimum |value − mean| / |mean| to fire (default 0.05 = 5%).'),
+    min_abs_change: MinAbsChange.optional().describe(
+      'Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the ' +
+        "metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), " +
+        '100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr.',
+    ),
     direction: Direction.optional().describe('spike, drop or both (default both).'),
     metrics: z
       .object(
@@ -98,6 +124,7 @@ export interface MetricRule {
   threshold: number;
   direction: Direction;
   min_relative_change: number;
+  min_abs_change: number;
   min_training_days: number;
 }
 
@@ -108,6 +135,8 @@ export interface EffectiveSettings {
   threshold: number;
   min_training_days: number;
   min_relative_change: number;
+  /** Null: each metric's own default (DEFAULT_MIN_ABS_CHANGE). */
+  min_abs_change: number | null;
   direction: Direction;
   metrics: MetricRule[];
 }
@@ -124,6 +153,7 @@ export const AnomalySettingsOutput = z.object({
     threshold: z.number(),
     min_training_days: z.number(),
     min_relative_change: z.number(),
+    min_abs_change: z.number().nullable().describe("null: each metric's own default (see metrics[])."),
     direction: z.string(),
     metrics: z.array(
       z.object({
@@ -132,6 +162,7 @@ export const AnomalySettingsOutput = z.object({
         threshold: z.number(),
         direction: z.string(),
         min_relative_change: z.number(),
+        min_abs_change: z.number(),
         min_training_days: z.number(),
       }),
     ),
@@ -145,25 +176,48 @@ export const EvaluateQuery = z.object({
   to: CalendarDate.optional().describe('Last date to evaluate (default: the last date with KPIs).'),
 });
 
-export const AnomaliesQuery = z.object({
-  project_id: ProjectId,
-  since: CalendarDate.optional(),
-  metric: Metric.optional(),
-  direction: z.enum(['spike', 'drop']).optional(),
-  channel: z.string().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+const Since = CalendarDate.describe('First date (YYYY-MM-DD); default 30 days before today in the project timezone.');
+const To = CalendarDate.describe('Last date (YYYY-MM-DD, inclusive); default no end.');
+const Cursor = z.string().max(500).describe('The next_cursor of the previous page; same filters.');
+
+export const AnomaliesQuery = z
+  .object({
+    project_id: ProjectId,
+    since: Since.optional(),
+    to: To.optional(),
+    metric: Metric.optional(),
+    direction: z.enum(['spike', 'drop']).optional(),
+    channel: z.string().max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100).describe('Page size (1–500, default 100).'),
+    cursor: Cursor.optional(),
+  })
+  .superRefine(sinceNotAfterTo);
+
+export const MAX_TOOL_ANOMALIES = 200;
 
 export const GetAnomaliesToolInput = z
   .object({
     project_id: ProjectRef,
-    since: CalendarDate.optional().describe(
-      'First date (YYYY-MM-DD); default 30 days before today in the project timezone.',
-    ),
+    since: Since.optional(),
+    to: To.optional(),
     metric: Metric.optional().describe('Only this metric.'),
     direction: z.enum(['spike', 'drop']).optional().describe('Only spikes or only drops.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TOOL_ANOMALIES)
+      .default(50)
+      .describe(`At most this many, newest first (1–${MAX_TOOL_ANOMALIES}, default 50).`),
+    cursor: Cursor.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(sinceNotAfterTo);
+
+function sinceNotAfterTo(value: { since?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (value.since && value.to && value.to < value.since)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: `must be on or after since (${value.since})` });
+}
 
 /** The app-only read behind the anomalies chart: one series with its trailing baseline. */
 export const GetMetricSeriesToolInput = z
@@ -231,6 +285,7 @@ export const AnomalyOutput = z.object({
   relative_change: z.number().nullable(),
   threshold: z.number(),
   min_relative_change: z.number(),
+  min_abs_change: z.number().describe('The floor that applied where the baseline is flat at zero.'),
   watch: z.string(),
   direction: z.string().nullable(),
   fired: z.boolean(),
@@ -241,7 +296,9 @@ export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
 export const AnomalyListOutput = z.object({
   project_id: z.string(),
   since: z.string(),
+  to: z.string().nullable(),
   anomalies: z.array(AnomalyOutput),
+  next_cursor: z.string().nullable().describe('Pass it as cursor for the next page; null on the last page.'),
 });
 
 export const EvaluateOutput = z.object({

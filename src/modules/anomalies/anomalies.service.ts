@@ -1,11 +1,14 @@
-import type { RequestContext } from '../../app/context.js';
+import { z } from 'zod';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
-import { addDays, daysBetween, todayIn } from '../money/calendar.js';
+import { decodeCursor, pageOf } from '../../platform/pagination.js';
+import { addDays, CalendarDate, daysBetween, todayIn } from '../money/calendar.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
 import {
+  DEFAULT_MIN_ABS_CHANGE,
   DEFAULT_SETTINGS,
   METRICS,
   anomaliesResourceUri,
@@ -19,12 +22,24 @@ import {
 export interface FiredQuery {
   project_id: string | undefined;
   since?: string | undefined;
-  until?: string | undefined;
+  to?: string | undefined;
   metric?: string | undefined;
   direction?: string | undefined;
   channel?: string | undefined;
   limit?: number | undefined;
+  cursor?: string | undefined;
 }
+
+export interface FiredPage {
+  resolved: ResolvedProject;
+  since: string;
+  to: string | null;
+  anomalies: AnomalyOutput[];
+  /** Null on the last page. */
+  next_cursor: string | null;
+}
+
+const FiredCursor = z.tuple([CalendarDate, z.number().min(0), z.string(), z.string()]);
 
 /** Anomaly surveillance: settings, the set-based evaluation, and reads with correlated events. */
 export class AnomaliesService {
@@ -94,21 +109,29 @@ export class AnomaliesService {
     return { project_id: project.id, from, to, ...result };
   }
 
-  async listFired(
-    ctx: RequestContext,
-    q: FiredQuery,
-  ): Promise<{ resolved: ResolvedProject; since: string; anomalies: AnomalyOutput[] }> {
+  /** Fired anomalies in [since, to], a page at a time (keyset on the list's own order). */
+  async listFired(ctx: RequestContext, q: FiredQuery): Promise<FiredPage> {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
     const since = q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30);
-    const anomalies = await this.firedFor(resolved.project.id, {
+    const limit = q.limit ?? 100;
+    const rows = await repo.listFired(this.db, {
+      projectId: resolved.project.id,
       since,
-      until: q.until,
+      until: q.to,
       metric: q.metric,
       direction: q.direction,
       channel: q.channel,
-      limit: q.limit ?? 100,
+      after: decodeCursor(q.cursor, FiredCursor),
+      limit: limit + 1,
     });
-    return { resolved, since, anomalies };
+    const page = pageOf(rows, limit, repo.firedKeyOf);
+    return {
+      resolved,
+      since,
+      to: q.to ?? null,
+      anomalies: await this.withEvents(resolved.project.id, page.items),
+      next_cursor: page.next_cursor,
+    };
   }
 
   /**
@@ -165,7 +188,10 @@ export class AnomaliesService {
       limit: number;
     },
   ): Promise<AnomalyOutput[]> {
-    const rows = await repo.listFired(this.db, { projectId, ...q });
+    return this.withEvents(projectId, await repo.listFired(this.db, { projectId, ...q }));
+  }
+
+  private async withEvents(projectId: string, rows: repo.AnomalyRow[]): Promise<AnomalyOutput[]> {
     const byDate = new Map<string, Awaited<ReturnType<ContextEventsService['activeOn']>>>();
     for (const date of new Set(rows.map((r) => r.date))) byDate.set(date, await this.events.activeOn(projectId, date));
     return rows.map((row) => presentAnomaly(row, byDate.get(row.date) ?? []));
@@ -189,6 +215,7 @@ export function presentAnomaly(
     relative_change: row.relative_change,
     threshold: row.threshold,
     min_relative_change: row.min_relative_change,
+    min_abs_change: row.min_abs_change,
     watch: row.watch,
     direction: row.direction,
     fired: row.fired,
@@ -213,6 +240,7 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     threshold: base.threshold,
     min_training_days: base.min_training_days,
     min_relative_change: base.min_relative_change,
+    min_abs_change: input.min_abs_change ?? null,
     direction: base.direction,
     metrics: METRICS.map((metric: Metric) => {
       const o = input.metrics?.[metric] ?? {};
@@ -222,6 +250,7 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
         threshold: o.threshold ?? base.threshold,
         direction: o.direction ?? base.direction,
         min_relative_change: o.min_relative_change ?? base.min_relative_change,
+        min_abs_change: o.min_abs_change ?? input.min_abs_change ?? DEFAULT_MIN_ABS_CHANGE[metric],
         min_training_days: o.min_training_days ?? base.min_training_days,
       };
     }),

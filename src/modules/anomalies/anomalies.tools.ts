@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SUMMARY_LINE_CHARS } from '../../mcp/envelope.js';
 import type { ResourceSpec } from '../../mcp/registry.js';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -6,6 +7,7 @@ import {
   AnomalyOutput,
   GetAnomaliesToolInput,
   GetMetricSeriesToolInput,
+  MAX_TOOL_ANOMALIES,
   MetricSeriesShape,
   TOTAL_CHANNEL,
 } from './anomalies.schemas.js';
@@ -15,6 +17,14 @@ const SUMMARY_ROWS = 25;
 const num = (n: number | null, digits = 2) =>
   n === null ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
+/** Summary lines are clipped at 200 characters: a cursor too long to fit is named by where it is. */
+function moreLine(cursor: string): string {
+  const line = `More fired anomalies: call get_anomalies with the same arguments and cursor "${cursor}".`;
+  return line.length <= MAX_SUMMARY_LINE_CHARS
+    ? line
+    : 'More fired anomalies: call get_anomalies with the same arguments and cursor = data.next_cursor.';
+}
+
 export function anomalyTools(anomalies: AnomaliesService) {
   return [
     defineTool({
@@ -22,19 +32,30 @@ export function anomalyTools(anomalies: AnomaliesService) {
       title: 'Get fired anomalies',
       description:
         'Anomalies that fired (|z| at or above the threshold against a trailing baseline), newest first, each with its value, baseline mean and stddev, z, training size and the context events active that day. ' +
-        `Default since: 30 days ago. Filter by metric or direction (spike, drop). Channel "${TOTAL_CHANNEL}" is the project total. Thresholds: GET /api/anomalies/settings.`,
+        `Default since: 30 days ago; to bounds the end. Filter by metric or direction (spike, drop). Channel "${TOTAL_CHANNEL}" is the project total. ` +
+        `Answers at most limit (default 50, max ${MAX_TOOL_ANOMALIES}); when there are more, data.next_cursor is set: call again with cursor to get the rest. ` +
+        'Thresholds: GET /api/anomalies/settings.',
       input: GetAnomaliesToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
       view: 'anomalies',
-      dataShape: { since: z.string(), count: z.number(), anomalies: z.array(AnomalyOutput) },
+      dataShape: {
+        since: z.string(),
+        to: z.string().nullable(),
+        count: z.number(),
+        truncated: z.boolean(),
+        next_cursor: z.string().nullable(),
+        anomalies: z.array(AnomalyOutput),
+      },
       run: async (ctx, input) => {
-        const r = await anomalies.listFired(ctx, { ...input, limit: 200 });
+        const r = await anomalies.listFired(ctx, input);
         const list = r.anomalies;
+        const range = r.to ? `from ${r.since} to ${r.to}` : `since ${r.since}`;
         return {
           kind: 'enveloped',
           summary: [
-            `${list.length} anomal${list.length === 1 ? 'y' : 'ies'} fired in ${r.resolved.project.id} since ${r.since}${list.length === 200 ? ' (first 200)' : ''}.`,
+            `${list.length} anomal${list.length === 1 ? 'y' : 'ies'} fired in ${r.resolved.project.id} ${range}` +
+              (r.next_cursor ? ` (the first ${list.length}; there are more).` : '.'),
             ...list.slice(0, SUMMARY_ROWS).map(
               (a) =>
                 `- ${a.date} ${a.metric} on ${a.channel === TOTAL_CHANNEL ? 'all channels' : a.channel}: ${a.direction} ${num(a.value)} vs ${num(a.baseline_mean)} ± ${num(a.baseline_stddev)} (z ${num(a.z, 1)})` +
@@ -46,10 +67,18 @@ export function anomalyTools(anomalies: AnomaliesService) {
                   : ''),
             ),
             ...(list.length > SUMMARY_ROWS ? [`… ${list.length - SUMMARY_ROWS} more in data.anomalies.`] : []),
+            ...(r.next_cursor ? [moreLine(r.next_cursor)] : []),
           ],
           projectId: r.resolved.project.id,
           provenance: { source: 'anomalies_daily', resolved_from: r.resolved.resolvedFrom },
-          data: { since: r.since, count: list.length, anomalies: list },
+          data: {
+            since: r.since,
+            to: r.to,
+            count: list.length,
+            truncated: r.next_cursor !== null,
+            next_cursor: r.next_cursor,
+            anomalies: list,
+          },
         };
       },
     }),
@@ -98,8 +127,17 @@ export function anomalyResources(anomalies: AnomaliesService, projects: Projects
           name: `${p.id} recent anomalies`,
         })),
       read: async (ctx, _uri, vars) => {
-        const r = await anomalies.listFired(ctx, { project_id: vars.project_id ?? '', limit: 200 });
-        return { text: JSON.stringify({ project_id: r.resolved.project.id, since: r.since, anomalies: r.anomalies }) };
+        const r = await anomalies.listFired(ctx, { project_id: vars.project_id ?? '', limit: MAX_TOOL_ANOMALIES });
+        // A resource read has no cursor: it says when it is cut, and where the rest is.
+        return {
+          text: JSON.stringify({
+            project_id: r.resolved.project.id,
+            since: r.since,
+            anomalies: r.anomalies,
+            truncated: r.next_cursor !== null,
+            ...(r.next_cursor ? { more: 'call get_anomalies with cursor', next_cursor: r.next_cursor } : {}),
+          }),
+        };
       },
     },
   ];

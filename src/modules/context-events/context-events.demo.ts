@@ -1,16 +1,16 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { addDays, todayIn } from '../money/calendar.js';
-import { findProject } from '../projects/projects.repo.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { insertEvents, type NewEvent } from './context-events.repo.js';
-import type { EventType } from './context-events.schemas.js';
+import type { EVENT_TYPES } from './context-events.schemas.js';
 
 interface DemoEvent {
   key: string;
   daysAgo: number;
   lastsDays?: number;
   impact?: number;
-  type: EventType;
+  type: keyof typeof EVENT_TYPES;
   title: string;
   description: string;
 }
@@ -83,9 +83,9 @@ const DEMO_EVENTS: DemoEvent[] = [
 ];
 
 /** Idempotent: fixed ids per project, so a second run inserts nothing. */
-export function contextEventsDemoSeeder(db: Database) {
+export function contextEventsDemoSeeder(db: Database, projects: ProjectsService) {
   return async (ctx: RequestContext, projectId: string): Promise<void> => {
-    const project = await findProject(db, projectId);
+    const project = await projects.findRow(projectId);
     if (!project) return;
     const today = todayIn(ctx.clock, project.timezone);
     const now = ctx.clock.now();

@@ -1,12 +1,12 @@
 import type { EventRow } from './context-events.repo.js';
-import type { EventOutput, EventType } from './context-events.schemas.js';
+import type { EventOutput } from './context-events.schemas.js';
 
 /** A stored event as every read answers it; `today` is the project's current date. */
 export function presentEvent(row: EventRow, today: string): EventOutput {
   return {
     id: row.id,
     project_id: row.project_id,
-    event_type: row.event_type as EventType,
+    event_type: row.event_type,
     title: row.title,
     description: row.description,
     event_date: row.event_date,

@@ -3,9 +3,15 @@ import { PageQuery } from '../../platform/pagination.js';
 import { CalendarDate } from '../money/calendar.js';
 import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
 
-/** What kind of thing happened; agents and the insight composer group and explain by it. */
+/**
+ * Kinds agents and the insight composer know how to read. event_type is an open label: these are
+ * suggested (schema description, docs), any other short label is stored as given, normalized.
+ */
 export const EVENT_TYPES = {
   release: 'a product, site or app release',
+  launch: 'a new product, feature or market went live',
+  redesign: 'a site, app or page was redesigned',
+  checkout_change: 'the checkout or payment flow changed',
   campaign_launch: 'a new campaign or channel went live',
   promotion: 'a sale, discount or coupon period',
   pricing_change: 'list prices or fees changed',
@@ -15,14 +21,40 @@ export const EVENT_TYPES = {
   budget_change: 'media budgets or bids changed',
   other: 'anything else worth knowing when reading the numbers',
 } as const;
+
+export const MAX_EVENT_TYPE_LENGTH = 64;
+
+/**
+ * One spelling per label, so "Checkout Change", "checkout-change" and "checkout_change" are one
+ * kind on write and in filters: NFKC, lowercase, every run of characters other than letters,
+ * marks and digits becomes one "_", and none is kept at either end.
+ */
+export function normalizeEventType(label: string): string {
+  return label
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
 export const EventType = z
-  .enum(Object.keys(EVENT_TYPES) as [keyof typeof EVENT_TYPES, ...(keyof typeof EVENT_TYPES)[]])
+  .string()
+  // Bounds the work before normalization; the stored label is checked after it.
+  .max(200, 'must be at most 200 characters')
+  .transform(normalizeEventType)
+  .pipe(
+    z
+      .string()
+      .min(1, 'must contain a letter or digit')
+      .max(MAX_EVENT_TYPE_LENGTH, `must be at most ${MAX_EVENT_TYPE_LENGTH} characters once normalized`),
+  )
   .describe(
-    `One of: ${Object.entries(EVENT_TYPES)
-      .map(([k, v]) => `${k} (${v})`)
-      .join('; ')}.`,
+    `A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; ` +
+      `1–${MAX_EVENT_TYPE_LENGTH} characters). Any label is accepted; known kinds: ${Object.entries(EVENT_TYPES)
+        .map(([k, v]) => `${k} (${v})`)
+        .join('; ')}.`,
   );
-export type EventType = z.infer<typeof EventType>;
+export type EventType = z.output<typeof EventType>;
 
 export const MAX_IMPACT_WINDOW_DAYS = 90;
 export const DEFAULT_IMPACT_WINDOW_DAYS = 7;
@@ -106,7 +138,7 @@ export const ListEventsToolInput = z
 export const EventOutput = z.object({
   id: z.string(),
   project_id: z.string(),
-  event_type: EventType,
+  event_type: z.string().describe('The normalized label (lowercase snake_case).'),
   title: z.string(),
   description: z.string(),
   event_date: z.string(),

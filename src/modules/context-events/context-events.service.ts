@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { projectRole } from '../../platform/auth/actor.js';
 import type { Permission } from '../../platform/auth/permissions.js';
 import type { Database } from '../../platform/db/database.js';

@@ -12,7 +12,8 @@ export function contextEventTools(events: ContextEventsService) {
       name: 'add_context_event',
       title: 'Add a context event',
       description:
-        'Records something that happened to a project and may explain its numbers: a release, campaign launch, promotion, pricing or tracking change, outage, holiday or budget change. ' +
+        'Records something that happened to a project and may explain its numbers: a launch, a redesign, a checkout change, a promotion, a tracking change, an outage… ' +
+        'event_type is any short label, normalized to lowercase snake_case ("Checkout Change" → checkout_change); the known kinds are listed in its schema. ' +
         'event_date is YYYY-MM-DD in the project timezone; end_date closes a multi-day event; impact_window_days (default 7) is how long after it the event still explains data. ' +
         'Anomaly and insight answers cite active events. Answers the stored event with its id and active window.',
       input: AddEventToolInput,
@@ -37,6 +38,7 @@ export function contextEventTools(events: ContextEventsService) {
       description:
         "Lists a project's business context events (releases, promotions, outages, tracking changes…), newest event_date first. " +
         'Pass active_on (YYYY-MM-DD) to get only the events that may explain that day’s data — use it before attributing a KPI change to performance. ' +
+        'event_type filters by label, normalized as on write. ' +
         'Each event says its active window and whether it is active today in the project timezone.',
       input: ListEventsToolInput,
       view: 'events',

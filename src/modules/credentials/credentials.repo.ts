@@ -31,10 +31,16 @@ export async function findConnection(
   )[0];
 }
 
-export async function listConnections(db: SqlExecutor, projectId: string): Promise<ConnectionRow[]> {
+/** By connection_ref_id, after `after` (keyset), at most `limit`. */
+export async function listConnections(
+  db: SqlExecutor,
+  projectId: string,
+  page: { after?: string | undefined; limit: number },
+): Promise<ConnectionRow[]> {
   return db.query<ConnectionRow>(
-    `SELECT ${COLUMNS} FROM connections WHERE project_id = $1 ORDER BY connection_ref_id`,
-    [projectId],
+    `SELECT ${COLUMNS} FROM connections WHERE project_id = $1 AND ($2::text IS NULL OR connection_ref_id > $2)
+     ORDER BY connection_ref_id LIMIT $3`,
+    [projectId, page.after ?? null, page.limit],
   );
 }
 

@@ -15,16 +15,22 @@ export function credentialRoutes(credentials: CredentialsService) {
     defineRoute({
       method: 'GET',
       url: '/api/credentials/list',
-      summary: "List a project's connections: provider, status, last verification, integration link (never secrets)",
+      summary:
+        "List a project's connections by connection_ref_id, paginated: provider, status, last verification, " +
+        'integration link (never secrets)',
       tags: ['credentials'],
       rule: { permission: 'data.read' },
       query: ListConnectionsQuery,
       response: ConnectionListOutput,
-      handler: async ({ ctx, query }) => ({
-        connections: (await credentials.list(ctx, query.project_id)).map((row) =>
-          presentConnection(row, credentials.integrationUrl(row.connection_ref_id)),
-        ),
-      }),
+      handler: async ({ ctx, query }) => {
+        const page = await credentials.list(ctx, query.project_id, query);
+        return {
+          connections: page.items.map((row) =>
+            presentConnection(row, credentials.integrationUrl(row.connection_ref_id)),
+          ),
+          next_cursor: page.next_cursor,
+        };
+      },
     }),
     defineRoute({
       method: 'POST',

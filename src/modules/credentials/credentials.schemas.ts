@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageQuery } from '../../platform/pagination.js';
 import { ProjectId } from '../projects/projects.schemas.js';
 
 export const ConnectionRefId = z
@@ -30,7 +31,7 @@ export const UpsertConnectionInput = z
   .strict();
 export type UpsertConnectionInput = z.infer<typeof UpsertConnectionInput>;
 
-export const ListConnectionsQuery = z.object({ project_id: ProjectId }).strict();
+export const ListConnectionsQuery = PageQuery.extend({ project_id: ProjectId }).strict();
 
 export const VerifyConnectionInput = z
   .object({ project_id: ProjectId, provider: z.string().min(1).max(64), connection_ref_id: ConnectionRefId })
@@ -56,6 +57,9 @@ export const ConnectionOutput = z.object({
 });
 export type ConnectionOutput = z.infer<typeof ConnectionOutput>;
 
-export const ConnectionListOutput = z.object({ connections: z.array(ConnectionOutput) });
+export const ConnectionListOutput = z.object({
+  connections: z.array(ConnectionOutput),
+  next_cursor: z.string().nullable(),
+});
 
 export const VerifyOutput = z.object({ status: ConnectionStatus, token_check: Check, connectivity: Check });

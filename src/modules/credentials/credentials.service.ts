@@ -1,8 +1,10 @@
-import type { RequestContext } from '../../app/context.js';
+import { z } from 'zod';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
 import { providerFor, PROVIDER_NAMES } from '../providers/registry.js';
 import type { AnyProvider, ProviderContext, VerifyOutcome } from '../providers/provider.js';
@@ -27,9 +29,15 @@ export class CredentialsService {
     return template ? template.replaceAll('{connection_ref_id}', encodeURIComponent(ref)) : null;
   }
 
-  async list(ctx: RequestContext, projectId: string): Promise<repo.ConnectionRow[]> {
+  async list(
+    ctx: RequestContext,
+    projectId: string,
+    page: PageQuery,
+  ): Promise<{ items: repo.ConnectionRow[]; next_cursor: string | null }> {
     await this.projects.resolve(ctx, projectId, 'data.read');
-    return repo.listConnections(this.db, projectId);
+    const after = decodeCursor(page.cursor, z.string());
+    const rows = await repo.listConnections(this.db, projectId, { after, limit: page.limit + 1 });
+    return pageOf(rows, page.limit, (row) => row.connection_ref_id);
   }
 
   /** Create or rotate. Everything is validated before anything is stored; secrets only go in. */
@@ -111,6 +119,11 @@ export class CredentialsService {
       now: ctx.clock.now(),
     });
     return outcome;
+  }
+
+  /** A connection's row, or undefined, with no grant check (the caller resolved the project). */
+  async find(projectId: string, ref: string): Promise<repo.ConnectionRow | undefined> {
+    return repo.findConnection(this.db, projectId, ref);
   }
 
   async require(projectId: string, ref: string): Promise<repo.ConnectionRow> {

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { daysBetween } from '../money/calendar.js';
+import * as repo from './dq.repo.js';
 
 export type DqStatus = 'pass' | 'warn' | 'fail' | 'error';
 
@@ -27,13 +28,7 @@ type Monitor = (db: SqlExecutor, s: MonitorScope) => Promise<CheckResult>;
 
 /** Freshness: days between the newest data and today, against what the cadence promises. */
 const freshness: Monitor = async (db, s) => {
-  const last =
-    (
-      await db.query<{ d: string | null }>(
-        'SELECT max(date) AS d FROM ad_performance_daily WHERE project_id = $1 AND datastream_id = $2',
-        [s.projectId, s.datastreamId],
-      )
-    )[0]?.d ?? null;
+  const last = await repo.newestDate(db, s.projectId, s.datastreamId);
   const allowed = s.cadence === 'weekly' ? 7 : 1;
   if (!last)
     return {
@@ -58,12 +53,7 @@ const freshness: Monitor = async (db, s) => {
 
 /** Volume: rows of the window's last day against the mean of the 28 days before it. */
 const volume: Monitor = async (db, s) => {
-  const rows = await db.query<{ today: number; mean: number | null; days: number }>(
-    `WITH per_day AS (SELECT date, count(*) AS n FROM ad_performance_daily WHERE project_id = $3 AND datastream_id = $1 AND date BETWEEN $2::date - 28 AND $2::date GROUP BY date)
-     SELECT coalesce((SELECT n FROM per_day WHERE date = $2::date), 0) AS today,
-       (SELECT avg(n)::float8 FROM per_day WHERE date < $2::date) AS mean, (SELECT count(*) FROM per_day WHERE date < $2::date) AS days`,
-    [s.datastreamId, s.to, s.projectId],
-  );
+  const rows = await repo.volumeStats(db, s.projectId, s.datastreamId, s.to);
   const { today, mean, days } = rows[0]!;
   if (!mean || Number(days) < 7)
     return {
@@ -89,12 +79,7 @@ const volume: Monitor = async (db, s) => {
 
 /** Null rate: key columns that arrived empty in this run's raw records. */
 const nullRate: Monitor = async (db, s) => {
-  const r = (
-    await db.query<{ n: number; empty: number }>(
-      `SELECT count(*) AS n, count(*) FILTER (WHERE btrim(campaign_id) = '' OR btrim(campaign_name) = '' OR btrim(channel) = '') AS empty FROM raw_ad_records WHERE run_id = $1`,
-      [s.runId],
-    )
-  )[0]!;
+  const r = await repo.emptyKeyCounts(db, s.runId);
   const rate = Number(r.n) ? Number(r.empty) / Number(r.n) : 0;
   const status = rate > 0.01 ? 'fail' : rate > 0 ? 'warn' : 'pass';
   return {
@@ -109,13 +94,7 @@ const nullRate: Monitor = async (db, s) => {
 
 /** Duplicates: records identical in every column (distinct ad groups of a campaign-day are not). */
 const duplicates: Monitor = async (db, s) => {
-  const r = (
-    await db.query<{ n: number; distinct_n: number }>(
-      `SELECT count(*) AS n, count(DISTINCT (date, campaign_id, campaign_name, channel, currency, spend, impressions, clicks, conversions, revenue)) AS distinct_n
-     FROM raw_ad_records WHERE run_id = $1`,
-      [s.runId],
-    )
-  )[0]!;
+  const r = await repo.duplicateCounts(db, s.runId);
   const dup = Number(r.n) - Number(r.distinct_n);
   const rate = Number(r.n) ? dup / Number(r.n) : 0;
   return {
@@ -130,13 +109,7 @@ const duplicates: Monitor = async (db, s) => {
 
 /** Currency coverage: spend in another currency with no rate, or only a rate older than 7 days. */
 const currencyCoverage: Monitor = async (db, s) => {
-  const rows = await db.query<{ currency: string; date: string; age: number | null }>(
-    `WITH pairs AS (SELECT DISTINCT currency::text AS currency, date FROM raw_ad_records WHERE run_id = $1 AND spend <> 0),
-     needed AS (SELECT currency, date FROM pairs WHERE currency <> $2::text AND currency <> 'EUR'
-                UNION SELECT $2::text, date FROM pairs WHERE $2::text <> 'EUR' AND currency <> $2::text)
-     SELECT n.currency, n.date, n.date - (SELECT max(rate_date) FROM fx_rates f WHERE f.currency = n.currency AND f.rate_date <= n.date) AS age FROM needed n`,
-    [s.runId, s.reportingCurrency],
-  );
+  const rows = await repo.rateAges(db, s.runId, s.reportingCurrency);
   const missing = rows.filter((r) => r.age === null);
   const stale = rows.filter((r) => r.age !== null && Number(r.age) > 7);
   const status = missing.length ? 'fail' : stale.length ? 'warn' : 'pass';
@@ -162,17 +135,12 @@ const currencyCoverage: Monitor = async (db, s) => {
 
 /** Schema drift: channels or currencies the provider never sent for this datastream before. */
 const schemaDrift: Monitor = async (db, s) => {
-  const rows = await db.query<{ kind: string; value: string }>(
-    `SELECT 'channel' AS kind, channel AS value FROM (SELECT DISTINCT channel FROM raw_ad_records WHERE run_id = $1) r
-       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE project_id = $4 AND datastream_id = $2 AND date < $3)
-         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.project_id = $4 AND a.datastream_id = $2 AND a.date < $3 AND a.channel = r.channel)
-     UNION ALL
-     SELECT 'currency', currency FROM (SELECT DISTINCT currency::text AS currency FROM raw_ad_records WHERE run_id = $1) r
-       WHERE EXISTS (SELECT 1 FROM ad_performance_daily WHERE project_id = $4 AND datastream_id = $2 AND date < $3)
-         AND NOT EXISTS (SELECT 1 FROM ad_performance_daily a WHERE a.project_id = $4 AND a.datastream_id = $2 AND a.date < $3 AND a.source_currency::text = r.currency)
-     ORDER BY 1, 2`,
-    [s.runId, s.datastreamId, s.from, s.projectId],
-  );
+  const rows = await repo.unseenValues(db, {
+    runId: s.runId,
+    datastreamId: s.datastreamId,
+    before: s.from,
+    projectId: s.projectId,
+  });
   return {
     monitor: 'schema_drift',
     dataset: 'raw_ad_records',

@@ -1,7 +1,8 @@
-import type { Database } from '../../platform/db/database.js';
+import type { SqlExecutor } from '../../platform/db/database.js';
 import type { QueueHandle } from '../../platform/jobs/queues.js';
+import * as repo from './facts.repo.js';
 
-/** The facts the evaluators publish; README "Facts" documents each payload. */
+/** The facts the evaluators publish; docs/architecture.md "Facts" documents each payload. */
 export const FACT_TYPES = [
   'datastream.ingested',
   'dataset.transformed',
@@ -27,33 +28,32 @@ export interface Fact {
 export class FactsService {
   private readonly subscribers = new Map<FactType, QueueHandle<{ fact: Fact }>[]>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   on(type: FactType, queue: QueueHandle<{ fact: Fact }>): void {
     this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), queue]);
   }
 
   async publish(type: FactType, projectId: string, payload: Record<string, unknown>, now: Date): Promise<Fact> {
-    const [row] = await this.db.query<{ seq: number; occurred_at: Date }>(
-      'INSERT INTO facts (type, project_id, payload, occurred_at) VALUES ($1, $2, $3, $4) RETURNING seq, occurred_at',
-      [type, projectId, JSON.stringify(payload), now],
-    );
+    const row = await repo.insertFact(this.db, { type, projectId, payload, now });
     const fact: Fact = {
-      seq: Number(row!.seq),
+      seq: Number(row.seq),
       type,
       project_id: projectId,
       payload,
-      occurred_at: new Date(row!.occurred_at).toISOString(),
+      occurred_at: new Date(row.occurred_at).toISOString(),
     };
     for (const queue of this.subscribers.get(type) ?? []) await queue.send({ fact });
     return fact;
   }
 
   async recent(projectId: string, limit: number, type?: FactType): Promise<Fact[]> {
-    const rows = await this.db.query<Fact & { occurred_at: Date }>(
-      'SELECT seq, type, project_id, payload, occurred_at FROM facts WHERE project_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY seq DESC LIMIT $3',
-      [projectId, type ?? null, limit],
-    );
-    return rows.map((r) => ({ ...r, seq: Number(r.seq), occurred_at: new Date(r.occurred_at).toISOString() }));
+    const rows = await repo.recentFacts(this.db, projectId, limit, type ?? null);
+    return rows.map((r) => ({
+      ...r,
+      type: r.type as FactType,
+      seq: Number(r.seq),
+      occurred_at: new Date(r.occurred_at).toISOString(),
+    }));
   }
 }

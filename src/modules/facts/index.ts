@@ -1,3 +1,1 @@
-export { createEvaluators, type Evaluators } from './evaluators.js';
-export { runResources } from './run-resource.js';
-export { FactsService, FACT_TYPES } from './facts.service.js';
+export { type Fact, FACT_TYPES, type FactType, FactsService } from './facts.service.js';

@@ -89,6 +89,18 @@ export async function findDatastream(db: SqlExecutor, id: string): Promise<Datas
   return (await db.query<DatastreamRow>(`SELECT ${DS} FROM datastreams WHERE id = $1`, [id]))[0];
 }
 
+export async function dueDatastreamIds(db: SqlExecutor, now: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM datastreams WHERE next_run_at IS NOT NULL AND next_run_at <= $1 ORDER BY next_run_at, id`,
+    [now],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function advanceNextRun(db: SqlExecutor, id: string, next: Date | null, claimed: Date): Promise<void> {
+  await db.query('UPDATE datastreams SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3', [id, next, claimed]);
+}
+
 export async function findDatastreamByName(
   db: SqlExecutor,
   projectId: string,

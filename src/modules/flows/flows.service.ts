@@ -1,14 +1,13 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Config } from '../../platform/config.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
-import { findConnection } from '../credentials/credentials.repo.js';
-import type { IngestionService } from '../ingestion/ingestion.service.js';
+import type { CredentialsService } from '../credentials/credentials.service.js';
 import { addDays, dayInZone } from '../providers/dates.js';
 import { PROVIDER_NAMES, providerFor } from '../providers/registry.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -27,19 +26,46 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').sl
 const prefixed = (prefix: string, violations: FieldViolation[]) =>
   violations.map((v) => ({ ...v, path: v.path ? `${prefix}.${v.path}` : prefix }));
 
+export type { DatastreamRow, ReportDefinitionRow, RunRow } from './flows.repo.js';
+export type NewRun = Parameters<typeof repo.insertRun>[1];
+
+/** What starts a datastream's run (ingestion); bound after both services exist, since it reads flows. */
+export interface RunStarter {
+  enqueue(
+    ctx: RequestContext,
+    ds: repo.DatastreamRow,
+    window: { from: string; to: string },
+    trigger: string,
+  ): Promise<repo.RunRow>;
+}
+
+/** The reads and the run ledger the runner (ingestion) needs of flows, with no grant checks. */
+export interface FlowRuns {
+  datastreamRow(id: string): Promise<repo.DatastreamRow | undefined>;
+  getRun(id: string): Promise<repo.RunRow | undefined>;
+  recordRun(row: NewRun): Promise<repo.RunRow>;
+}
+
 export type UpsertResult =
   | { kind: 'datastream'; datastream: repo.DatastreamRow }
   | { kind: 'report_definition'; report_definition: repo.ReportDefinitionRow };
 
-export class FlowsService {
+export class FlowsService implements FlowRuns {
+  private runner?: RunStarter;
+
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
     private readonly config: Config,
-    private readonly ingestion: IngestionService,
+    private readonly credentials: CredentialsService,
     /** Entitlement limits (issue 4): datastreams per project. */
     private readonly limits?: ProjectLimits,
   ) {}
+
+  /** Ingestion reads flows (FlowRuns) and starts their runs; it is built after this service. */
+  startRunsWith(runner: RunStarter): void {
+    this.runner = runner;
+  }
 
   schedule(row: Pick<repo.DatastreamRow, 'cadence' | 'timezone'>, now: Date): Schedule {
     return scheduleOf(
@@ -83,7 +109,7 @@ export class FlowsService {
           message: `unknown provider; use one of: ${PROVIDER_NAMES.join(', ')}`,
         });
       if (typeof raw.connection_ref_id === 'string') {
-        const connection = await findConnection(this.db, project.id, raw.connection_ref_id);
+        const connection = await this.credentials.find(project.id, raw.connection_ref_id);
         if (!connection)
           errors.push({
             path: 'definition.connection_ref_id',
@@ -146,7 +172,8 @@ export class FlowsService {
   ): Promise<repo.RunRow> {
     const datastream = await this.findDatastream(ctx, datastreamRef, projectRef);
     const window = await this.windowFor(datastream, ctx.clock.now());
-    return this.ingestion.enqueue(ctx, datastream, window, trigger);
+    if (!this.runner) throw new Error('FlowsService.startRunsWith was not called: no runner for datastream runs');
+    return this.runner.enqueue(ctx, datastream, window, trigger);
   }
 
   private async findDatastream(ctx: RequestContext, ref: string, projectRef?: string): Promise<repo.DatastreamRow> {
@@ -202,6 +229,36 @@ export class FlowsService {
 
   async getRun(id: string): Promise<repo.RunRow | undefined> {
     return repo.findRun(this.db, id);
+  }
+
+  /** A datastream's row by id, with no grant check (jobs: ingestion, the scheduler, the pipeline). */
+  async datastreamRow(id: string): Promise<repo.DatastreamRow | undefined> {
+    return repo.findDatastream(this.db, id);
+  }
+
+  /** Records a queued run (the runner's ledger). */
+  async recordRun(row: NewRun): Promise<repo.RunRow> {
+    return repo.insertRun(this.db, row);
+  }
+
+  /** Whether the datastream ever had a run (the demo seeding queues its backfill once). */
+  async hasAnyRun(datastreamId: string): Promise<boolean> {
+    return repo.hasAnyRun(this.db, datastreamId);
+  }
+
+  /** A project's report definitions by name, with no grant check (the caller resolved the project). */
+  async reportDefinitions(projectId: string): Promise<repo.ReportDefinitionRow[]> {
+    return repo.listReportDefinitions(this.db, projectId);
+  }
+
+  /** Ids of the datastreams whose stored next run is due at `now`, oldest slot first. */
+  async dueDatastreamIds(now: Date): Promise<string[]> {
+    return repo.dueDatastreamIds(this.db, now);
+  }
+
+  /** Moves a claimed slot on to `next`, only if nobody moved it since (`db`: the claim's transaction). */
+  async advanceNextRun(db: SqlExecutor, id: string, next: Date | null, claimed: Date): Promise<void> {
+    await repo.advanceNextRun(db, id, next, claimed);
   }
 }
 

@@ -1,3 +1,3 @@
 export { flowRoutes } from './flows.routes.js';
-export { flowTools } from './flows.tools.js';
+export { flowTools, runResources } from './flows.tools.js';
 export { FlowsService } from './flows.service.js';

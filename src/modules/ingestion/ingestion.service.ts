@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { PostgresDatabase } from '../../platform/db/postgres.js';
@@ -7,15 +7,14 @@ import { AppError } from '../../platform/errors.js';
 import type { JobAttempt, JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
-import type { DatastreamRow, RunRow } from '../flows/flows.repo.js';
-import * as flowsRepo from '../flows/flows.repo.js';
+import type { DatastreamRow, FlowRuns, RunRow } from '../flows/flows.service.js';
 import { adPerformanceDaily } from '../models/ad-performance.model.js';
 import { kpisDaily } from '../models/kpis-daily.model.js';
 import { ModelGraph, type ModelScope } from '../models/model-graph.js';
-import { findProject } from '../projects/projects.repo.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { type AnyProvider, type DateWindow, type ProviderContext, ProviderError } from '../providers/provider.js';
 import { ChunkedCopyLander, LANDING_CHUNK_ROWS, type RawLander, UnnestLander } from './raw-writer.js';
-import * as runs from './runs.repo.js';
+import * as runs from './ingestion.repo.js';
 
 export const DATASTREAM_QUEUE = 'datastream.run';
 const PROGRESS_EVERY_ROWS = 25_000;
@@ -53,6 +52,9 @@ export class IngestionService {
     private readonly db: Database,
     private readonly jobs: JobQueues,
     private readonly credentials: CredentialsService,
+    /** Datastream rows and the run ledger (FlowsService). */
+    private readonly flows: FlowRuns,
+    private readonly projects: ProjectsService,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly changes: { resourceUpdated(uri: string): Promise<void> },
@@ -85,7 +87,7 @@ export class IngestionService {
       workers === 0
         ? 'no process works the datastream queue: this process has SERVE_WORKERS=false and no `context-hub worker` on this database has reported in the last 90 s; start one (or set SERVE_WORKERS=true) and the run starts'
         : null;
-    const run = await flowsRepo.insertRun(this.db, {
+    const run = await this.flows.recordRun({
       id: `run_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
       project_id: ds.project_id,
       datastream_id: ds.id,
@@ -101,9 +103,9 @@ export class IngestionService {
 
   /** The job handler; throws so pg-boss retries (and finally dead-letters) a failed run. */
   async execute(job: JobAttempt<RunJob>): Promise<void> {
-    const run = await flowsRepo.findRun(this.db, job.data.run_id);
+    const run = await this.flows.getRun(job.data.run_id);
     if (!run || run.status === 'succeeded') return;
-    const ds = await flowsRepo.findDatastream(this.db, run.datastream_id);
+    const ds = await this.flows.datastreamRow(run.datastream_id);
     if (!ds) return;
     let claimed = await runs.claim(this.db, run.id, this.clock.now());
     if (!claimed) {
@@ -121,7 +123,7 @@ export class IngestionService {
         throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
       const { provider, context } = this.credentials.contextFor(connection, this.clock, job.signal);
       const window = { from: run.window_from, to: run.window_to };
-      const project = await findProject(this.db, ds.project_id);
+      const project = await this.projects.findRow(ds.project_id);
       const scope: ModelScope = {
         projectId: ds.project_id,
         datastreamId: ds.id,
@@ -247,7 +249,7 @@ export class IngestionService {
     const started = Date.now();
     let last = '';
     for (;;) {
-      const run = (await flowsRepo.findRun(this.db, runId))!;
+      const run = (await this.flows.getRun(runId))!;
       const key = `${run.status}:${run.rows_read}:${run.attempts}`;
       if (key !== last) {
         last = key;

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { addDays } from '../money/calendar.js';
 import type { AnomaliesService } from '../anomalies/anomalies.service.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
-import { findProject } from '../projects/projects.repo.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { deltas, narrative, type InsightRecord } from './insights.narrative.js';
 import * as repo from './insights.repo.js';
@@ -51,7 +50,7 @@ export class InsightsService {
 
   /** Composes one project-day; answers the stored row when it changed, undefined otherwise. */
   async compose(projectId: string, date: string, now: Date): Promise<repo.InsightRow | undefined> {
-    const project = await findProject(this.db, projectId);
+    const project = await this.projects.findRow(projectId);
     if (!project) return undefined;
     const totals = await repo.kpiTotals(this.db, projectId, addDays(date, -7), date);
     const byDate = new Map(totals.map((t) => [t.date, t]));

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ValidationError } from '../../platform/errors.js';
 import { addDays, daysBetween, todayIn } from '../money/calendar.js';

@@ -102,7 +102,8 @@ export async function findVersion(
   )[0];
 }
 
-export async function listVersions(db: SqlExecutor, id: string) {
+/** Oldest first, after version `after` (keyset), at most `limit`. */
+export async function listVersions(db: SqlExecutor, id: string, page: { after?: number | undefined; limit: number }) {
   return db.query<{
     version_number: number;
     title: string;
@@ -110,8 +111,9 @@ export async function listVersions(db: SqlExecutor, id: string) {
     created_at: Date;
     created_by: string;
   }>(
-    'SELECT version_number, title, owner, created_at, created_by FROM knowledge_versions WHERE knowledge_id = $1 ORDER BY version_number',
-    [id],
+    `SELECT version_number, title, owner, created_at, created_by FROM knowledge_versions
+     WHERE knowledge_id = $1 AND ($2::int IS NULL OR version_number > $2) ORDER BY version_number LIMIT $3`,
+    [id, page.after ?? null, page.limit],
   );
 }
 

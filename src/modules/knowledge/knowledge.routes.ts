@@ -81,13 +81,13 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
     defineRoute({
       method: 'GET',
       url: '/api/knowledge/:topic_id/versions',
-      summary: "A Knowledge sheet's version history",
+      summary: "A Knowledge sheet's version history, oldest first, paginated",
       tags: ['knowledge'],
       rule: { permission: 'context.read' },
       params: KnowledgePathParams,
-      query: ProjectQuery,
+      query: KnowledgeListQuery,
       response: KnowledgeVersionsOutput,
-      handler: async ({ ctx, params, query }) => knowledge.versions(ctx, query.project_id, params.topic_id),
+      handler: async ({ ctx, params, query }) => knowledge.versions(ctx, query.project_id, params.topic_id, query),
     }),
   ];
 }

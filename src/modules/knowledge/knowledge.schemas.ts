@@ -1,15 +1,36 @@
 import { z } from 'zod';
+import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BodyMd } from '../skills/skills.schemas.js';
 
-export const TOPIC_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/**
+ * Lowercase letters and digits in groups joined by one "-", "_" or "." (roas-definition,
+ * roas_definition, kpi.roas): it starts and ends with a letter or digit. Migration 0012 holds the
+ * same rule in the store.
+ */
+export const TOPIC_ID_PATTERN = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
+export const MAX_TOPIC_ID_LENGTH = 96;
+/** Knowledge ids start so (kn_…); a topic_id that did could not be told from one where either is accepted. */
+const ID_PREFIX = 'kn_';
 
 export const TopicId = z
   .string()
-  .max(96, 'must be at most 96 characters')
-  .regex(TOPIC_ID_PATTERN, 'must be a slug: lowercase letters, digits and single hyphens, e.g. roas-definition')
-  .describe('Knowledge topic id (slug), e.g. roas-definition.');
+  .max(MAX_TOPIC_ID_LENGTH, `must be at most ${MAX_TOPIC_ID_LENGTH} characters`)
+  .regex(TOPIC_ID_PATTERN, {
+    error: (issue) =>
+      'must be lowercase letters and digits, joined by single "-", "_" or ".", e.g. roas-definition or ' +
+      `roas_definition.${proposal(issue.input, '-_.', MAX_TOPIC_ID_LENGTH)}`,
+  })
+  .refine((id) => !id.startsWith(ID_PREFIX), {
+    error: (issue) =>
+      `must not start with "${ID_PREFIX}" (the prefix of Knowledge ids). ` +
+      `Use "${(issue.input as string).replace(ID_PREFIX, 'kn-')}" instead.`,
+  })
+  .describe(
+    'Knowledge topic id: lowercase letters and digits joined by single "-", "_" or "." ' +
+      '(e.g. roas-definition, roas_definition), at most 96 characters.',
+  );
 
 const Title = z.string().trim().min(1).max(300);
 const Owner = z.string().trim().min(1).max(200);
@@ -78,6 +99,7 @@ export const KnowledgeVersionsOutput = z.object({
       created_by: z.string(),
     }),
   ),
+  next_cursor: z.string().nullable(),
 });
 
 export const GetKnowledgeInput = z

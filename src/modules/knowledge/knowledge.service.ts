@@ -1,7 +1,7 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -38,6 +38,11 @@ export class KnowledgeService {
     /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
     private readonly limits?: ProjectLimits,
   ) {}
+
+  /** A live Knowledge sheet by id or topic id, with no grant check (the taxonomy links to it in a resolved project). */
+  async findLive(projectId: string, ref: string): Promise<repo.KnowledgeHeadRow | undefined> {
+    return repo.findLiveByIdOrTopic(this.db, projectId, ref);
+  }
 
   /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id. */
   async add(
@@ -125,14 +130,17 @@ export class KnowledgeService {
     return { resolved, knowledge: present(head, row) };
   }
 
-  async versions(ctx: RequestContext, projectRef: string, topicId: string) {
+  async versions(ctx: RequestContext, projectRef: string, topicId: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, project.id, topicId);
-    const rows = await repo.listVersions(this.db, head.id);
+    const after = decodeCursor(page.cursor, z.number().int());
+    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version_number);
     return {
       topic_id: topicId,
       deleted: head.deleted_at !== null,
-      versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      versions: items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      next_cursor,
     };
   }
 

@@ -1,5 +1,5 @@
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { provenanceOf } from '../context-hub/provenance.js';
+import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';
 import type { KnowledgeService } from './knowledge.service.js';
 

@@ -141,7 +141,7 @@ export class LandingFollower {
       await tx.query(SET_WORK_MEM);
       // The statements here are planned without statistics on rows that have just landed, so
       // their cost estimates say little, and a JIT compilation they trigger costs more than it
-      // saves (about 0.2 s on the rates lookup alone, and as much on anomalies_daily; bench:ingest).
+      // saves (BENCHMARKS.md, ingest notes).
       await tx.query('SET LOCAL jit = off');
       for (const model of ordered) {
         if (!model.incremental) continue;

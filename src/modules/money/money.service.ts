@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorHas } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';

@@ -65,8 +65,9 @@ export async function loadBundledRates(db: Database, now: Date, file = BUNDLED_S
 
 /**
  * For scripts/prepare-template.mjs: loads the snapshot into the embedded template, then
- * checkpoints with WAL recycling off so the ~80 MB of WAL the load wrote is dropped rather than
- * shipped (template 20 MB → 8 MB; every fresh embedded store and test store unpacks it).
+ * checkpoints with WAL recycling off so the WAL the load wrote is dropped rather than shipped: it
+ * was most of the template, which every fresh embedded store and test store unpacks
+ * (BENCHMARKS.md, startup notes).
  */
 export async function loadBundledRatesForTemplate(db: Database, now: Date): Promise<SnapshotResult> {
   const result = await loadBundledRates(db, now);

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { AnyToolSpec } from '../../mcp/tool.js';
 import type { Clock } from '../../platform/clock.js';
+import type { AnsweredRequest } from '../../platform/http/app.js';
 import type { AuditService } from './audit.service.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -9,24 +9,24 @@ const MCP_PATHS = /^\/(mcp|sse|messages)(\/|\?|$)/;
 /**
  * REST: after a successful write that recorded no audit entry of its own, record a generic one
  * (`http.post` on `/api/...`). MCP transports are skipped: tool calls are audited per call.
+ * The HTTP app calls it once it has answered a request (HttpAppDeps.onResponse).
  */
-export function installRestAuditFallback(http: FastifyInstance, audit: AuditService, clock: Clock): void {
-  http.addHook('onResponse', async (request, reply) => {
-    const requestId = String(request.id);
-    const path = request.url.split('?')[0]!;
-    if (!WRITE_METHODS.has(request.method) || reply.statusCode >= 400 || !request.actor || MCP_PATHS.test(path)) {
+export function restAuditFallback(audit: AuditService, clock: Clock): (request: AnsweredRequest) => Promise<void> {
+  return async (request) => {
+    const { requestId, path, actor } = request;
+    if (!WRITE_METHODS.has(request.method) || request.statusCode >= 400 || !actor || MCP_PATHS.test(path)) {
       audit.consumeRecorded(requestId);
       return;
     }
-    const ctx = { actor: request.actor, requestId, clock, log: request.log };
+    const ctx = { actor, requestId, clock, log: request.log };
     await audit
       .recordUnlessRecorded(ctx, {
         action: `http.${request.method.toLowerCase()}`,
-        target: request.routeOptions.url ?? path,
-        details: { path, status: reply.statusCode },
+        target: request.routeUrl ?? path,
+        details: { path, status: request.statusCode },
       })
       .catch((err: unknown) => request.log.error({ err }, 'audit fallback failed'));
-  });
+  };
 }
 
 /** MCP: every tool that is not read-only records a generic entry after success unless it recorded its own. */

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';

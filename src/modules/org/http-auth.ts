@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Actor } from '../../platform/auth/actor.js';
 import {
   DisabledAuthenticator,
@@ -10,8 +10,9 @@ import { InsufficientScopeError } from '../../platform/auth/errors.js';
 import { assertMcpCallScopes } from '../../platform/auth/mcp-scope.js';
 import { OAuthAuthenticator } from '../../platform/auth/oauth.js';
 import { scopeFor, type Permission } from '../../platform/auth/permissions.js';
-import { publicBase, wellKnownRoutes } from '../../platform/auth/well-known.js';
-import type { AuthorizableRequest } from '../../platform/http/app.js';
+import { wellKnownRoutes } from '../../platform/auth/well-known.js';
+import type { AuthorizableRequest } from '../../platform/http/gate.js';
+import { createPublicUrls } from '../../platform/http/public-url.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { UnauthorizedError } from '../../platform/errors.js';
@@ -34,7 +35,7 @@ function buildAuthenticator(config: Config, org: OrgServices, clock: Clock, log:
   if (config.authMode === 'oauth') {
     return new OAuthAuthenticator({
       issuer: config.oauthIssuer!,
-      audience: config.oauthAudience!,
+      audience: config.oauthAudience,
       jwksUrl: config.oauthJwksUrl,
       publicKeyPem: config.oauthPublicKey,
       members: org.members,
@@ -67,13 +68,14 @@ export async function createHttpAuth(deps: {
     if (result.created || result.promoted)
       deps.log.info({ subject: config.orgOwnerSubject, ...result }, 'ORG_OWNER_SUBJECT is an owner');
   }
+  const urls = createPublicUrls(config);
   return {
     authenticator,
-    routes: wellKnownRoutes(config),
+    routes: wellKnownRoutes(config, urls),
     challenge(request, error) {
       const mcp = MCP_PATHS.test(request.url);
       const parts = [
-        `resource_metadata="${publicBase(request, config)}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}"`,
+        `resource_metadata="${urls.base(request.raw)}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}"`,
       ];
       if (error instanceof InsufficientScopeError)
         return `Bearer error="insufficient_scope", scope="${error.scope}", ${parts[0]}`;

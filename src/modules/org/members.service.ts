@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { MemberRecord } from '../../platform/auth/oauth.js';
 import type { Role } from '../../platform/auth/permissions.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';

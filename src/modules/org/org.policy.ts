@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { roleAllows, scopeFor, type Permission } from '../../platform/auth/permissions.js';
 import { ForbiddenError } from '../../platform/errors.js';
 

@@ -229,3 +229,41 @@ export async function memberWithGrants(
     grants: rows.filter((r) => r.project_id !== null).map((r) => ({ project_id: r.project_id!, role: r.grant_role! })),
   };
 }
+
+/**
+ * Live context objects (Skills, Knowledge sheets, business keys) a project holds, and whether one
+ * named `name` of `kind` is among them: a new version of an existing object counts nothing.
+ */
+export async function countContextObjects(
+  db: SqlExecutor,
+  projectId: string,
+  kind: 'skill' | 'knowledge' | 'business_key',
+  name: string,
+): Promise<{ total: number; present: boolean }> {
+  const [row] = await db.query<{ total: number; present: boolean }>(
+    `SELECT
+       (SELECT count(*) FROM skills WHERE project_id = $1 AND deleted_at IS NULL)
+     + (SELECT count(*) FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL)
+     + (SELECT count(*) FROM business_keys WHERE project_id = $1) AS total,
+       CASE $2
+         WHEN 'skill' THEN EXISTS (SELECT 1 FROM skills WHERE project_id = $1 AND name = $3 AND deleted_at IS NULL)
+         WHEN 'knowledge' THEN EXISTS (SELECT 1 FROM knowledge WHERE project_id = $1 AND topic_id = $3 AND deleted_at IS NULL)
+         ELSE EXISTS (SELECT 1 FROM business_keys WHERE project_id = $1 AND key = $3)
+       END AS present`,
+    [projectId, kind, name],
+  );
+  return { total: Number(row!.total), present: row!.present };
+}
+
+/** Datastreams a project holds, and whether one is named `name`. */
+export async function countDatastreams(
+  db: SqlExecutor,
+  projectId: string,
+  name: string,
+): Promise<{ total: number; present: boolean }> {
+  const [row] = await db.query<{ total: number; present: boolean }>(
+    `SELECT count(*) AS total, bool_or(name = $2) AS present FROM datastreams WHERE project_id = $1`,
+    [projectId, name],
+  );
+  return { total: Number(row!.total), present: row!.present };
+}

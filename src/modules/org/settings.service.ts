@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError } from '../../platform/errors.js';

@@ -49,6 +49,11 @@ export async function countProjects(db: SqlExecutor): Promise<number> {
   return (await db.query<{ n: number }>('SELECT count(*) AS n FROM projects'))[0]!.n;
 }
 
+/** Every project's id and time zone, ordered by id (the scheduler's daily slots). */
+export async function listProjectZones(db: SqlExecutor): Promise<{ id: string; timezone: string }[]> {
+  return db.query<{ id: string; timezone: string }>('SELECT id, timezone FROM projects ORDER BY id');
+}
+
 export async function readOrgDefaults(db: SqlExecutor): Promise<{ reporting_currency: string; timezone: string }> {
   const row = (
     await db.query<{ reporting_currency: string; timezone: string }>(

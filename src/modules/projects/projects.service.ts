@@ -1,8 +1,8 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject, projectRole, visibleProjects } from '../../platform/auth/actor.js';
 import type { Permission } from '../../platform/auth/permissions.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
@@ -13,6 +13,8 @@ import * as repo from './projects.repo.js';
 /** Built once: a zod schema per call was a visible share of a list_projects call (bench:mcp). */
 const PROJECT_CURSOR = z.string();
 import { projectResourceUri, type CreateProjectInput, type UpdateProjectInput } from './projects.schemas.js';
+
+export type { ProjectRow } from './projects.repo.js';
 
 export interface ResolvedProject {
   project: repo.ProjectRow;
@@ -114,6 +116,24 @@ export class ProjectsService {
       });
     }
     return { project, resolvedFrom: 'explicit' };
+  }
+
+  /**
+   * A project's row as the store has it now, with no grant check: for jobs and seeders, which act
+   * as the operator and may run inside a transaction (`db`).
+   */
+  async findRow(id: string, db: SqlExecutor = this.db): Promise<repo.ProjectRow | undefined> {
+    return repo.findProject(db, id);
+  }
+
+  /** How many projects the store holds (none on a first embedded start). */
+  async count(): Promise<number> {
+    return repo.countProjects(this.db);
+  }
+
+  /** Every project's id and time zone, ordered by id, read from the store (the scheduler's ticks). */
+  async zones(): Promise<{ id: string; timezone: string }[]> {
+    return repo.listProjectZones(this.db);
   }
 
   assertGrant(ctx: RequestContext, projectId: string, permission: Permission): void {

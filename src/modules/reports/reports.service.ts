@@ -1,13 +1,13 @@
-import type { RequestContext } from '../../app/context.js';
-import type { Database } from '../../platform/db/database.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
+import type { SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { addDays, todayIn } from '../money/calendar.js';
-import * as flowsRepo from '../flows/flows.repo.js';
+import type { FlowsService } from '../flows/flows.service.js';
 import { ReportDefinition } from '../flows/flows.schemas.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import { runCompiled } from './reports.repo.js';
+import { REPORT_MAX_ROWS } from './reports.schemas.js';
 import { compileReport } from './reports.sql.js';
-
-export const REPORT_MAX_ROWS = 1000;
 
 /** The dates a report's date_range means today in the project's timezone (complete days end yesterday). */
 export function resolveRange(range: ReportDefinition['date_range'], today: string): { from: string; to: string } {
@@ -34,13 +34,14 @@ export function resolveRange(range: ReportDefinition['date_range'], today: strin
 /** run_report: a saved, governed query over a catalog dataset, with a bounded number of rows. */
 export class ReportsService {
   constructor(
-    private readonly db: Database,
+    private readonly db: SqlExecutor,
     private readonly projects: ProjectsService,
+    private readonly flows: FlowsService,
   ) {}
 
   async run(ctx: RequestContext, q: { project_id: string | undefined; name: string; limit?: number | undefined }) {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
-    const stored = (await flowsRepo.listReportDefinitions(this.db, resolved.project.id)).find((r) => r.name === q.name);
+    const stored = (await this.flows.reportDefinitions(resolved.project.id)).find((r) => r.name === q.name);
     if (!stored) {
       throw new NotFoundError(
         'report_not_found',
@@ -54,7 +55,7 @@ export class ReportsService {
     const range = resolveRange(def.date_range, todayIn(ctx.clock, resolved.project.timezone));
     const limit = Math.min(q.limit ?? 200, REPORT_MAX_ROWS);
     const compiled = compileReport(def, resolved.project.id, range, limit);
-    const rows = await this.db.query<Record<string, unknown>>(compiled.sql, compiled.params);
+    const rows = await runCompiled(this.db, compiled);
     return {
       resolved,
       report: {

@@ -1,22 +1,7 @@
 import { z } from 'zod';
-import { defineRoute } from '../../platform/http/route.js';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
-import { REPORT_MAX_ROWS, type ReportsService } from './reports.service.js';
-
-const RunReportInput = z
-  .object({
-    project_id: ProjectRef,
-    name: z.string().trim().min(1).max(120).describe('The report definition name (GET /api/flows lists them).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(REPORT_MAX_ROWS)
-      .optional()
-      .describe(`Rows at most (default 200, max ${REPORT_MAX_ROWS}).`),
-  })
-  .strict();
+import { REPORT_MAX_ROWS, RunReportInput } from './reports.schemas.js';
+import type { ReportsService } from './reports.service.js';
 
 const SUMMARY_ROWS = 20;
 const cell = (v: unknown) =>
@@ -72,29 +57,6 @@ export function reportTools(reports: ReportsService) {
             truncated: r.truncated,
           },
         };
-      },
-    }),
-  ];
-}
-
-const RunReportQuery = z.object({
-  project_id: ProjectId,
-  name: z.string().trim().min(1).max(120),
-  limit: z.coerce.number().int().min(1).max(REPORT_MAX_ROWS).optional(),
-});
-
-export function reportRoutes(reports: ReportsService) {
-  return [
-    defineRoute({
-      method: 'GET',
-      url: '/api/reports/run',
-      summary: 'Run a saved report definition by name (bounded rows)',
-      tags: ['reports'],
-      rule: { permission: 'data.read' },
-      query: RunReportQuery,
-      handler: async ({ ctx, query }) => {
-        const { resolved: _resolved, ...out } = await reports.run(ctx, query);
-        return out;
       },
     }),
   ];

@@ -1,5 +1,17 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 
+/** Content versions of the given projects (a project with no row has version 0, the caller's default). */
+export function readContextVersions(
+  db: SqlExecutor,
+  projectIds: string[],
+): Promise<{ project_id: string; version: number }[]> {
+  // Answers the driver's promise itself: ContextVersionReader counts store rounds around this call.
+  return db.query<{ project_id: string; version: number }>(
+    'SELECT project_id, version FROM context_versions WHERE project_id = ANY($1::text[])',
+    [projectIds],
+  );
+}
+
 export type HitKind = 'skill' | 'knowledge' | 'business_key';
 
 export interface SearchRow {
@@ -17,12 +29,12 @@ export interface SearchRow {
   capped: boolean;
 }
 
-/** Candidates per kind and way of matching that are ranked (see context_search in migration 0007). */
+/** Candidates per kind and way of matching that are ranked (see migrations/functions/context_search.sql). */
 export const TIER_CANDIDATES = 50;
 /**
  * Typo (trigram) matching runs for one-word queries: a longer string's trigrams hit thousands of
- * names that then fail the similarity recheck one by one (~200 ms on 10,000 Skills), and the words
- * of a longer query find their matches by full text.
+ * names that then fail the similarity recheck one by one (BENCHMARKS.md, search notes), and the
+ * words of a longer query find their matches by full text.
  */
 export const TYPO_MAX_WORDS = 1;
 /** How many of the best matched keys and objects the graph expansion starts from. */

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';

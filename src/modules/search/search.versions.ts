@@ -1,4 +1,5 @@
 import type { Database } from '../../platform/db/database.js';
+import { readContextVersions } from './search.repo.js';
 
 interface Waiter {
   resolve(version: number): void;
@@ -46,10 +47,7 @@ export class ContextVersionReader {
         this.waiting = new Map();
         try {
           const roundsBefore = this.db.roundsRun?.();
-          const rows = await this.db.query<{ project_id: string; version: number }>(
-            'SELECT project_id, version FROM context_versions WHERE project_id = ANY($1::text[])',
-            [[...batch.keys()]],
-          );
+          const rows = await readContextVersions(this.db, [...batch.keys()]);
           const found = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
           // Remember only when this read was the one round since it was issued: had another run
           // first or after, the count could not say which state the version belongs to.

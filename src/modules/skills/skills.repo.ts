@@ -115,14 +115,16 @@ export async function findVersion(
   )[0];
 }
 
+/** Oldest first, after version `after` (keyset), at most `limit`. */
 export async function listVersions(
   db: SqlExecutor,
   skillId: string,
+  page: { after?: number | undefined; limit: number },
 ): Promise<{ version: number; description: string; step_count: number; created_at: Date; created_by: string }[]> {
   return db.query(
     `SELECT version, description, jsonb_array_length(steps) AS step_count, created_at, created_by
-     FROM skill_versions WHERE skill_id = $1 ORDER BY version`,
-    [skillId],
+     FROM skill_versions WHERE skill_id = $1 AND ($2::int IS NULL OR version > $2) ORDER BY version LIMIT $3`,
+    [skillId, page.after ?? null, page.limit],
   );
 }
 

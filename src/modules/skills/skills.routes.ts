@@ -98,13 +98,13 @@ export function skillRoutes(skills: SkillsService) {
     defineRoute({
       method: 'GET',
       url: '/api/skills/:name/versions',
-      summary: "A skill's version history",
+      summary: "A skill's version history, oldest first, paginated",
       tags: ['skills'],
       rule: { permission: 'context.read' },
       params: SkillPathParams,
-      query: ProjectQuery,
+      query: SkillListQuery,
       response: SkillVersionsOutput,
-      handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name),
+      handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name, query),
     }),
     defineRoute({
       method: 'GET',

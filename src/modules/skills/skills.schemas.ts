@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
@@ -7,10 +8,20 @@ export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Bodies up to 1 MiB (UTF-8) are accepted; the REST body limit (2 MiB) leaves room for JSON escaping. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+export const MAX_SKILL_NAME_LENGTH = 64;
+
+/** The Agent Skills format fixes a name's spelling; a refusal names the spelling to use instead. */
+export function skillNameMessage(input: unknown): string {
+  return (
+    'must be lowercase letters, digits and single hyphens (the Agent Skills name format), ' +
+    `e.g. investigate-roas-drop.${proposal(input, '-', MAX_SKILL_NAME_LENGTH)}`
+  );
+}
+
 export const SkillName = z
   .string()
-  .max(64, 'must be at most 64 characters')
-  .regex(SKILL_NAME_PATTERN, 'must be lowercase letters, digits and single hyphens, e.g. investigate-roas-drop')
+  .max(MAX_SKILL_NAME_LENGTH, 'must be at most 64 characters')
+  .regex(SKILL_NAME_PATTERN, { error: (issue) => skillNameMessage(issue.input) })
   .describe('Skill name (Agent Skills style), e.g. investigate-roas-drop.');
 
 export const BodyMd = z
@@ -95,6 +106,7 @@ export const SkillVersionsOutput = z.object({
   name: z.string(),
   deleted: z.boolean(),
   versions: z.array(SkillVersionOutput),
+  next_cursor: z.string().nullable(),
 });
 
 export const GetProcedureInput = z

@@ -1,6 +1,6 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -25,6 +25,11 @@ export class SkillsService {
     /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
     private readonly limits?: ProjectLimits,
   ) {}
+
+  /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
+  async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
+    return repo.findLiveByIdOrName(this.db, projectId, ref);
+  }
 
   /** add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name. */
   async add(
@@ -158,14 +163,17 @@ export class SkillsService {
     return renderSkillFile(row);
   }
 
-  async versions(ctx: RequestContext, projectRef: string, name: string) {
+  async versions(ctx: RequestContext, projectRef: string, name: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
     const head = await this.readableHead(ctx, project.id, name);
-    const rows = await repo.listVersions(this.db, head.id);
+    const after = decodeCursor(page.cursor, z.number().int());
+    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
+    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version);
     return {
       name,
       deleted: head.deleted_at !== null,
-      versions: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      versions: items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      next_cursor,
     };
   }
 

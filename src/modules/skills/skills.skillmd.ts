@@ -1,6 +1,6 @@
 import { parse, stringify } from 'yaml';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
-import { SKILL_NAME_PATTERN } from './skills.schemas.js';
+import { SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
 
 /**
  * SKILL.md (Agent Skills format): YAML front matter between `---` lines, then the Markdown body.
@@ -64,7 +64,7 @@ export function parseSkillFile(text: string): SkillFile {
   if (typeof name !== 'string' || !SKILL_NAME_PATTERN.test(name) || name.length > 64) {
     errors.push({
       path: 'front_matter.name',
-      message: 'must be lowercase letters, digits and hyphens, at most 64 characters',
+      message: `${skillNameMessage(name)} At most 64 characters.`,
     });
   }
   if (typeof description !== 'string' || description.trim() === '' || description.length > 1024) {

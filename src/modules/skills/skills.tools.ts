@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { provenanceOf } from '../context-hub/provenance.js';
+import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { procedureSummary } from './skills.presenter.js';
 import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
 import type { SkillsService } from './skills.service.js';

@@ -1,13 +1,11 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
-import { findLiveByIdOrTopic } from '../knowledge/knowledge.repo.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { findLiveByIdOrName } from '../skills/skills.repo.js';
 import * as repo from './taxonomy.repo.js';
 import type {
   BusinessKeyOutput,
@@ -50,10 +48,18 @@ export interface LinkedObject {
   link_id: string | null;
 }
 
+/** The reads a link's creation needs of the Skills and Knowledge services (a row, or undefined). */
+export interface LinkSources {
+  skills: { findLive(projectId: string, ref: string): Promise<{ id: string } | undefined> };
+  knowledge: { findLive(projectId: string, ref: string): Promise<{ id: string } | undefined> };
+}
+
 export class TaxonomyService {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
+    /** Where links' sources live: a live Skill (by id or name) or Knowledge sheet (by id or topic id). */
+    private readonly sources: LinkSources,
     /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
     private readonly limits?: ProjectLimits,
   ) {}
@@ -219,8 +225,8 @@ export class TaxonomyService {
     const [key, source] = await Promise.all([
       repo.findKey(this.db, project.id, input.business_key),
       input.source_type === 'skill'
-        ? findLiveByIdOrName(this.db, project.id, input.source_id)
-        : findLiveByIdOrTopic(this.db, project.id, input.source_id),
+        ? this.sources.skills.findLive(project.id, input.source_id)
+        : this.sources.knowledge.findLive(project.id, input.source_id),
     ]);
     const errors = [];
     if (!key)

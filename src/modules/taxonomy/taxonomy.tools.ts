@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { provenanceOf } from '../context-hub/provenance.js';
+import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { BusinessKeyOutput, GetBusinessKeyToolInput } from './taxonomy.schemas.js';
 import type { TaxonomyService } from './taxonomy.service.js';
 

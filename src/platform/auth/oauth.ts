@@ -23,7 +23,8 @@ export interface MemberDirectory {
 
 export interface OAuthOptions {
   issuer: string;
-  audience: string;
+  /** A token's `aud` must name at least one of these (the /mcp and the REST resource differ). */
+  audience: string[];
   jwksUrl?: string;
   publicKeyPem?: string;
   members: MemberDirectory;
@@ -95,7 +96,7 @@ export function actorFromClaims(payload: JWTPayload, member: MemberRecord | unde
   return { ...base, role, projects };
 }
 
-/** SERVICE_AUTH_MODE=oauth: RS256 JWTs from OAUTH_ISSUER for OAUTH_AUDIENCE, keys from a JWKS or a PEM. */
+/** SERVICE_AUTH_MODE=oauth: RS256 JWTs from OAUTH_ISSUER for one of OAUTH_AUDIENCE, keys from a JWKS or a PEM. */
 export class OAuthAuthenticator implements Authenticator {
   readonly mode = 'oauth' as const;
   readonly jwks: JwksCache | undefined;

@@ -1,16 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { PublicUrls } from '../http/public-url.js';
 import { defineRoute } from '../http/route.js';
 import { SCOPES } from './permissions.js';
 
-/** The origin clients reached us at (Host as sent; Host validation already vetted it). */
-export function publicBase(request: FastifyRequest, config: Pick<Config, 'host' | 'port'>): string {
-  return `${request.protocol}://${request.headers.host ?? `${config.host}:${config.port}`}`;
-}
-
-function metadata(request: FastifyRequest, config: Config, path: string) {
+function metadata(request: FastifyRequest, config: Config, urls: PublicUrls, path: string) {
   return {
-    resource: `${publicBase(request, config)}${path}`,
+    // What clients compare with the URL they connected to and send as the token's resource
+    // indicator: the public URL (PUBLIC_BASE_URL or a trusted proxy's), never the internal one.
+    resource: `${urls.base(request.raw)}${path}`,
     ...(config.authMode === 'oauth' && config.oauthIssuer ? { authorization_servers: [config.oauthIssuer] } : {}),
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
@@ -22,7 +20,7 @@ function metadata(request: FastifyRequest, config: Config, path: string) {
  * RFC 9728 protected-resource metadata, as the MCP authorization spec asks: where to get a token
  * (OAUTH_ISSUER) and which scopes exist. Public, like every /.well-known path (DESIGN §7).
  */
-export function wellKnownRoutes(config: Config) {
+export function wellKnownRoutes(config: Config, urls: PublicUrls) {
   return [
     defineRoute({
       method: 'GET',
@@ -30,7 +28,7 @@ export function wellKnownRoutes(config: Config) {
       summary: 'OAuth protected-resource metadata (RFC 9728) for the REST API',
       tags: ['auth'],
       rule: { public: true },
-      handler: async ({ request }) => metadata(request, config, ''),
+      handler: async ({ request }) => metadata(request, config, urls, ''),
     }),
     defineRoute({
       method: 'GET',
@@ -38,7 +36,7 @@ export function wellKnownRoutes(config: Config) {
       summary: 'OAuth protected-resource metadata (RFC 9728) for the MCP endpoint',
       tags: ['auth'],
       rule: { public: true },
-      handler: async ({ request }) => metadata(request, config, '/mcp'),
+      handler: async ({ request }) => metadata(request, config, urls, '/mcp'),
     }),
   ];
 }

@@ -7,6 +7,8 @@ import type { Database, SqlExecutor } from './database.js';
 /** Package root: this file sits three levels down in both src/ and dist/. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'migrations');
+/** Functions and triggers, one re-runnable file each, applied after the numbered migrations. */
+export const FUNCTIONS_DIR = path.join(MIGRATIONS_DIR, 'functions');
 
 /** Arbitrary but fixed: every process that migrates this database contends for the same lock. */
 const MIGRATION_LOCK_KEY = 727_001;
@@ -34,9 +36,31 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     });
 }
 
+/** A re-runnable file (CREATE OR REPLACE FUNCTION, DROP TRIGGER IF EXISTS + CREATE TRIGGER). */
+export interface FunctionFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** The function files in name order; none when the folder is absent. */
+export function loadFunctions(dir = FUNCTIONS_DIR): FunctionFile[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => /^[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => {
+      const sql = fs.readFileSync(path.join(dir, file), 'utf8');
+      return { name: file.replace(/\.sql$/, ''), sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
 export interface MigrationReport {
   applied: string[];
   alreadyApplied: number;
+  /** Function files applied because their text differs from the one last applied (or none was). */
+  functions: string[];
 }
 
 export class MigrationChecksumError extends Error {
@@ -52,10 +76,15 @@ async function appliedVersions(tx: SqlExecutor): Promise<Map<number, string>> {
 }
 
 /**
- * Applies pending migrations in one transaction under an advisory lock, so processes starting
- * together against one database wait for each other instead of colliding.
+ * Applies pending migrations, then the function files whose text changed, in one transaction under
+ * an advisory lock, so processes starting together against one database wait for each other
+ * instead of colliding.
  */
-export async function migrate(db: Database, migrations = loadMigrations()): Promise<MigrationReport> {
+export async function migrate(
+  db: Database,
+  migrations = loadMigrations(),
+  functions = loadFunctions(),
+): Promise<MigrationReport> {
   return db.withAdvisoryLock(MIGRATION_LOCK_KEY, async (tx) => {
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
@@ -64,7 +93,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const applied = await appliedVersions(tx);
-    const report: MigrationReport = { applied: [], alreadyApplied: 0 };
+    const report: MigrationReport = { applied: [], alreadyApplied: 0, functions: [] };
     for (const migration of migrations) {
       const checksum = applied.get(migration.version);
       if (checksum !== undefined) {
@@ -80,8 +109,41 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
       ]);
       report.applied.push(migration.name);
     }
+    report.functions = await applyFunctions(tx, functions, Math.max(0, ...migrations.map((m) => m.version)));
     return report;
   });
+}
+
+/**
+ * Applies each function file whose checksum differs from the one recorded. The row also records the
+ * newest numbered migration of the code that applied it: a file is left alone when code with newer
+ * migrations applied its own version, so an older release restarting during a rolling upgrade does
+ * not put its definition back.
+ */
+async function applyFunctions(tx: SqlExecutor, functions: FunctionFile[], schemaVersion: number): Promise<string[]> {
+  await tx.query(`CREATE TABLE IF NOT EXISTS schema_functions (
+    name text PRIMARY KEY,
+    checksum text NOT NULL,
+    schema_version integer NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const rows = await tx.query<{ name: string; checksum: string; schema_version: number }>(
+    'SELECT name, checksum, schema_version FROM schema_functions',
+  );
+  const recorded = new Map(rows.map((r) => [r.name, r]));
+  const applied: string[] = [];
+  for (const file of functions) {
+    const row = recorded.get(file.name);
+    if (row && (row.checksum === file.checksum || Number(row.schema_version) > schemaVersion)) continue;
+    for (const statement of splitStatements(file.sql)) await tx.query(statement);
+    await tx.query(
+      `INSERT INTO schema_functions (name, checksum, schema_version) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET checksum = $2, schema_version = $3, applied_at = now()`,
+      [file.name, file.checksum, schemaVersion],
+    );
+    applied.push(file.name);
+  }
+  return applied;
 }
 
 /** Whether every migration on disk is applied (readiness). */

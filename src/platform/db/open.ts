@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { StartupError } from '../errors.js';
 import type { Database } from './database.js';
-import { loadMigrations, PACKAGE_ROOT } from './migrate.js';
+import { loadFunctions, loadMigrations, PACKAGE_ROOT } from './migrate.js';
 import { PgliteDatabase } from './pglite.js';
 import { PostgresDatabase } from './postgres.js';
 
@@ -12,20 +12,36 @@ export const PGLITE_TEMPLATE = path.join(PACKAGE_ROOT, '.template', 'pglite-data
 
 export const PGLITE_TEMPLATE_MANIFEST = path.join(PACKAGE_ROOT, '.template', 'manifest.json');
 
+/** What a template holds: the checksum of each migration and function file it was built from. */
+export interface TemplateManifest {
+  migrations: Record<string, string>;
+  functions: Record<string, string>;
+}
+
+/** The manifest of a template built from the files on disk now. */
+export function templateManifest(migrations = loadMigrations(), functions = loadFunctions()): TemplateManifest {
+  return {
+    migrations: Object.fromEntries(migrations.map((m) => [m.name, m.checksum])),
+    functions: Object.fromEntries(functions.map((f) => [f.name, f.checksum])),
+  };
+}
+
 /**
- * Whether the template was built from exactly the migration files on disk. A stale template would
- * fail the checksum check at start, so it is skipped (the store then runs initdb instead).
+ * Whether the template was built from exactly the migration and function files on disk. A stale
+ * template would fail the checksum check at start, or re-apply a function file on every first
+ * start, so it is skipped (the store then runs initdb instead).
  */
-export function templateIsCurrent(): boolean {
+export function templateIsCurrent(
+  manifestFile = PGLITE_TEMPLATE_MANIFEST,
+  current: TemplateManifest = templateManifest(),
+): boolean {
   try {
-    const manifest = JSON.parse(fs.readFileSync(PGLITE_TEMPLATE_MANIFEST, 'utf8')) as {
-      migrations: Record<string, string>;
-    };
-    const current = loadMigrations();
-    return (
-      current.length === Object.keys(manifest.migrations).length &&
-      current.every((m) => manifest.migrations[m.name] === m.checksum)
-    );
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Partial<TemplateManifest>;
+    const same = (a: Record<string, string> | undefined, b: Record<string, string>) =>
+      a !== undefined &&
+      Object.keys(a).length === Object.keys(b).length &&
+      Object.entries(b).every(([name, checksum]) => a[name] === checksum);
+    return same(manifest.migrations, current.migrations) && same(manifest.functions, current.functions);
   } catch {
     return false;
   }

@@ -20,8 +20,8 @@ const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
  * round: Bind/Describe/Execute/Sync (plus Parse the first time a text is seen).
  *
  * PGlite's own `query` sends Parse, Describe, Bind, Describe, Execute and Sync as six separate
- * round trips into the WASM backend and re-plans every time: about 100–140 µs for a one-row read
- * here, against 36 µs this way (the demo hub's cheapest tool call spent half its time there).
+ * round trips into the WASM backend and re-plans every time: several times the cost of one round
+ * for a one-row read, and half of the demo hub's cheapest tool call (BENCHMARKS.md, mcp notes).
  * Parameters are serialized the way node-postgres serializes them (its `prepareValue`, types left
  * for the server to infer), so a repository's SQL behaves the same on both stores.
  */

@@ -21,11 +21,10 @@ export interface PgliteOptions {
 
 /**
  * PostgreSQL's buffer cache inside the embedded store (the data directory's postgresql.conf, from
- * initdb, says 128MB). PGlite reserves and first-touches it at every open, which on this VM costs
- * page faults in proportion: a bare open took 1.04 s at 128MB, 0.82 s at 64MB, 0.69 s at 32MB.
- * 32MB slowed a 250k-row ingest's model build by ~19 % (pages evicted and re-read through the
- * WASM file layer); 64MB measured the same as 128MB there. Search on 100k sheets was unchanged
- * even at 32MB.
+ * initdb, says 128MB). PGlite reserves and first-touches it at every open, which costs page
+ * faults in proportion to its size. 32MB slowed a large ingest's model build (pages evicted and
+ * re-read through the WASM file layer); 64MB measured the same as 128MB there, and search was
+ * unchanged even at 32MB (BENCHMARKS.md, startup notes).
  */
 export const EMBEDDED_SHARED_BUFFERS = '64MB';
 

@@ -65,7 +65,10 @@ function successResponse(route: AnyRouteSpec, schema: () => Record<string, unkno
 }
 
 /** OpenAPI 3.1 from the same zod schemas that validate the requests. */
-export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: string }): Record<string, unknown> {
+export function buildOpenApiDocument(
+  routes: AnyRouteSpec[],
+  info: { version: string; serverUrl?: string },
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA };
   for (const route of routes) {
@@ -121,7 +124,7 @@ export function buildOpenApiDocument(routes: AnyRouteSpec[], info: { version: st
       version: info.version,
       description: 'Administration API of Context Hub. Errors are RFC 9457 problem+json.',
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: info.serverUrl ?? '/' }],
     paths,
     components: {
       schemas,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import type { RequestContext } from '../../app/context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { Permission } from '../auth/permissions.js';
 
 /**

@@ -99,7 +99,8 @@ export class JobQueues {
 
   /**
    * Starts pg-boss, creates the queues and (when working) the workers. Idempotent: callers share
-   * one start. `serve` starts it only after listening (it costs ~0.2 s on the embedded store);
+   * one start. `serve` starts it only after listening (its start would delay the listener;
+   * BENCHMARKS.md, startup notes);
    * `send` starts it or waits for it, so nothing queued before it finishes is lost.
    */
   start(): Promise<void> {

@@ -1,0 +1,57 @@
+import type { ListToolsResult } from '@modelcontextprotocol/server';
+import { type Actor, actorHas } from '../platform/auth/actor.js';
+import type { Permission } from '../platform/auth/permissions.js';
+import type { McpRegistry } from './registry.js';
+
+/**
+ * Which tools a caller sees and may call (issue 4): a registry tool needs its permission; a tool
+ * an extension registers (the conformance fixtures) is open to every caller the gate let in.
+ * tools/list, tools/call on the SDK path and the fast path all decide through `allows`.
+ */
+export class ToolAccess {
+  private readonly permissions: Map<string, Permission>;
+  /** The distinct permissions the registry's tools need, in a fixed order. */
+  private readonly distinct: Permission[];
+
+  constructor(registry: McpRegistry) {
+    this.permissions = new Map(registry.tools.map((tool) => [tool.name, tool.permission]));
+    this.distinct = [...new Set(this.permissions.values())].sort();
+  }
+
+  /** The permission a registry tool needs (undefined for a tool outside the registry). */
+  permissionOf(name: string): Permission | undefined {
+    return this.permissions.get(name);
+  }
+
+  allows(actor: Actor, name: string): boolean {
+    const permission = this.permissions.get(name);
+    return permission === undefined || actorHas(actor, permission);
+  }
+
+  /** A listing cut down to the tools this actor may use. */
+  visibleListing(listing: ListToolsResult, actor: Actor): ListToolsResult {
+    return { ...listing, tools: listing.tools.filter((tool) => this.allows(actor, tool.name)) };
+  }
+
+  /**
+   * Equal for actors that see the same tools: which of the tools' permissions the actor holds
+   * ('1' held, '0' not), the only input `allows` reads of an actor.
+   */
+  visibilityKey(actor: Actor): string {
+    let key = '';
+    for (const permission of this.distinct) key += actorHas(actor, permission) ? '1' : '0';
+    return key;
+  }
+}
+
+const accessByRegistry = new WeakMap<McpRegistry, ToolAccess>();
+
+/** The registry's ToolAccess, built once (an SDK server is built per modern request). */
+export function toolAccessFor(registry: McpRegistry): ToolAccess {
+  let access = accessByRegistry.get(registry);
+  if (!access) {
+    access = new ToolAccess(registry);
+    accessByRegistry.set(registry, access);
+  }
+  return access;
+}

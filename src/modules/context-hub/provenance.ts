@@ -1,9 +1,0 @@
-import type { ResolvedProject } from '../projects/projects.service.js';
-
-/** What every context tool puts in the envelope's provenance: where the answer came from. */
-export function provenanceOf(resolved: ResolvedProject, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: 'context_hub', project_resolved_from: resolved.resolvedFrom, ...extra };
-}
-
-export const iso = (value: Date | string): string =>
-  value instanceof Date ? value.toISOString() : new Date(value).toISOString();

@@ -1,0 +1,1 @@
+export { createEvaluators, type Evaluators } from './evaluators.js';

@@ -1,0 +1,1 @@
+export { SchedulePlan } from './scheduling.service.js';

@@ -1,0 +1,3 @@
+export { searchRoutes } from './search.routes.js';
+export { searchTools } from './search.tools.js';
+export { SearchService } from './search.service.js';

@@ -1,0 +1,57 @@
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { Database } from '../platform/db/database.js';
+import type { ChangeFeed } from '../platform/events/change-feed.js';
+import type { JobQueues } from '../platform/jobs/queues.js';
+import type { Logger } from '../platform/logger.js';
+import type { ContextEventsService } from './context-events/index.js';
+import type { CredentialsService } from './credentials/credentials.service.js';
+import type { DemoSeed } from './demo/index.js';
+import type { ContextHubService } from './context-hub/index.js';
+import type { Evaluators } from './evaluators/index.js';
+import type { FlowsService } from './flows/flows.service.js';
+import type { IngestionService } from './ingestion/ingestion.service.js';
+import type { KnowledgeService } from './knowledge/knowledge.service.js';
+import type { MoneyService } from './money/money.service.js';
+import type { OrgServices } from './org/index.js';
+import type { ProjectsService } from './projects/projects.service.js';
+import type { SearchService } from './search/search.service.js';
+import type { SkillsService } from './skills/skills.service.js';
+import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
+
+// The shape of the assembled services, so that module registration (index.ts) can name it without
+// importing the assembly (src/app/services.ts builds them).
+
+export interface ServiceDeps {
+  db: Database;
+  feed: ChangeFeed;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: JobQueues;
+}
+
+/** Every module's service, built once per process. Adapters and jobs call only these. */
+export interface Services {
+  deps: ServiceDeps;
+  projects: ProjectsService;
+  /** Organization: audit log, settings and limits, members and grants, rate limit (issue 4). */
+  org: OrgServices;
+  demo: DemoSeed;
+  /** Connections with encrypted secrets, and the built-in providers (issue 5). */
+  credentials: CredentialsService;
+  /** Runs: provider → raw landing → models (ad_performance_daily, kpis_daily; the evaluators add theirs). */
+  ingestion: IngestionService;
+  /** Datastreams, report definitions, on-demand runs (/api/flows). */
+  flows: FlowsService;
+  skills: SkillsService;
+  knowledge: KnowledgeService;
+  taxonomy: TaxonomyService;
+  search: SearchService;
+  /** What spans the hub's parts: the whole hub of a project (get_context_hub). */
+  contextHub: ContextHubService;
+  money: MoneyService;
+  contextEvents: ContextEventsService;
+  /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
+  evaluators: Evaluators;
+}
