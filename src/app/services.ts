@@ -19,6 +19,7 @@ import { createOrgServices, guardProjectCreation, type OrgServices } from '../mo
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createEvaluators, type Evaluators } from '../modules/evaluators/index.js';
+import { BackupService } from '../modules/backup/index.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -52,6 +53,8 @@ export interface Services {
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
   evaluators: Evaluators;
+  /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
+  backups: BackupService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -101,5 +104,6 @@ export function createServices(deps: ServiceDeps): Services {
     ingestion,
     flows,
     evaluators,
+    backups: new BackupService(deps.db, org.audit),
   };
 }
