@@ -106,7 +106,8 @@ describe('context-hub backup and restore of the embedded store', () => {
 
     const restoredDir = tempDir('backup-restored');
     const restore = await cli(['restore', backupFile], { ...env, DATA_DIR: restoredDir });
-    expect(restore.out).toMatch(/\(1 projects\)/);
+    // proj_backup and the demo project a first start on an empty embedded store creates.
+    expect(restore.out).toMatch(/\(2 projects\)/);
     expect(restore.code).toBe(0);
 
     // The restored store serves, next to the original one still running.
