@@ -1,4 +1,5 @@
-// npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400] [--stores=postgres,pglite] [--repeat=3] [--pglite-repeat=1]
+// npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400]
+//   [--stores=postgres,pglite] [--repeat=3] [--pglite-repeat=1]
 //
 // Anomaly surveillance at scale: kpis_daily with projects × channels × days rows; 9 metrics per
 // channel plus each project's total make the series (100 × (10 + 1) × 9 = 9,900 series × 400 days

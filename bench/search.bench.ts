@@ -1,4 +1,5 @@
-// npm run bench:search [-- --write] [--iterations=800] [--duration=10] [--connections=50] [--skip-mcp] [--rounds=3] [--profile=DIR]
+// npm run bench:search [-- --write] [--iterations=800] [--duration=10] [--connections=50] [--skip-mcp]
+//   [--rounds=3] [--profile=DIR]
 //                      [--stores=pglite,postgres] (the latency part's stores; both by default)
 //
 // 1) search_context latency at scale: a generated hub of 100,000 Knowledge sheets, 10,000 Skills

@@ -1,7 +1,8 @@
 // npm run bench:startup [-- --write]
-// Time from spawning `node dist/cli.js serve` (with the node flags of `npm start`) to the first 200 from /readyz: on an empty DATA_DIR
-// (first start: template load, migrations check, demo seeding) and on an existing one (restart),
-// side by side with the floor: a bare PGlite open of the same data directory in a fresh process.
+// Time from spawning `node dist/cli.js serve` (with the node flags of `npm start`) to the first
+// 200 from /readyz: on an empty DATA_DIR (first start: template load, migrations check, demo
+// seeding) and on an existing one (restart), side by side with the floor: a bare PGlite open of
+// the same data directory in a fresh process.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

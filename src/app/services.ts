@@ -14,6 +14,7 @@ import { createOrgServices, guardProjectCreation } from '../modules/org/index.js
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createEvaluators } from '../modules/evaluators/index.js';
+import { BackupService } from '../modules/backup/index.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
@@ -64,5 +65,6 @@ export function createServices(deps: ServiceDeps): Services {
     ingestion,
     flows,
     evaluators,
+    backups: new BackupService(deps.db, org.audit),
   };
 }

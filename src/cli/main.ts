@@ -4,9 +4,12 @@ import { ConfigError, StartupError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
 import { zodRuntimeState } from '../platform/zod-runtime.js';
 import { membersCommand } from '../modules/org/members.cli.js';
+import { recordListenUrl } from '../platform/db/data-dir-lock.js';
 
 // The service graph is imported on demand so --help and configuration errors answer at once.
 const loadServiceApp = () => import('../app/service-app.js');
+// It opens PGlite: imported on demand for the same reason.
+const loadBackupCli = () => import('../modules/backup/backup.cli.js');
 
 const HELP = `context-hub ${VERSION} — governed context for AI agents, over MCP and REST
 
@@ -21,6 +24,9 @@ Commands:
   members     add [--role viewer|editor|admin|owner] [--email e] <subject> | list — organization members
               (the first owner: members add --role owner <subject>, or ORG_OWNER_SUBJECT).
   seed-demo   Create and fill the demo project proj_demo (idempotent) and exit.
+  backup      backup [--token t] <file>: a consistent snapshot of the embedded store, running or
+              stopped (with DATABASE_URL: use pg_dump, as the command says).
+  restore     restore <file>: bring a snapshot back into an empty DATA_DIR.
   --help      Show this help.  --version  Print the version.
 
 Storage: embedded PGlite under DATA_DIR (default ./data) unless DATABASE_URL=postgres://… is set.
@@ -40,6 +46,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return await membersCommand(argv.slice(1), loadConfig());
       case 'seed-demo':
         return await seedDemo(loadConfig());
+      case 'backup':
+        return await (await loadBackupCli()).backupCommand(argv.slice(1), loadConfig());
+      case 'restore':
+        return await (await loadBackupCli()).restoreCommand(argv.slice(1), loadConfig());
       case '--version':
       case '-v':
         process.stdout.write(`${VERSION}\n`);
@@ -105,7 +115,7 @@ async function serve(config: Config): Promise<number> {
     ? [(await import('../testing/conformance-fixtures.js')).registerConformanceFixtures]
     : [];
   // Opening the store and loading the service graph overlap: together they are most of a restart.
-  const { openDatabase } = await import('../platform/db/open.js');
+  const { openDatabase, embeddedDataDir } = await import('../platform/db/open.js');
   const [db, { createServiceApp }] = await Promise.all([openDatabase(config), loadServiceApp()]);
   const app = await createServiceApp({ config, logger: log, mcpExtensions, db }).catch(async (error: unknown) => {
     // Gives the embedded store's lock back (a refused migration, say) before the process ends.
@@ -124,6 +134,8 @@ async function serve(config: Config): Promise<number> {
     await db.close();
     throw listenError(config, error);
   }
+  // `context-hub backup` finds a running embedded store's owner through its lock file.
+  if (!config.databaseUrl) recordListenUrl(embeddedDataDir(config), url);
   log.info({ url, mcp: `${url}/mcp`, store: app.db.kind, auth: config.authMode }, 'context-hub serving');
   await waitForShutdown(async () => {
     log.info('shutting down');

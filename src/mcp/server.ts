@@ -11,6 +11,7 @@ import {
 import type { Actor } from '../platform/auth/actor.js';
 import { actorHas } from '../platform/auth/actor.js';
 import type { Clock } from '../platform/clock.js';
+import { retryReadOnLoss } from '../platform/db/connection-loss.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { rejectNul } from '../platform/validation.js';
@@ -243,7 +244,11 @@ export async function runToolCall(
   try {
     if (!toolAccessFor(deps.registry).allows(caller.actor, tool.name)) return roleForbidden(tool.name, tool.permission);
     rejectNul(args, 'arguments');
-    const answer = await tool.run(toolCtx, args as never);
+    // A read-only tool that lost its database connection runs once more on a fresh one; a writing
+    // tool answers database_unavailable and says to retry (it may or may not have taken effect).
+    const answer = tool.annotations.readOnlyHint
+      ? await retryReadOnLoss(() => tool.run(toolCtx, args as never))
+      : await tool.run(toolCtx, args as never);
     if (answer.kind === 'raw') return { content: [{ type: 'text', text: JSON.stringify(answer.value) }] };
     return buildEnvelope(tool.name, answer, deps.envelopeInlineBytes);
   } catch (error) {

@@ -63,8 +63,8 @@ export interface ToolSpec<S extends ZodObject<ZodRawShape> = ZodObject<ZodRawSha
   visibility?: ('model' | 'app')[];
 }
 
-// A registry holds tools of different input types side by side.
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every input type; each is checked where it is defined
+// A registry holds tools of different input types side by side; each is checked where it is defined.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type AnyToolSpec = ToolSpec<any>;
 
 export function defineTool<S extends ZodObject<ZodRawShape>>(spec: ToolSpec<S>): ToolSpec<S> {

@@ -3,6 +3,7 @@ import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { anomalyResources, anomalyRoutes, anomalyTools } from './anomalies/index.js';
+import { backupRoutes } from './backup/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
 import { contextHubTools } from './context-hub/index.js';
 import { credentialRoutes } from './credentials/index.js';
@@ -68,6 +69,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...insightRoutes(evaluators.insights),
     ...dqRoutes(evaluators.dq),
     ...reportRoutes(evaluators.reports),
+    ...backupRoutes(services.backups),
   ];
 }
 

@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../platform/events/change-feed.js';
 import type { JobQueues } from '../platform/jobs/queues.js';
 import type { Logger } from '../platform/logger.js';
 import type { ContextEventsService } from './context-events/index.js';
+import type { BackupService } from './backup/index.js';
 import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
@@ -54,4 +55,6 @@ export interface Services {
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
   evaluators: Evaluators;
+  /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
+  backups: BackupService;
 }

@@ -91,6 +91,25 @@ export class ServiceUnavailableError extends AppError {
 }
 
 /**
+ * The database connection was lost under a request (a failover, a restart, `pg_terminate_backend`).
+ * Read-only requests are retried once on a fresh connection before this reaches a client; a write
+ * is not (it may or may not have committed), so the client decides: 503 with Retry-After on REST,
+ * an isError result with this code on MCP.
+ */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  readonly retryAfterSeconds: number;
+  constructor(options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    const retryAfterSeconds = options.retryAfterSeconds ?? 2;
+    super('database_unavailable', 'The connection to the database was lost while handling this request.', {
+      cause: options.cause,
+      details: { retry_after_seconds: retryAfterSeconds },
+      hint: `Retry in ${retryAfterSeconds} seconds. If it was a write, read first to see whether it took effect.`,
+    });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
  * A start that cannot go on for a reason the operator can fix (the port is taken, the store is
  * unreachable, DATA_DIR is unusable or held by another process): the CLI prints the message as one
  * line and exits with `exitCode` (sysexits.h values).

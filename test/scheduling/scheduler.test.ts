@@ -21,7 +21,8 @@ function dayRange(from: string, to: string): string[] {
 
 describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
   let service: RunningService;
-  // Starts after the bundled FX snapshot's last day (the money module refuses a snapshot from the future), then goes back.
+  // Starts after the bundled FX snapshot's last day (the money module refuses a snapshot from the
+  // future), then goes back.
   const clock = new ManualClock('2026-11-20T00:00:00Z');
   const ids: Record<string, string> = {};
 
@@ -167,7 +168,8 @@ describe.each(STORES)('scheduling with an injected clock [%s]', (store) => {
       `SELECT target, count(*) AS n FROM schedule_firings WHERE target IN ('insight:${P}', 'fx:refresh') AND due_at >= '2026-10-21T00:00:00Z' AND due_at < '2026-11-08T00:00:00Z' GROUP BY target ORDER BY target`,
     );
     expect(slots.map((s) => [s.target, Number(s.n)])).toEqual([
-      // 21 Oct 00:00Z up to 8 Nov 00:00Z: New York 02:00 (fx) and Berlin 02:00 (insight), 25 October's repeated hour once.
+      // 21 Oct 00:00Z up to 8 Nov 00:00Z: New York 02:00 (fx) and Berlin 02:00 (insight), 25 October's
+      // repeated hour once.
       ['fx:refresh', 18],
       [`insight:${P}`, 18],
     ]);

@@ -59,8 +59,9 @@ export interface Provider<C = Record<string, unknown>, S = Record<string, unknow
   toCanonical(record: R, ctx: ProviderContext<C, S>): CanonicalRecord;
 }
 
-// Providers of different config types live side by side in the registry.
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every input type; each is checked where it is defined
+// Providers of different config types live side by side in the registry; each is checked where it
+// is defined.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type AnyProvider = Provider<any, any, any>;
 
 /** Times one check and turns a thrown error into a clear reason (never a stack or secret). */

@@ -37,6 +37,31 @@ export function lockDataDir(dataDir: string, pid = process.pid): () => void {
   throw new StartupError('data_dir_in_use', `could not claim ${file}: other processes keep claiming it`, EX_TEMPFAIL);
 }
 
+/**
+ * Writes the address the holder serves on as the lock file's second line, once it listens: a
+ * backup of a running store must go through the process that owns it (`context-hub backup` reads
+ * it with lockHolder). Only our own lock is written to.
+ */
+export function recordListenUrl(dataDir: string, url: string, pid = process.pid): void {
+  const file = `${dataDir}.lock`;
+  if (readHolder(file) !== pid) return;
+  fs.writeFileSync(file, `${pid}\n${url}\n`);
+}
+
+/** The live process that holds the store, with the URL it serves on once it listens; else undefined. */
+export function lockHolder(dataDir: string): { pid: number; url: string | undefined } | undefined {
+  const file = `${dataDir}.lock`;
+  const pid = readHolder(file);
+  if (pid === undefined || pid === process.pid || !isRunning(pid)) return undefined;
+  let url: string | undefined;
+  try {
+    url = fs.readFileSync(file, 'utf8').split('\n')[1]?.trim() || undefined;
+  } catch {
+    url = undefined;
+  }
+  return { pid, url };
+}
+
 /** The data directory exists (created if need be) and can be written; a clear stop otherwise. */
 export function ensureWritableDir(dir: string): void {
   try {

@@ -33,6 +33,11 @@ export interface Database extends SqlExecutor {
    * the data since, which lets a reader reuse what it last read without asking again.
    */
   roundsRun?(): number;
+  /**
+   * Only the embedded store: a gzip tarball of its data directory, taken while no statement runs,
+   * that PGlite opens again as it is (`loadDataDir`). PostgreSQL is backed up with pg_dump.
+   */
+  snapshot?(): Promise<Uint8Array>;
 }
 
 /** OIDs whose parsing differs between drivers by default. */

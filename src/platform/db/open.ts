@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { StartupError } from '../errors.js';
+import { DatabaseUnavailableError, StartupError } from '../errors.js';
 import type { Database } from './database.js';
 import { loadFunctions, loadMigrations, PACKAGE_ROOT } from './migrate.js';
 import { PgliteDatabase } from './pglite.js';
@@ -88,7 +88,10 @@ function shownUrl(url: string): string {
   }
 }
 
-function whyUnreachable(error: unknown): string {
+function whyUnreachable(failure: unknown): string {
+  // The store reports a lost or refused connection as DatabaseUnavailableError; the driver's own
+  // error, which says which, is its cause.
+  const error = failure instanceof DatabaseUnavailableError ? failure.cause : failure;
   const { code, message } = error as { code?: string; message?: string };
   switch (code) {
     case 'ECONNREFUSED':

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Database, NotificationHandler, SqlExecutor } from './database.js';
 import { OID, parseDate, parseInt8, parseNumeric, quoteIdent } from './database.js';
+import { asUnavailable, isConnectionLoss } from './connection-loss.js';
 
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -20,6 +21,8 @@ export interface PostgresOptions {
 
 /** The LISTEN connection's name in pg_stat_activity. */
 export const LISTEN_APPLICATION_NAME = 'context-hub-listen';
+/** The pool's connections' name in pg_stat_activity (operators and tests find them by it). */
+export const POOL_APPLICATION_NAME = 'context-hub';
 const RELISTEN_FIRST_DELAY_MS = 250;
 const RELISTEN_MAX_DELAY_MS = 30_000;
 
@@ -29,38 +32,97 @@ const RELISTEN_MAX_DELAY_MS = 30_000;
  */
 export class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  readonly pool: pg.Pool;
   readonly schema: string | undefined;
   readonly namespace: string | undefined;
   private listenClient: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private readonly url: string;
+  private readonly poolConfig: pg.PoolConfig;
+  private currentPool: pg.Pool;
 
   constructor(options: PostgresOptions) {
     this.url = options.url;
     this.schema = options.schema;
     this.namespace = options.schema;
-    this.pool = new pg.Pool({
+    this.poolConfig = {
       connectionString: options.url,
+      application_name: POOL_APPLICATION_NAME,
       max: options.maxConnections ?? 10,
       types: typeParsers,
       ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)},public` } : {}),
+    };
+    this.currentPool = this.newPool();
+  }
+
+  /** The pool in use now: replaced when a connection is found lost (see replacePool). */
+  get pool(): pg.Pool {
+    return this.currentPool;
+  }
+
+  private newPool(): pg.Pool {
+    const pool = new pg.Pool(this.poolConfig);
+    // An idle client that errors (server restart) must not crash the process. Its siblings were
+    // most likely cut by the same event: start over with fresh connections.
+    pool.on('error', (error) => {
+      if (isConnectionLoss(error)) this.replacePool(pool);
     });
-    // An idle client that errors (server restart) must not crash the process; the pool replaces it.
-    this.pool.on('error', () => undefined);
+    return pool;
+  }
+
+  /**
+   * A failover or restart ends every session at once, but an idle pooled connection only learns it
+   * when its socket is next read: a retry could be handed one more dead connection. So the first
+   * loss seen on a pool retires the whole pool (clients checked out finish on it, idle ones end)
+   * and every later query, a retry included, connects anew. A loss reported by an already retired
+   * pool changes nothing.
+   */
+  private replacePool(failed: pg.Pool): void {
+    if (failed !== this.currentPool || this.closing) return;
+    this.currentPool = this.newPool();
+    void failed.end().catch(() => undefined);
   }
 
   async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query(text, params as unknown[]);
-    return result.rows as T[];
+    const pool = this.currentPool;
+    try {
+      const result = await pool.query(text, params as unknown[]);
+      return result.rows as T[];
+    } catch (error) {
+      throw this.lost(pool, error);
+    }
+  }
+
+  /** Connection losses become DatabaseUnavailableError (and retire the pool); other errors pass. */
+  private lost(pool: pg.Pool, error: unknown): unknown {
+    if (!isConnectionLoss(error)) return error;
+    this.replacePool(pool);
+    return asUnavailable(error);
   }
 
   async exec(script: string): Promise<void> {
-    await this.pool.query(script);
+    const pool = this.currentPool;
+    try {
+      await pool.query(script);
+    } catch (error) {
+      throw this.lost(pool, error);
+    }
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const pool = this.currentPool;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw this.lost(pool, error);
+    }
+    // A checked-out client has no listener of the pool's: the socket ending under the
+    // transaction would otherwise be an unhandled 'error' event, which ends the process.
+    let broken: unknown;
+    const onError = (error: unknown) => {
+      broken ??= error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const executor: SqlExecutor = {
@@ -72,9 +134,12 @@ export class PostgresDatabase implements Database {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      broken ??= isConnectionLoss(error) ? error : undefined;
+      throw this.lost(pool, error);
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A connection that failed is destroyed, never handed to the next caller.
+      client.release(broken !== undefined);
     }
   }
 
@@ -158,11 +223,11 @@ export class PostgresDatabase implements Database {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    await this.query('SELECT 1');
   }
 
   private closing: Promise<void> | undefined;
@@ -174,7 +239,7 @@ export class PostgresDatabase implements Database {
       await this.listenConnecting?.catch(() => undefined);
       await this.listenClient?.end().catch(() => undefined);
       this.listenClient = undefined;
-      await this.pool.end();
+      await this.currentPool.end();
     })();
     return this.closing;
   }

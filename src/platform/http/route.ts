@@ -46,6 +46,6 @@ export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: R
   return spec;
 }
 
-// The registry stores routes of differing input types side by side.
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds specs of every input type; each is checked where it is defined
+// A registry holds routes of different input types side by side; each is checked where it is defined.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type AnyRouteSpec = RouteSpec<any, any, any>;

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context.js';
+import { retryReadOnLoss } from '../db/connection-loss.js';
 import { ValidationError } from '../errors.js';
 import { nulViolations, parseInput } from '../validation.js';
 import { authorizeRequest, type GateDeps, requestContext } from './gate.js';
@@ -52,35 +53,52 @@ export function registerRoute(
     bodyLimit: route.bodyLimit,
     config: { rule: route.rule },
     handler: async (request, reply) => {
-      await authorizeRequest(request, deps, route.rule);
-      const rawBody: unknown = request.body;
-      if (route.rawBody) {
-        const type = String(request.headers['content-type'] ?? '')
-          .split(';')[0]!
-          .trim()
-          .toLowerCase();
-        if (!route.rawBody.includes(type) || typeof rawBody !== 'string') {
-          throw new ValidationError(
-            [{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }],
-            undefined,
-            'unsupported_media_type',
-          );
-        }
-      }
-      const nul = [
-        ...nulViolations(request.params, 'path'),
-        ...nulViolations(request.query, 'query'),
-        ...nulViolations(rawBody, 'body'),
-      ];
-      if (nul.length > 0) throw new ValidationError(nul);
-      const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
-      const query = route.query ? parseInput(route.query, request.query ?? {}, 'query') : request.query;
-      const params = route.params ? parseInput(route.params, request.params ?? {}, 'path') : request.params;
-      const ctx = 'public' in route.rule ? undefined : requestContext(request, deps);
-      const result = await route.handler({ body, query, params, ctx: ctx as RequestContext, request, reply });
-      if (reply.sent) return reply;
-      reply.code(route.successStatus ?? 200);
-      return result;
+      // A read (GET; HEAD is its twin) that lost its database connection runs once more on a fresh
+      // one; a write reports database_unavailable (503, Retry-After) and leaves the choice to the
+      // client. Nothing is retried once the handler has started answering.
+      if (route.method === 'GET')
+        return retryReadOnLoss(
+          () => handleRoute(deps, route, request, reply),
+          () => !reply.sent,
+        );
+      return handleRoute(deps, route, request, reply);
     },
   });
+}
+
+async function handleRoute(
+  deps: GateDeps & Parameters<typeof requestContext>[1],
+  route: AnyRouteSpec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
+  await authorizeRequest(request, deps, route.rule);
+  const rawBody: unknown = request.body;
+  if (route.rawBody) {
+    const type = String(request.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    if (!route.rawBody.includes(type) || typeof rawBody !== 'string') {
+      throw new ValidationError(
+        [{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }],
+        undefined,
+        'unsupported_media_type',
+      );
+    }
+  }
+  const nul = [
+    ...nulViolations(request.params, 'path'),
+    ...nulViolations(request.query, 'query'),
+    ...nulViolations(rawBody, 'body'),
+  ];
+  if (nul.length > 0) throw new ValidationError(nul);
+  const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
+  const query = route.query ? parseInput(route.query, request.query ?? {}, 'query') : request.query;
+  const params = route.params ? parseInput(route.params, request.params ?? {}, 'path') : request.params;
+  const ctx = 'public' in route.rule ? undefined : requestContext(request, deps);
+  const result = await route.handler({ body, query, params, ctx: ctx as RequestContext, request, reply });
+  if (reply.sent) return reply;
+  reply.code(route.successStatus ?? 200);
+  return result;
 }

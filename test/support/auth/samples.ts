@@ -35,7 +35,10 @@ function sampleString(schema: JsonSchema, preferred?: string): string {
   return 'm'.repeat(Math.max(1, schema.minLength ?? 1));
 }
 
-/** A minimal value for a JSON Schema: required properties only, overrides by property name (`$string`: preferred text). */
+/**
+ * A minimal value for a JSON Schema: required properties only, overrides by property name
+ * (`$string`: preferred text).
+ */
 export function sample(schema: JsonSchema, overrides: Record<string, unknown>, name = ''): unknown {
   if (name in overrides) return overrides[name];
   if (schema.const !== undefined) return schema.const;
