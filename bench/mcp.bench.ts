@@ -17,11 +17,12 @@
 // --write replaces the "## mcp" section of BENCHMARKS.md with the figures ("## mcp, socket client"
 // with --client=socket).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { runLoadProcess } from './support/load-process.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult, LoadSpec, LoadTemplate } from './support/load.js';
+import type { LoadResult, LoadTemplate } from './support/load.js';
 import { byMethod, captureModern, legacySessions, template, type Captured } from './support/mcp-requests.js';
 import { serviceNodeFlags } from './support/start-command.js';
 import { freePort } from './support/free-port.js';
@@ -106,20 +107,6 @@ async function startService(dataDir: string): Promise<{ port: number; child: Chi
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the service did not become ready within 5 minutes');
-}
-
-function runLoadProcess(spec: LoadSpec): Promise<LoadResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/load.ts', JSON.stringify(spec)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
-    );
-  });
 }
 
 /** The `result` of our 2026-07-28 tools/list answer, byte for byte as the service sent it. */
