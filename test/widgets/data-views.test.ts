@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, launchBrowser, seriousViolations, serveStatic, shoot, watchErrors } from '../support/browser.js';
+import { launchBrowser, serveStatic } from '../support/browser.js';
+import { ViewHarness } from '../support/view-harness.js';
 import { awaitRun, createProject, type Run } from '../support/flows.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
@@ -32,8 +33,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
   let browser: Browser;
   let hostSite: Awaited<ReturnType<typeof serveStatic>>;
   let client: Client;
-  let page: Page;
-  let errors: string[];
+  let views: ViewHarness;
 
   beforeAll(async () => {
     service = await startService(store);
@@ -70,6 +70,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     client = await connectModern(service.url);
     hostSite = await serveStatic('test-host');
     browser = await launchBrowser();
+    views = new ViewHarness(browser, hostSite.url, service.url, store);
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
@@ -77,53 +78,6 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await client?.close();
     await service?.close();
   });
-
-  async function render(tool: string, args: Record<string, unknown>) {
-    page = await browser.newPage({ viewport: { width: 820, height: 900 } });
-    errors = watchErrors(page);
-    await page.goto(hostSite.url);
-    const run = await page.evaluate((o) => window.contextHubHost.run(o), {
-      mcp: `${service.url}/mcp`,
-      tool,
-      args,
-      theme: 'light' as const,
-    });
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    if (!frame) throw new Error('the host embedded no view');
-    return { frame, run };
-  }
-
-  /** The view's content height and the height the host gave its iframe after the view reported it. */
-  async function heights(frame: Frame) {
-    const content = await frame.evaluate(() => {
-      const html = document.documentElement;
-      const before = html.style.height;
-      html.style.height = 'max-content';
-      const h = Math.ceil(html.getBoundingClientRect().height);
-      html.style.height = before;
-      return h;
-    });
-    const iframe = await page.locator('iframe').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
-    return { content, iframe };
-  }
-
-  async function check(frame: Frame, name: string) {
-    // The view reports its size through the host; the host sized the iframe to all of it.
-    await expect
-      .poll(async () => {
-        const h = await heights(frame);
-        return Math.abs(h.content - h.iframe) <= 1;
-      })
-      .toBe(true);
-    expect(await seriousViolations(frame)).toEqual([]);
-    await shoot(page, frame, artifactPath('widgets', store, `${name}-light.png`));
-    await page.evaluate(() => window.contextHubHost.setTheme('dark'));
-    await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    expect(await seriousViolations(frame)).toEqual([]);
-    await shoot(page, frame, artifactPath('widgets', store, `${name}-dark.png`));
-    expect(errors).toEqual([]);
-    await page.close();
-  }
 
   it('app-only tools are listed for apps only, and the chart baseline is the anomaly model’s own', async () => {
     const { tools } = await client.listTools();
@@ -167,7 +121,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
   });
 
   it('get_kpis: a card per KPI with a signed delta coloured by whether up is good, sparklines, a chart', async () => {
-    const { frame, run } = await render('get_kpis', { project_id: P });
+    const { frame, run } = await views.render('get_kpis', { project_id: P });
     expect(run.resourceUri).toBe('ui://context-hub/kpis.html');
     await frame.getByRole('heading', { name: /^KPIs/ }).waitFor();
     const cards = frame.locator('button.kpi-card');
@@ -189,11 +143,11 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await frame.getByRole('button', { name: /^ROAS\b/ }).click();
     await frame.getByRole('heading', { name: 'ROAS per day' }).waitFor();
     await frame.locator('section[aria-label="ROAS per day"] canvas').first().waitFor();
-    await check(frame, 'kpis');
+    await views.check(frame, 'kpis');
   });
 
   it('get_anomalies: the list; a selected anomaly charts its series, baseline band, fired point and events', async () => {
-    const { frame } = await render('get_anomalies', { project_id: P, since: '2000-01-01' });
+    const { frame } = await views.render('get_anomalies', { project_id: P, since: '2000-01-01' });
     await frame.getByRole('heading', { name: 'Anomalies' }).waitFor();
     const rows = frame.locator('table.select tbody tr');
     expect(await rows.count()).toBeGreaterThan(0);
@@ -208,7 +162,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     const button = withEvents.nth(1).getByRole('button');
     const heading = await section.getByRole('heading', { level: 2 }).textContent();
     await button.focus();
-    await page.keyboard.press('Enter');
+    await views.page.keyboard.press('Enter');
     expect(await button.getAttribute('aria-pressed')).toBe('true');
     await frame.waitForFunction(
       (before) => document.querySelector('section[aria-label="Selected anomaly"] h2')?.textContent !== before,
@@ -217,11 +171,11 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await legend.getByText('context event', { exact: true }).waitFor();
     await section.getByRole('list', { name: 'Context events' }).waitFor();
     await section.locator('canvas').first().waitFor();
-    await check(frame, 'anomalies');
+    await views.check(frame, 'anomalies');
   });
 
   it('get_daily_insight: KPI deltas, fired anomalies, active events, the narrative; days switch', async () => {
-    const { frame } = await render('get_daily_insight', { project_id: P });
+    const { frame } = await views.render('get_daily_insight', { project_id: P });
     const h1 = frame.getByRole('heading', { level: 1, name: /Daily insight/ });
     await h1.waitFor();
     const first = await h1.textContent();
@@ -232,11 +186,11 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await frame.locator('details .markdown h3').first().waitFor();
     await frame.getByRole('button', { name: /Previous day/ }).click();
     await frame.waitForFunction((t) => document.querySelector('h1')?.textContent !== t, first);
-    await check(frame, 'insight');
+    await views.check(frame, 'insight');
   });
 
   it('get_data_quality: health, open failures and the ledger with status badges; the filter works', async () => {
-    const { frame } = await render('get_data_quality', { project_id: P });
+    const { frame } = await views.render('get_data_quality', { project_id: P });
     await frame.getByRole('heading', { name: 'Data quality' }).waitFor();
     await frame.getByText('Pass rate, 7 days').waitFor();
     await frame.getByText(/Freshness · Demo ad platform/).waitFor();
@@ -245,32 +199,32 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     const badges = await frame.locator('table tbody .badge').allTextContents();
     expect(badges.length).toBeGreaterThan(0);
     expect(new Set(badges)).toEqual(new Set(['pass']));
-    await check(frame, 'data-quality');
+    await views.check(frame, 'data-quality');
   });
 
   it('run_report: a line over a date dimension with a metric picker, and the table', async () => {
-    const { frame } = await render('run_report', { project_id: P, name: 'Daily revenue' });
+    const { frame } = await views.render('run_report', { project_id: P, name: 'Daily revenue' });
     await frame.getByRole('heading', { name: 'Daily revenue' }).waitFor();
     await frame.locator('figure.chart canvas').first().waitFor();
     expect(await frame.locator('table tbody tr').count()).toBeGreaterThan(20);
     expect(await frame.locator('table tbody').textContent()).toMatch(/\$/);
     await frame.getByLabel('Metric').selectOption('roas');
     await frame.locator('figure.chart [aria-label^="ROAS per day"]').waitFor();
-    await check(frame, 'report-line');
+    await views.check(frame, 'report-line');
   });
 
   it('run_report: bars when no dimension is a date', async () => {
-    const { frame } = await render('run_report', { project_id: P, name: 'Spend by channel' });
+    const { frame } = await views.render('run_report', { project_id: P, name: 'Spend by channel' });
     await frame.getByRole('heading', { name: 'Spend by channel' }).waitFor();
     const bars = frame.locator('.bar-row');
     expect(await bars.count()).toBeGreaterThan(1);
     expect(await bars.first().textContent()).toMatch(/\$/);
     expect(await frame.locator('figure.chart').count()).toBe(0);
-    await check(frame, 'report-bars');
+    await views.check(frame, 'report-bars');
   });
 
   it('list_context_events: a timeline with a type filter', async () => {
-    const { frame } = await render('list_context_events', { project_id: P });
+    const { frame } = await views.render('list_context_events', { project_id: P });
     await frame.getByRole('heading', { name: 'Context events' }).waitFor();
     const items = frame.locator('ol.timeline > li');
     const all = await items.count();
@@ -283,11 +237,11 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
       .allTextContents();
     expect(new Set(types)).toEqual(new Set(['release']));
     expect(await items.count()).toBeLessThan(all);
-    await check(frame, 'events');
+    await views.check(frame, 'events');
   });
 
   it('add_context_event: the recorded event, highlighted in the timeline around it', async () => {
-    const { frame } = await render('add_context_event', {
+    const { frame } = await views.render('add_context_event', {
       project_id: P,
       event_type: 'pricing_change',
       title: 'Tent prices up 5 %',
@@ -299,11 +253,11 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
       .waitFor();
     await frame.getByText('just recorded').waitFor();
     await until('the timeline', async () => (await frame.locator('ol.timeline > li').count()) > 1);
-    await check(frame, 'events-added');
+    await views.check(frame, 'events-added');
   });
 
   it('list_datastreams: the list; Run now follows the run until it settles', async () => {
-    const { frame } = await render('list_datastreams', { project_id: P });
+    const { frame } = await views.render('list_datastreams', { project_id: P });
     await frame.getByRole('heading', { name: 'Datastreams' }).waitFor();
     await frame.getByRole('cell', { name: /^Demo ad platform/ }).waitFor();
     await frame.getByRole('button', { name: 'Run Demo ad platform now' }).click();
@@ -311,38 +265,42 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await panel.waitFor();
     await panel.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });
     expect(await panel.locator('progress').count()).toBe(0);
-    await check(frame, 'datastreams');
+    await views.check(frame, 'datastreams');
   });
 
   it('run_datastream without waiting: the view polls get_run_status until the run settles', async () => {
-    const { frame } = await render('run_datastream', { project_id: P, datastream: 'Demo ad platform', wait: false });
+    const { frame } = await views.render('run_datastream', {
+      project_id: P,
+      datastream: 'Demo ad platform',
+      wait: false,
+    });
     await frame.getByRole('heading', { name: 'Datastream run' }).waitFor();
     const panel = frame.getByRole('region', { name: /^Run / });
     await panel.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });
-    await check(frame, 'datastream-run');
+    await views.check(frame, 'datastream-run');
   });
 
   it('get_exchange_rates: the rates table with a filter', async () => {
-    const { frame } = await render('get_exchange_rates', { base: 'USD', date: '2026-04-13' });
+    const { frame } = await views.render('get_exchange_rates', { base: 'USD', date: '2026-04-13' });
     await frame.getByRole('heading', { name: /Exchange rates · 1 USD/ }).waitFor();
     expect(await frame.locator('table tbody tr').count()).toBeGreaterThan(20);
     await frame.getByRole('row', { name: /GBP/ }).waitFor();
     await frame.getByLabel('Find a currency').fill('yen');
     await frame.getByRole('row', { name: /JPY/ }).waitFor();
     expect(await frame.locator('table tbody tr').count()).toBe(1);
-    await check(frame, 'rates');
+    await views.check(frame, 'rates');
   });
 
   it('list_projects: a table of the projects', async () => {
-    const { frame } = await render('list_projects', {});
+    const { frame } = await views.render('list_projects', {});
     await frame.getByRole('heading', { name: 'Projects' }).waitFor();
     await frame.getByRole('rowheader', { name: 'Demo: Northwind Outdoor marketing' }).waitFor();
     await frame.getByRole('cell', { name: 'proj_elsewhere' }).waitFor();
-    await check(frame, 'projects');
+    await views.check(frame, 'projects');
   });
 
   it('add_skill and add_knowledge: the views open the version just saved', async () => {
-    const skill = await render('add_skill', {
+    const skill = await views.render('add_skill', {
       project_id: P,
       name: 'check-tent-prices',
       description: 'Checks tent prices against the competition.',
@@ -351,14 +309,14 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await skill.frame.getByText('Saved skill check-tent-prices as version 1.').waitFor();
     await skill.frame.getByRole('heading', { level: 1, name: 'check-tent-prices' }).waitFor();
     await skill.frame.locator('summary', { hasText: 'Open the price sheet' }).waitFor();
-    await check(skill.frame, 'procedure-added');
-    const sheet = await render('add_knowledge', {
+    await views.check(skill.frame, 'procedure-added');
+    const sheet = await views.render('add_knowledge', {
       project_id: P,
       title: 'Tent price policy',
       body_md: '# Tent price policy\n\nPrices follow **the market**.',
     });
     await sheet.frame.getByText(/Saved knowledge tent-price-policy as version 1/).waitFor();
     await sheet.frame.locator('article .markdown strong', { hasText: 'the market' }).waitFor();
-    await check(sheet.frame, 'knowledge-added');
+    await views.check(sheet.frame, 'knowledge-added');
   });
 });

@@ -1,0 +1,68 @@
+import type { Browser, Frame, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { artifactPath, seriousViolations, shoot, watchErrors } from './browser.js';
+
+/**
+ * Renders views the way a chat host does (the test host page, a real call to the running service)
+ * and checks what every view owes its host: its size reported and honoured, no serious or critical
+ * axe-core violation in light and dark, no page error; screenshots under test-artifacts/widgets/.
+ */
+export class ViewHarness {
+  page!: Page;
+  private errors: string[] = [];
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly hostUrl: string,
+    private readonly serviceUrl: string,
+    private readonly store: string,
+  ) {}
+
+  /** Loads the test host, renders `tool`'s view with a real call and returns the view's frame. */
+  async render(tool: string, args: Record<string, unknown>, theme: 'light' | 'dark' = 'light') {
+    this.page = await this.browser.newPage({ viewport: { width: 820, height: 900 } });
+    this.errors = watchErrors(this.page);
+    await this.page.goto(this.hostUrl);
+    const run = await this.page.evaluate((o) => window.contextHubHost.run(o), {
+      mcp: `${this.serviceUrl}/mcp`,
+      tool,
+      args,
+      theme,
+    });
+    const frame = this.page.frames().find((f) => f !== this.page.mainFrame());
+    if (!frame) throw new Error('the host embedded no view');
+    return { frame, run };
+  }
+
+  /** The view's content height and the height the host gave its iframe after the view reported it. */
+  private async heights(frame: Frame) {
+    const content = await frame.evaluate(() => {
+      const html = document.documentElement;
+      const before = html.style.height;
+      html.style.height = 'max-content';
+      const h = Math.ceil(html.getBoundingClientRect().height);
+      html.style.height = before;
+      return h;
+    });
+    const iframe = await this.page.locator('iframe').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+    return { content, iframe };
+  }
+
+  async check(frame: Frame, name: string) {
+    // The view reports its size through the host; the host sized the iframe to all of it.
+    await expect
+      .poll(async () => {
+        const h = await this.heights(frame);
+        return Math.abs(h.content - h.iframe) <= 1;
+      })
+      .toBe(true);
+    expect(await seriousViolations(frame)).toEqual([]);
+    await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-light.png`));
+    await this.page.evaluate(() => window.contextHubHost.setTheme('dark'));
+    await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    expect(await seriousViolations(frame)).toEqual([]);
+    await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-dark.png`));
+    expect(this.errors).toEqual([]);
+    await this.page.close();
+  }
+}
