@@ -61,6 +61,7 @@ interface RunOptions {
 
 async function run(opts: RunOptions): Promise<HostRun> {
   document.body.classList.toggle('dark', opts.theme === 'dark');
+  showInForm(opts);
   const client = new Client({ name: 'context-hub-test-host', version: '1.0.0' });
   const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(opts.mcp), { requestInit: { headers } }));
@@ -130,6 +131,16 @@ async function run(opts: RunOptions): Promise<HostRun> {
   await rendered;
   log(`${opts.tool}: rendered in ${renderMs?.toFixed(1)} ms`);
   return { renderMs, resourceUri, htmlBytes: html.length };
+}
+
+/** The form shows what was rendered, whoever asked for it (the form, a test or the bench). */
+function showInForm(opts: RunOptions): void {
+  const form = document.getElementById('controls') as HTMLFormElement | null;
+  if (!form) return;
+  (form.elements.namedItem('mcp') as HTMLInputElement).value = opts.mcp;
+  (form.elements.namedItem('tool') as HTMLInputElement).value = opts.tool;
+  (form.elements.namedItem('args') as HTMLInputElement).value = JSON.stringify(opts.args);
+  (form.elements.namedItem('theme') as HTMLSelectElement).value = opts.theme;
 }
 
 window.addEventListener('error', (e) => errors.push(String(e.message)));
