@@ -15,9 +15,8 @@ export const ProjectSlug = z
   .regex(PROJECT_ID_PATTERN, 'must match ^proj_[a-z0-9][a-z0-9_-]{0,62}$ (e.g. proj_marketing)')
   .describe('Project id, e.g. proj_marketing.');
 
-const CONSOLE_URL_NOTE =
-  'A console URL of the project (https://<host>/console/<project_id>/…, with any path, query or fragment after it) ' +
-  'is accepted too: the proj_… segment after /console/ is used.';
+/** What a project_id field says; the pattern in its JSON Schema says the rest exactly. */
+const CONSOLE_URL_NOTE = 'A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used.';
 
 /**
  * A `project_id` field: the id, or a console URL naming it (DESIGN §9), reduced here to the id so
@@ -28,7 +27,7 @@ export const ProjectId = z
   .max(MAX_PROJECT_REFERENCE_LENGTH, { abort: true })
   .regex(PROJECT_REFERENCE_PATTERN, { error: (issue) => projectReferenceProblem(issue.input) })
   .transform(projectIdOf)
-  .describe(`Project id, e.g. proj_marketing. ${CONSOLE_URL_NOTE}`);
+  .describe('Project id (e.g. proj_marketing), or a console URL naming it.');
 
 /** Tools accept `default`, which resolves to the caller's only project (DESIGN §5). */
 export const ProjectRef = z
