@@ -176,6 +176,8 @@ export interface ToolCallChannel {
   signal: AbortSignal;
   progressToken?: string | number;
   notify?: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+  /** The client's name and version, when the server knows them (recorded on the versions a write makes). */
+  client?: { name: string; version: string };
 }
 
 /**
@@ -188,6 +190,8 @@ class ToolCallContext implements ToolContext {
   readonly actor: Actor;
   readonly requestId: string;
   readonly clock: Clock;
+  readonly via = 'mcp' as const;
+  readonly client: { name: string; version: string } | undefined;
   private childLog: Logger | undefined;
 
   constructor(
@@ -199,6 +203,7 @@ class ToolCallContext implements ToolContext {
     this.actor = caller.actor;
     this.requestId = caller.requestId;
     this.clock = deps.clock;
+    this.client = channel.client;
   }
 
   // Made on first use: a pino child (with its redaction paths) per call was a visible share of a
@@ -263,6 +268,16 @@ export async function runToolCall(
   }
 }
 
+/**
+ * The client's identity: 2025-era sessions keep the one their initialize gave (replayed when a
+ * session is rehydrated); on 2026-07-28 the SDK seeds it per request from the request's envelope.
+ */
+function clientOf(server: McpServer): { name: string; version: string } | undefined {
+  // Deprecated in favour of the per-request envelope, but the one accessor that answers in both eras.
+  const info = server.server.getClientVersion();
+  return info ? { name: info.name, version: info.version } : undefined;
+}
+
 function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
   const uiMeta = deps.registry.views.toolMeta(tool);
   server.registerTool(
@@ -280,6 +295,7 @@ function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec,
         signal: ctx.mcpReq.signal,
         progressToken: ctx.mcpReq._meta?.progressToken,
         notify: (notification) => ctx.mcpReq.notify(notification),
+        client: clientOf(server),
       }),
   );
 }
