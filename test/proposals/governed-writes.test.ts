@@ -41,8 +41,11 @@ describe.each(STORES)('governed writes [%s]', (store) => {
   let service: RunningService;
   const tokens = new Map<string, string>();
   const as = (sub: string) => ({ authorization: `Bearer ${tokens.get(sub)}` });
-  const rest = (sub: string, path: string, init: { method?: string; json?: unknown; headers?: object } = {}) =>
-    api(`${service.url}${path}`, { ...init, headers: { ...as(sub), ...(init.headers ?? {}) } });
+  const rest = (
+    sub: string,
+    path: string,
+    init: { method?: string; json?: unknown; body?: string; headers?: object } = {},
+  ) => api(`${service.url}${path}`, { ...init, headers: { ...as(sub), ...(init.headers ?? {}) } });
   const setPolicy = async (mode: string) => {
     const answer = await rest('ann', `/api/projects/${P}`, { method: 'PATCH', json: { agent_writes: mode } });
     expect(answer.status).toBe(200);
@@ -155,6 +158,16 @@ describe.each(STORES)('governed writes [%s]', (store) => {
       headers: { 'x-context-hub-client': 'console' },
     });
     expect(sheet.body.author).toMatchObject({ subject: 'ed', via: 'console' });
+    // A SKILL.md file is an import.
+    const imported = await rest('ed', `/api/skills/import?project_id=${P}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/markdown' },
+      body: `---\nname: imported-skill\ndescription: From a file\n---\n${SKILL_BODY('Imported')}`,
+    });
+    expect(imported.status).toBe(201);
+    expect(imported.body.author).toMatchObject({ subject: 'ed', via: 'import', client: null });
+    const history = await rest('ed', `/api/skills/rest-written/versions?project_id=${P}`);
+    expect(history.body.versions.map((v: { author: { via: string } }) => v.author.via)).toEqual(['rest', 'console']);
   });
 
   it.each(ERAS)('review: MCP writes ($era) become proposals, whoever the token belongs to', async (era) => {
@@ -345,6 +358,26 @@ describe.each(STORES)('governed writes [%s]', (store) => {
       body_md: 'two\n',
     });
     await client.close();
+  });
+
+  it('two approvals of one proposal at once publish one version', async () => {
+    await setPolicy('publish');
+    await rest('ann', '/api/skills', {
+      method: 'POST',
+      json: { project_id: P, name: 'race', description: 'v1', body_md: SKILL_BODY('A') },
+    });
+    await setPolicy('review');
+    const proposed = await rest('ed', '/api/skills', {
+      method: 'POST',
+      json: { project_id: P, name: 'race', description: 'v2', body_md: SKILL_BODY('B') },
+    });
+    const approve = () => rest('ann', `/api/proposals/${proposed.body.proposal_id}/approve`, { method: 'POST' });
+    const answers = await Promise.all([approve(), approve(), approve()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(['proposal_decided', 'proposal_stale']).toContain(refused.body.code);
+    const versions = await rest('ann', `/api/skills/race/versions?project_id=${P}`);
+    expect(versions.body.versions.map((v: { version: number }) => v.version)).toEqual([1, 2]);
   });
 
   it("an author's new proposal for the same object supersedes their pending one; authors can withdraw", async () => {

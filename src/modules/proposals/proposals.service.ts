@@ -139,16 +139,7 @@ export class ProposalsService implements WriteGate {
     const row = await this.decidable(ctx, id);
     const fields = applyEdits(row, input.edits);
     const current = await this.currentVersion(row);
-    if (current !== row.base_version && !input.rebase) {
-      throw new ConflictError(
-        'proposal_stale',
-        `The ${row.kind} ${row.object_key} moved on since the proposal: it was based on ${row.base_version === null ? 'no version' : `v${row.base_version}`}, the current one is ${current === null ? 'none (deleted)' : `v${current}`}.`,
-        {
-          details: { base_version: row.base_version, current_version: current },
-          hint: 'Read the diff against the current version (GET /api/proposals/{id}), then approve with {"rebase": true} to publish it on top, or reject it.',
-        },
-      );
-    }
+    if (current !== row.base_version && !input.rebase) throw stale(row, current);
     const author: VersionAuthor = {
       subject: row.author_subject,
       via: row.author_via,
@@ -159,6 +150,8 @@ export class ProposalsService implements WriteGate {
     };
     const decided = { decided_by: ctx.actor.subject, decided_at: ctx.clock.now(), comment: input.comment ?? null };
     const claim = async (tx: SqlExecutor, version: number) => {
+      // The check above ran before this transaction; a version published since then shows here.
+      if (!input.rebase && row.base_version !== null && version !== row.base_version + 1) throw stale(row, version - 1);
       const done = await repo.decide(tx, row.id, { status: 'approved', ...decided, published_version: version });
       if (!done) throw alreadyDecided(row.id);
       await this.audit?.record(
@@ -301,6 +294,18 @@ export class ProposalsService implements WriteGate {
     const page = await this.list(ctx, { project_id: projectRef, status: 'pending', limit: 100 });
     return { project_id: page.project_id, proposals: page.proposals };
   }
+}
+
+function stale(row: repo.ProposalRow, current: number | null): ConflictError {
+  const base = row.base_version === null ? 'no version' : `v${row.base_version}`;
+  return new ConflictError(
+    'proposal_stale',
+    `The ${row.kind} ${row.object_key} moved on since the proposal: it was based on ${base}, the current one is ${current === null ? 'none (deleted)' : `v${current}`}.`,
+    {
+      details: { base_version: row.base_version, current_version: current },
+      hint: 'Read the diff against the current version (GET /api/proposals/{id}), then approve with {"rebase": true} to publish it on top, or reject it.',
+    },
+  );
 }
 
 function alreadyDecided(id: string): ConflictError {

@@ -73,8 +73,10 @@ export class SkillsService {
     if (Buffer.byteLength(file.body, 'utf8') > 1024 * 1024) {
       throw new ValidationError([{ path: 'body', message: 'the Markdown body must be at most 1 MiB' }]);
     }
+    // A file is recorded as an import (issue 24), unless the console sent it: that is a person's edit.
+    const via = ctx.via === 'console' ? 'console' : 'import';
     return this.add(
-      ctx,
+      { ...ctx, via },
       {
         project_id: projectRef,
         name: file.name,
