@@ -112,7 +112,7 @@ export class ProposalsService implements WriteGate {
       key: write.key,
       base_version: write.base_version,
       supersedes,
-      next: `Project ${project.id} reviews agent writes: a project admin approves (publishing it as the next version) or rejects it. Follow it with get_proposal {"id": "${id}"}.`,
+      next: `A project admin approves it (it becomes the next version) or rejects it. Follow it with get_proposal {"id": "${id}"}.`,
     };
   }
 
