@@ -28,7 +28,7 @@ export const SERVER_INSTRUCTIONS = [
   "Context Hub gives you governed context about this organization's analytics: procedures (Skills), topic documents (Knowledge), a business taxonomy, and data tools.",
   'Reading order: 1) search_context with your question; 2) get_procedure for a Skill hit (follow its numbered steps); 3) get_knowledge with topic_id for a Knowledge hit; get_business_key for a taxonomy key.',
   'get_skills, get_context_hub and get_knowledge without topic_id return raw unbounded lists: use them only when you already know you need everything.',
-  'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from.',
+  'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from. A console URL (https://<host>/console/proj_…/…) pasted by a user works as project_id too.',
   'Writes (add_skill, add_knowledge) may answer status pending_review and a proposal_id when the project reviews agent writes: nothing is published until a reviewer approves; follow it with get_proposal.',
   'Errors come back as results with isError and a code (e.g. project_forbidden, role_forbidden, validation_failed) plus what to do next.',
 ].join('\n');
