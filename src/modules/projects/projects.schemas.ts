@@ -51,11 +51,19 @@ export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
 export const ListProjectsQuery = PageQuery;
 
+/** Issue 24: how writes through MCP (and by people who may not review) land in the project. */
+export const AgentWrites = z
+  .enum(['publish', 'review', 'off'])
+  .describe(
+    'publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.',
+  );
+
 export const ProjectOutput = z.object({
   id: z.string(),
   name: z.string(),
   reporting_currency: z.string(),
   timezone: z.string(),
+  agent_writes: AgentWrites,
 });
 export type ProjectOutput = z.infer<typeof ProjectOutput>;
 
@@ -68,6 +76,7 @@ export const UpdateProjectInput = z
     name: z.string().trim().min(1).max(200).optional(),
     reporting_currency: CurrencyCode.optional(),
     timezone: TimeZone.optional(),
+    agent_writes: AgentWrites.optional(),
   })
   .strict();
 export type UpdateProjectInput = z.infer<typeof UpdateProjectInput>;
