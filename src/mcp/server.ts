@@ -91,7 +91,10 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
         list: async (ctx) => {
           const caller = callerOf(ctx, boundCaller);
           const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
-          const items = actorHas(caller.actor, resource.permission) ? await resource.list(rc) : [];
+          // Listing and reading write nothing: a lost connection is retried once, as read-only tools are.
+          const items = actorHas(caller.actor, resource.permission)
+            ? await retryReadOnLoss(() => resource.list(rc))
+            : [];
           return { resources: items.map((i) => ({ ...i, mimeType: resource.mimeType })) };
         },
       }),
@@ -103,7 +106,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
           Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
         );
         try {
-          const { text } = await resource.read(rc, uri.href, vars);
+          const { text } = await retryReadOnLoss(() => resource.read(rc, uri.href, vars));
           return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
         } catch (error) {
           throw resourceReadError(uri.href, error, deps.log);
