@@ -3,6 +3,7 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddKnowledgeInput,
+  KnowledgeDiffOutput,
   KnowledgeListOutput,
   KnowledgeListQuery,
   KnowledgeOutput,
@@ -11,6 +12,7 @@ import {
   KnowledgeVersionsOutput,
   UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
+import { RestoreVersionInput, VersionDiffQuery } from '../skills/skills.schemas.js';
 import type { KnowledgeService } from './knowledge.service.js';
 
 const ProjectQuery = z.object({ project_id: ProjectRef });
@@ -88,6 +90,30 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
       query: KnowledgeListQuery,
       response: KnowledgeVersionsOutput,
       handler: async ({ ctx, params, query }) => knowledge.versions(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/knowledge/:topic_id/diff',
+      summary: 'What changed between two versions: unified diff of body_md, and title/owner',
+      tags: ['knowledge'],
+      rule: { permission: 'context.read' },
+      params: KnowledgePathParams,
+      query: VersionDiffQuery,
+      response: KnowledgeDiffOutput,
+      handler: async ({ ctx, params, query }) => knowledge.diff(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/knowledge/:topic_id/restore',
+      summary: "Restore a version: writes that version's content as the next version (history is never rewritten)",
+      tags: ['knowledge'],
+      rule: { permission: 'context.write' },
+      params: KnowledgePathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: KnowledgeOutput,
+      handler: async ({ ctx, params, query, body }) =>
+        knowledge.restore(ctx, query.project_id, params.topic_id, body.version),
     }),
   ];
 }

@@ -4,13 +4,17 @@ import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { unifiedDiff } from '../../platform/line-diff.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import { fieldChanges } from '../skills/skills.diff.js';
+import type { VersionDiffQuery } from '../skills/skills.schemas.js';
 import * as repo from './knowledge.repo.js';
 import {
   slugify,
   type AddKnowledgeInput,
+  type KnowledgeDiffOutput,
   type KnowledgeOutput,
   type UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
@@ -187,6 +191,59 @@ export class KnowledgeService {
         updated_at: r.updated_at.toISOString(),
       })),
     };
+  }
+
+  /** GET …/diff: what changed between two versions (default: the current one and the one before). */
+  async diff(
+    ctx: RequestContext,
+    projectRef: string,
+    topicId: string,
+    query: VersionDiffQuery,
+  ): Promise<KnowledgeDiffOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const head = await this.readableHead(ctx, project.id, topicId);
+    const to = query.to ?? head.version_number;
+    const from = query.from ?? Math.max(1, to - 1);
+    const [older, newer] = await Promise.all([this.versionRow(head, from), this.versionRow(head, to)]);
+    return {
+      topic_id: topicId,
+      from_version: from,
+      to_version: to,
+      unified_diff: unifiedDiff(older.body_md, newer.body_md, {
+        from: `knowledge/${topicId}.md (v${from})`,
+        to: `knowledge/${topicId}.md (v${to})`,
+      }),
+      fields: fieldChanges([
+        ['title', older.title, newer.title],
+        ['owner', older.owner, newer.owner],
+      ]),
+    };
+  }
+
+  /** POST …/restore: an earlier version's content written as the next version; history stays as it is. */
+  async restore(ctx: RequestContext, projectRef: string, topicId: string, version: number): Promise<KnowledgeOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const head = await repo.findHead(this.db, project.id, topicId);
+    if (!head || head.deleted_at) throw notFound(topicId, project.id);
+    if (version === head.version_number) {
+      throw new ConflictError('version_is_current', `Version ${version} of ${topicId} is its current version.`, {
+        hint: `Restore a version from 1 to ${head.version_number - 1}; GET …/versions lists them.`,
+      });
+    }
+    const row = await this.versionRow(head, version);
+    return this.write(ctx, project.id, { topic_id: topicId, title: row.title, body_md: row.body_md, owner: row.owner });
+  }
+
+  private async versionRow(head: repo.KnowledgeHeadRow, version: number): Promise<repo.KnowledgeVersionRow> {
+    const row = await repo.findVersion(this.db, head.id, version);
+    if (!row) {
+      throw new NotFoundError(
+        'knowledge_version_not_found',
+        `Knowledge ${head.topic_id} has no version ${version}; the current one is ${head.version_number}.`,
+        { hint: `Use a version from 1 to ${head.version_number}.` },
+      );
+    }
+    return row;
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {

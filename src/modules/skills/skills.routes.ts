@@ -3,6 +3,8 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddSkillInput,
+  RestoreVersionInput,
+  SkillDiffOutput,
   SkillListOutput,
   SkillListQuery,
   SkillOutput,
@@ -10,6 +12,7 @@ import {
   SkillReadQuery,
   SkillVersionsOutput,
   UpdateSkillInput,
+  VersionDiffQuery,
 } from './skills.schemas.js';
 import type { SkillsService } from './skills.service.js';
 
@@ -105,6 +108,29 @@ export function skillRoutes(skills: SkillsService) {
       query: SkillListQuery,
       response: SkillVersionsOutput,
       handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/diff',
+      summary: 'What changed between two versions: unified diff of body_md, steps, acceptance, references, fields',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: VersionDiffQuery,
+      response: SkillDiffOutput,
+      handler: async ({ ctx, params, query }) => skills.diff(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/:name/restore',
+      summary: "Restore a version: writes that version's content as the next version (history is never rewritten)",
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: SkillOutput,
+      handler: async ({ ctx, params, query, body }) => skills.restore(ctx, query.project_id, params.name, body.version),
     }),
     defineRoute({
       method: 'GET',

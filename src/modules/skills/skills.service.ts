@@ -3,14 +3,21 @@ import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
+import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
-import type { AddSkillInput, SkillOutput, UpdateSkillInput } from './skills.schemas.js';
+import type {
+  AddSkillInput,
+  SkillDiffOutput,
+  SkillOutput,
+  UpdateSkillInput,
+  VersionDiffQuery,
+} from './skills.schemas.js';
 import { parseSkillFile, renderSkillFile } from './skills.skillmd.js';
 
 interface FrontmatterExtras {
@@ -217,6 +224,55 @@ export class SkillsService {
       ),
     );
     return { resolved, skills };
+  }
+
+  /** GET …/diff: what changed between two versions (default: the current one and the one before). */
+  async diff(ctx: RequestContext, projectRef: string, name: string, query: VersionDiffQuery): Promise<SkillDiffOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const head = await this.readableHead(ctx, project.id, name);
+    const to = query.to ?? head.version;
+    const from = query.from ?? Math.max(1, to - 1);
+    const [older, newer] = await Promise.all([this.versionRow(head, name, from), this.versionRow(head, name, to)]);
+    return diffSkillVersions(name, older, newer);
+  }
+
+  /** POST …/restore: an earlier version's content written as the next version; history stays as it is. */
+  async restore(ctx: RequestContext, projectRef: string, name: string, version: number): Promise<SkillOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const head = await repo.findHead(this.db, project.id, name);
+    if (!head || head.deleted_at) throw notFound(name, project.id);
+    if (version === head.version) {
+      throw new ConflictError('version_is_current', `Version ${version} of skill ${name} is its current version.`, {
+        hint: `Restore a version from 1 to ${head.version - 1}; GET …/versions lists them.`,
+      });
+    }
+    const row = await this.versionRow(head, name, version);
+    return this.write(
+      ctx,
+      project.id,
+      {
+        project_id: project.id,
+        name,
+        description: row.description,
+        body_md: row.body_md,
+        mdm_references: row.mdm_references,
+        acceptance: row.acceptance,
+        metadata: row.metadata,
+      },
+      { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra },
+    );
+  }
+
+  private async versionRow(head: repo.SkillHeadRow, name: string, version: number): Promise<repo.SkillVersionRow> {
+    const row = await repo.findVersion(this.db, head.id, version);
+    if (!row) {
+      throw new NotFoundError(
+        'skill_version_not_found',
+        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
+        { hint: `Use a version from 1 to ${head.version}.` },
+      );
+    }
+    return row;
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
