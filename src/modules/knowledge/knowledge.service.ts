@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
@@ -92,24 +92,32 @@ export class KnowledgeService {
     projectId: string,
     input: { topic_id: string; title: string; body_md: string; owner: string | null },
   ): Promise<KnowledgeOutput> {
+    return this.db.transaction((tx) => this.writeIn(tx, ctx, projectId, input));
+  }
+
+  /** The write itself, in the caller's transaction (an import's, or its own); no grant check. */
+  async writeIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    input: { topic_id: string; title: string; body_md: string; owner: string | null },
+  ): Promise<KnowledgeOutput> {
     const now = ctx.clock.now();
-    return this.db.transaction(async (tx) => {
-      const bumped = await repo.bumpHead(tx, {
-        id: `kn_${randomBytes(8).toString('hex')}`,
-        project_id: projectId,
-        ...input,
-        now,
-      });
-      const row: repo.KnowledgeVersionRow = {
-        knowledge_id: bumped.id,
-        version_number: bumped.version_number,
-        ...input,
-        created_at: now,
-        created_by: ctx.actor.subject,
-      };
-      await repo.insertVersion(tx, row);
-      return present((await repo.findHead(tx, projectId, input.topic_id))!, row);
+    const bumped = await repo.bumpHead(tx, {
+      id: `kn_${randomBytes(8).toString('hex')}`,
+      project_id: projectId,
+      ...input,
+      now,
     });
+    const row: repo.KnowledgeVersionRow = {
+      knowledge_id: bumped.id,
+      version_number: bumped.version_number,
+      ...input,
+      created_at: now,
+      created_by: ctx.actor.subject,
+    };
+    await repo.insertVersion(tx, row);
+    return present((await repo.findHead(tx, projectId, input.topic_id))!, row);
   }
 
   /** One version (default current). A deleted sheet's versions stay readable to admins only. */
@@ -244,6 +252,16 @@ export class KnowledgeService {
       );
     }
     return row;
+  }
+
+  /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
+  async currentRows(projectId: string) {
+    return repo.allCurrent(this.db, projectId);
+  }
+
+  /** Deletes a sheet in the caller's transaction (an import with prune); no grant check. */
+  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
+    await repo.markDeleted(tx, id, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {

@@ -2,7 +2,7 @@ import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import type {
   UpdateSkillInput,
   VersionDiffQuery,
 } from './skills.schemas.js';
-import { parseSkillFile, renderSkillFile } from './skills.skillmd.js';
+import { parseSkillFile, renderSkillFile, type SkillFile } from './skills.skillmd.js';
 
 interface FrontmatterExtras {
   frontmatterRaw: string | null;
@@ -102,39 +102,48 @@ export class SkillsService {
     input: AddSkillInput,
     file: FrontmatterExtras,
   ): Promise<SkillOutput> {
+    const { head, version } = await this.db.transaction((tx) => this.writeIn(tx, ctx, projectId, input, file));
+    return presentSkill(head, version, await repo.existingKeys(this.db, projectId, version.mdm_references));
+  }
+
+  /** The write itself, in the caller's transaction. */
+  private async writeIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    input: AddSkillInput,
+    file: FrontmatterExtras,
+  ): Promise<{ head: repo.SkillHeadRow; version: repo.SkillVersionRow }> {
     const steps = parseSteps(input.body_md);
     const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
     const acceptance = input.acceptance ?? parseAcceptance(input.body_md);
     const now = ctx.clock.now();
-    const { head, version } = await this.db.transaction(async (tx) => {
-      const bumped = await repo.bumpHead(tx, {
-        id: `sk_${randomBytes(8).toString('hex')}`,
-        project_id: projectId,
-        name: input.name,
-        description: input.description,
-        body_md: input.body_md,
-        mdm_references: references,
-        now,
-      });
-      const row: repo.SkillVersionRow = {
-        skill_id: bumped.id,
-        version: bumped.version,
-        name: input.name,
-        description: input.description,
-        body_md: input.body_md,
-        steps,
-        mdm_references: references,
-        acceptance,
-        metadata: input.metadata ?? {},
-        frontmatter_extra: file.extra,
-        frontmatter_raw: file.frontmatterRaw,
-        created_at: now,
-        created_by: ctx.actor.subject,
-      };
-      await repo.insertVersion(tx, row);
-      return { head: (await repo.findHead(tx, projectId, input.name))!, version: row };
+    const bumped = await repo.bumpHead(tx, {
+      id: `sk_${randomBytes(8).toString('hex')}`,
+      project_id: projectId,
+      name: input.name,
+      description: input.description,
+      body_md: input.body_md,
+      mdm_references: references,
+      now,
     });
-    return presentSkill(head, version, await repo.existingKeys(this.db, projectId, references));
+    const row: repo.SkillVersionRow = {
+      skill_id: bumped.id,
+      version: bumped.version,
+      name: input.name,
+      description: input.description,
+      body_md: input.body_md,
+      steps,
+      mdm_references: references,
+      acceptance,
+      metadata: input.metadata ?? {},
+      frontmatter_extra: file.extra,
+      frontmatter_raw: file.frontmatterRaw,
+      created_at: now,
+      created_by: ctx.actor.subject,
+    };
+    await repo.insertVersion(tx, row);
+    return { head: (await repo.findHead(tx, projectId, input.name))!, version: row };
   }
 
   /** One version (default: current). A deleted skill's versions stay readable to admins only. */
@@ -273,6 +282,38 @@ export class SkillsService {
       );
     }
     return row;
+  }
+
+  /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
+  async currentFiles(projectId: string): Promise<{ id: string; name: string; version: number; text: string }[]> {
+    const rows = await repo.allCurrent(this.db, projectId);
+    return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
+  }
+
+  /** A SKILL.md written as the next version in the caller's transaction (an import); no grant check. */
+  async writeFileIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    file: SkillFile,
+  ): Promise<{ id: string; version: number }> {
+    const input = {
+      project_id: projectId,
+      name: file.name,
+      description: file.description,
+      body_md: file.body,
+      metadata: file.metadata,
+    };
+    const { head } = await this.writeIn(tx, ctx, projectId, input, {
+      frontmatterRaw: file.frontmatterRaw,
+      extra: file.extra,
+    });
+    return { id: head.id, version: head.version };
+  }
+
+  /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
+  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
+    await repo.markDeleted(tx, id, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
