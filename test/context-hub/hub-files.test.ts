@@ -57,7 +57,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     api(`${url}/api/projects/${project}/import${query}`, {
       method: 'POST',
       headers: { 'content-type': 'application/gzip' },
-      body: archive,
+      body: new Uint8Array(archive),
     });
 
   beforeAll(async () => {
