@@ -57,9 +57,9 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'restore':
         return await (await loadBackupCli()).restoreCommand(argv.slice(1), loadConfig());
       case 'export':
-        return await (await loadHubFilesCli()).exportCommand(argv.slice(1), loadConfig());
+        return await (await loadHubFilesCli()).exportCommand(argv.slice(1), loadConfig(), openHub);
       case 'import':
-        return await (await loadHubFilesCli()).importCommand(argv.slice(1), loadConfig());
+        return await (await loadHubFilesCli()).importCommand(argv.slice(1), loadConfig(), openHub);
       case '--version':
       case '-v':
         process.stdout.write(`${VERSION}\n`);
@@ -190,6 +190,13 @@ async function migrateCommand(config: Config): Promise<number> {
     await db.close();
   }
   return 0;
+}
+
+/** export/import on a store that no process serves: the service graph over it, for the hub-files CLI. */
+async function openHub(config: Config) {
+  const { createServiceApp } = await loadServiceApp();
+  const app = await createServiceApp({ config, logger: createLogger({ level: 'warn' }) });
+  return { hubFiles: app.services.hubFiles, ctx: app.systemContext(), close: () => app.close() };
 }
 
 async function seedDemo(config: Config): Promise<number> {

@@ -95,7 +95,10 @@ describe('context-hub export and import', () => {
     expect(refused.out).toContain('knowledge/bad.md:3: owner');
     expect(refused.out).toContain('taxonomy.yaml:2: key: key must be a dotted lowercase key');
 
-    const unauthorized = await cli(['import', '--token', 'wrong-token-0123456789012345678901234', 'proj_copy', copy], env);
+    const unauthorized = await cli(
+      ['import', '--token', 'wrong-token-0123456789012345678901234', 'proj_copy', copy],
+      env,
+    );
     expect(unauthorized.code).toBe(77);
     await stop(server);
     server = undefined;

@@ -5,12 +5,12 @@ import type { Config } from '../../platform/config.js';
 import { lockHolder } from '../../platform/db/data-dir-lock.js';
 import { embeddedDataDir } from '../../platform/db/open.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
-import { createLogger } from '../../platform/logger.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 import { readTarGz, type TarEntry, writeTarGz } from '../../platform/tar.js';
 import { runningService } from '../backup/backup.cli.js';
 import { byCodePoint, roleOf } from './hub-files.format.js';
 import type { ImportOptions, ImportResultOutput } from './hub-files.schemas.js';
-import { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_FILES } from './hub-files.service.js';
+import { type HubFilesService, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_FILES } from './hub-files.service.js';
 
 export const HUB_FILES_HELP = `Usage: context-hub export [--token t] <project_id> <dir>
        context-hub import [--dry-run] [--prune] [--propose] [--token t] <project_id> <dir>
@@ -132,17 +132,26 @@ function route(config: Config): Route {
   return { kind: 'local' };
 }
 
-/** Runs `fn` on the service graph over the store this process opens (the store is not being served). */
+/**
+ * The service graph over the store this process opens (the store is not being served). Given by
+ * the CLI entry, since modules do not import the assembly (app/).
+ */
+export type OpenHub = (config: Config) => Promise<{
+  hubFiles: HubFilesService;
+  ctx: RequestContext;
+  close(): Promise<void>;
+}>;
+
 async function locally<T>(
   config: Config,
-  fn: (app: import('../../app/service-app.js').ServiceApp) => Promise<T>,
-): Promise<T> {
-  const { createServiceApp } = await import('../../app/service-app.js');
-  const app = await createServiceApp({ config, logger: createLogger({ level: 'warn' }) });
+  open: OpenHub,
+  fn: (hub: HubFilesService, ctx: RequestContext) => Promise<T>,
+) {
+  const hub = await open(config);
   try {
-    return await fn(app);
+    return await fn(hub.hubFiles, hub.ctx);
   } finally {
-    await app.close();
+    await hub.close();
   }
 }
 
@@ -223,7 +232,7 @@ const tokenOf = (args: Args, config: Config) =>
   args.token ?? process.env.CONTEXT_HUB_TOKEN ?? (config.authMode === 'static' ? config.staticToken : undefined);
 
 /** `context-hub export <project_id> <dir>` */
-export async function exportCommand(argv: string[], config: Config): Promise<number> {
+export async function exportCommand(argv: string[], config: Config, open: OpenHub): Promise<number> {
   const args = parseArgs('export', argv);
   if (typeof args === 'string') return fail(`export: ${args}\n\n${HUB_FILES_HELP}`, EX_USAGE);
   const where = route(config);
@@ -231,10 +240,7 @@ export async function exportCommand(argv: string[], config: Config): Promise<num
   let files: TarEntry[];
   if (where.kind === 'local') {
     try {
-      files = await locally(
-        config,
-        async (app) => (await app.services.hubFiles.exportFiles(app.systemContext(), args.projectId)).files,
-      );
+      files = await locally(config, open, async (hub, ctx) => (await hub.exportFiles(ctx, args.projectId)).files);
     } catch (error) {
       return fromAppError(error);
     }
@@ -258,7 +264,7 @@ export async function exportCommand(argv: string[], config: Config): Promise<num
 }
 
 /** `context-hub import <project_id> <dir>` */
-export async function importCommand(argv: string[], config: Config): Promise<number> {
+export async function importCommand(argv: string[], config: Config, open: OpenHub): Promise<number> {
   const args = parseArgs('import', argv);
   if (typeof args === 'string') return fail(`import: ${args}\n\n${HUB_FILES_HELP}`, EX_USAGE);
   if (!fs.existsSync(args.dir) || !fs.statSync(args.dir).isDirectory())
@@ -269,9 +275,7 @@ export async function importCommand(argv: string[], config: Config): Promise<num
   let result: ImportResultOutput;
   if (where.kind === 'local') {
     try {
-      result = await locally(config, (app) =>
-        app.services.hubFiles.importFiles(app.systemContext(), args.projectId, files, args.options),
-      );
+      result = await locally(config, open, (hub, ctx) => hub.importFiles(ctx, args.projectId, files, args.options));
     } catch (error) {
       return fromAppError(error);
     }
