@@ -106,7 +106,15 @@ describe('context-hub export and import', () => {
 
   it('plans with --dry-run and applies on the stopped store', async () => {
     const copy = tempDir('hubfiles-local');
-    expect((await cli(['export', 'proj_copy', copy], env)).code).toBe(0);
+    // A file of the layout the hub does not hold is removed by export; anything else stays.
+    fs.mkdirSync(path.join(copy, 'skills', 'gone'), { recursive: true });
+    fs.writeFileSync(path.join(copy, 'skills', 'gone', 'SKILL.md'), '---\nname: gone\ndescription: x\n---\n');
+    fs.writeFileSync(path.join(copy, 'README.md'), '# Our hub\n');
+    const exported = await cli(['export', 'proj_copy', copy], env);
+    expect(exported.code).toBe(0);
+    expect(exported.out).toContain('removed skills/gone/SKILL.md (no longer in the hub)');
+    expect(fs.existsSync(path.join(copy, 'skills', 'gone', 'SKILL.md'))).toBe(false);
+    expect(fs.readFileSync(path.join(copy, 'README.md'), 'utf8')).toBe('# Our hub\n');
     const skill = Object.keys(tree(copy)).find((p) => p.startsWith('skills/'))!;
     fs.appendFileSync(path.join(copy, skill), '\nOne more line.\n');
     fs.mkdirSync(path.join(copy, 'skills', 'extra', 'scripts'), { recursive: true });
@@ -117,6 +125,7 @@ describe('context-hub export and import', () => {
     expect(plan.out).toContain('(dry run, nothing written)');
     expect(plan.out).toContain(`update skill ${name} (${skill})`);
     expect(plan.out).toContain('ignored: skills/extra/scripts/run.sh');
+    expect(plan.out).not.toContain('README.md');
     const applied = await cli(['import', 'proj_copy', copy], env);
     expect(applied.out).toMatch(new RegExp(`update skill ${name} → v2`));
     const propose = await cli(['import', '--propose', 'proj_copy', copy], env);

@@ -160,7 +160,22 @@ interface Answer {
   body: Buffer;
 }
 
-function call(
+/** One request to the serving process; a failure to reach it becomes a refusal the operator can read. */
+async function call(
+  config: Config,
+  url: string,
+  token: string | undefined,
+  request: { method: string; path: string; body?: Buffer },
+): Promise<Answer> {
+  try {
+    return await send(config, url, token, request);
+  } catch (error) {
+    const detail = JSON.stringify({ code: 'service_unreachable', detail: `${url}: ${(error as Error).message}` });
+    return { status: 503, body: Buffer.from(detail) };
+  }
+}
+
+function send(
   config: Config,
   url: string,
   token: string | undefined,
@@ -250,7 +265,11 @@ export async function exportCommand(argv: string[], config: Config, open: OpenHu
       path: `/api/projects/${encodeURIComponent(args.projectId)}/export`,
     });
     if (answer.status !== 200) return fromAnswer(answer);
-    files = readTarGz(answer.body, { maxBytes: MAX_ARCHIVE_BYTES, maxEntries: MAX_ARCHIVE_FILES });
+    try {
+      files = readTarGz(answer.body, { maxBytes: MAX_ARCHIVE_BYTES, maxEntries: MAX_ARCHIVE_FILES });
+    } catch (error) {
+      return fail(`the service's export ${(error as Error).message}`, EX_UNAVAILABLE);
+    }
   }
   let removed: string[];
   try {
