@@ -43,6 +43,18 @@ const files = (archive: Buffer) =>
 const tarOf = (entries: Record<string, string>): Buffer =>
   writeTarGz(Object.entries(entries).map(([p, text]): TarEntry => ({ path: p, data: Buffer.from(text, 'utf8') })));
 
+describe('tar.gz of the hub', () => {
+  it('writes long paths that GNU tar reads, the same bytes every time, and refuses what inflates too far', () => {
+    const long = `knowledge/${'a'.repeat(96)}.md`;
+    const archive = tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
+    expect(tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' }).equals(archive)).toBe(true);
+    expect(execFileSync('tar', ['-tzf', '-'], { input: archive }).toString()).toBe(`${long}\ntaxonomy.yaml\n`);
+    expect(files(archive)).toEqual({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
+    const bomb = tarOf({ 'taxonomy.yaml': ' '.repeat(1 << 20) });
+    expect(() => readTarGz(bomb, { maxBytes: 1 << 16, maxEntries: 10 })).toThrow(/inflates to more than/);
+  });
+});
+
 describe.each(STORES)('context as code: export and import of the hub as files [%s]', (store) => {
   let service: RunningService;
   let url: string;
