@@ -17,6 +17,7 @@ import type { KnowledgeService } from './knowledge/knowledge.service.js';
 import type { MoneyService } from './money/money.service.js';
 import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/projects.service.js';
+import type { ProposalsService } from './proposals/index.js';
 import type { SearchService } from './search/search.service.js';
 import type { SkillsService } from './skills/skills.service.js';
 import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
@@ -49,6 +50,8 @@ export interface Services {
   skills: SkillsService;
   knowledge: KnowledgeService;
   taxonomy: TaxonomyService;
+  /** The agent_writes policy and the proposals it creates (issue 24). */
+  proposals: ProposalsService;
   search: SearchService;
   /** What spans the hub's parts: the whole hub of a project (get_context_hub). */
   contextHub: ContextHubService;

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTarGz, writeTarGz } from '../../src/platform/tar.js';
 import { TestIdp } from '../support/auth/idp.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
 const P = 'proj_perm';
+const tarOf = (entries: Record<string, string>) =>
+  writeTarGz(Object.entries(entries).map(([path, text]) => ({ path, data: Buffer.from(text, 'utf8') })));
 
 /** Restore and import are writes: a read-only member may diff and export, never restore or import. */
 describe.each(STORES)('permissions of diffs, restore, export and import [%s]', (store) => {
@@ -101,5 +104,34 @@ describe.each(STORES)('permissions of diffs, restore, export and import [%s]', (
       json: { version: 1 },
     });
     expect(restore.body.code).toBe('project_forbidden');
+  });
+
+  it("under the review policy an editor's restore and import become proposals; a reviewer's publish", async () => {
+    const policy = await as('owner-1', 'PATCH', `/api/projects/${P}`, { json: { agent_writes: 'review' } });
+    expect(policy.status).toBe(200);
+    const restore = await as('editor-1', 'POST', `/api/skills/check-spend/restore?project_id=${P}`, {
+      json: { version: 2 },
+    });
+    expect(restore.status).toBe(202);
+    expect(restore.body).toMatchObject({ status: 'pending_review', kind: 'skill', key: 'check-spend' });
+    const { archive } = await exportAs('editor-1');
+    const changed = tarOf(
+      Object.fromEntries(
+        readTarGz(archive, { maxBytes: 1 << 24, maxEntries: 100 }).map((e) => [
+          e.path,
+          e.path === 'knowledge/spend.md' ? `${e.data.toString('utf8')}More.\n` : e.data.toString('utf8'),
+        ]),
+      ),
+    );
+    const proposed = await as('editor-1', 'POST', `/api/projects/${P}/import`, { archive: changed });
+    expect(proposed.status).toBe(200);
+    expect(proposed.body.proposals).toHaveLength(1);
+    const pruned = await as('editor-1', 'POST', `/api/projects/${P}/import?prune=true`, { archive: changed });
+    expect(pruned.status).toBe(400);
+    expect((await as('editor-1', 'GET', `/api/knowledge/spend?project_id=${P}`)).body.version_number).toBe(3);
+    const published = await as('owner-1', 'POST', `/api/projects/${P}/import`, { archive: changed });
+    expect(published.body).toMatchObject({ applied: true, proposals: [] });
+    const sheet = await as('owner-1', 'GET', `/api/knowledge/spend?project_id=${P}`);
+    expect(sheet.body).toMatchObject({ version_number: 4, author: { subject: 'owner-1', via: 'import' } });
   });
 });

@@ -280,7 +280,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     expect(json.body.code).toBe('unsupported_media_type');
   });
 
-  it('reads archives made by tar, and refuses propose while proposals do not exist', async () => {
+  it('reads archives made by tar', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-hubfiles-'));
     try {
       for (const [p, text] of Object.entries(files(await exportOf(A)))) {
@@ -294,8 +294,24 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    const propose = await importInto(A, await exportOf(A), '?propose=true');
-    expect(propose.status).toBe(409);
-    expect(propose.body.code).toBe('proposals_unavailable');
+  });
+
+  it('with propose, new and changed Skills and Knowledge become proposals; taxonomy changes apply', async () => {
+    const out = files(await exportOf(A));
+    out['skills/investigate-roas/SKILL.md'] = `${out['skills/investigate-roas/SKILL.md']}3. **Ask the owner**.\n`;
+    out['knowledge/proposed.md'] = '---\ntitle: Proposed sheet\n---\nBody.\n';
+    out['taxonomy.yaml'] = out['taxonomy.yaml']!.replace('keys:\n', 'keys:\n  - key: channel\n    label: Channels\n');
+    const res = await importInto(A, tarOf(out), '?propose=true');
+    expect(res.status).toBe(200);
+    expect(res.body.applied).toBe(true);
+    expect(res.body.proposals).toHaveLength(2);
+    expect((await api(`${url}/api/taxonomy/keys/channel?project_id=${A}`)).status).toBe(200);
+    expect((await api(`${url}/api/skills/investigate-roas?project_id=${A}`)).body.version).toBe(1);
+    expect((await api(`${url}/api/knowledge/proposed?project_id=${A}`)).status).toBe(404);
+    const pending = await api(`${url}/api/proposals?project_id=${A}&status=pending`);
+    expect(pending.body.proposals.map((p: { id: string }) => p.id).sort()).toEqual([...res.body.proposals].sort());
+    const both = await importInto(A, tarOf(out), '?propose=true&prune=true');
+    expect(both.status).toBe(400);
+    expect(both.body.errors[0].path).toBe('query.prune');
   });
 });

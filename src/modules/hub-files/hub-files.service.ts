@@ -2,12 +2,12 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
 import { readTarGz, TarFormatError, type TarEntry, writeTarGz } from '../../platform/tar.js';
+import { authorOf, type ProposedWrite, type WriteGate } from '../context-hub/context-hub.authorship.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { AuditRecorder } from '../org/index.js';
 import type { ProjectLimits } from '../org/project-limits.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectRow, ProjectsService } from '../projects/projects.service.js';
 import type { SkillsService } from '../skills/skills.service.js';
-import type { SkillFile } from '../skills/skills.skillmd.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import {
   byCodePoint,
@@ -25,24 +25,6 @@ import { type Folder, type HubState, type Plan, planImport } from './hub-files.p
 import type { Counts, ImportOptions, ImportResultOutput, PlannedChange } from './hub-files.schemas.js';
 import { readTaxonomy, renderTaxonomy } from './hub-files.taxonomy.js';
 
-/** A new or changed Skill or Knowledge sheet of an import with `propose`: what a proposal is made of. */
-export type ProposedWrite =
-  | { kind: 'skill'; name: string; base_version: number | null; file: SkillFile }
-  | {
-      kind: 'knowledge';
-      topic_id: string;
-      base_version: number | null;
-      fields: { title: string; owner: string | null; body_md: string };
-    };
-
-/**
- * The seam through which `import --propose` hands its writes to review (issue 24 item 2, built
- * apart): one proposal per write, authored by the importer; answers the proposal ids.
- */
-export interface ImportProposals {
-  proposeImported(ctx: RequestContext, projectId: string, writes: ProposedWrite[]): Promise<string[]>;
-}
-
 /** An archive inflates to at most this (a 1 MiB body per object leaves room for hundreds). */
 export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 export const MAX_ARCHIVE_FILES = 20_000;
@@ -55,13 +37,21 @@ export interface HubFilesDeps {
   taxonomy: TaxonomyService;
   audit: AuditRecorder;
   limits?: ProjectLimits;
-  /** Absent until proposals exist: `propose` is then refused. */
-  proposals?: ImportProposals;
 }
 
 /** The hub of a project as a folder of files, out (export) and back in (import). See hub-files.format. */
 export class HubFilesService {
   constructor(private readonly deps: HubFilesDeps) {}
+
+  private gate: WriteGate | undefined;
+
+  /**
+   * Attaches the project write policy (the proposals module): with `propose`, or when the policy
+   * sends this caller's writes to review, new and changed Skills and Knowledge become proposals.
+   */
+  governWith(gate: WriteGate): void {
+    this.gate = gate;
+  }
 
   async exportFiles(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; files: TarEntry[] }> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.read');
@@ -110,23 +100,26 @@ export class HubFilesService {
     options: ImportOptions,
   ): Promise<ImportResultOutput> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.write');
-    if (options.propose && !this.deps.proposals) {
+    // Versions an import writes are recorded as such (issue 24), unless the console sent the folder.
+    const importCtx: RequestContext = { ...ctx, via: ctx.via === 'console' ? 'console' : 'import' };
+    const propose = options.propose || this.gate?.decide(importCtx, project) === 'propose';
+    if (propose && !this.gate) {
       throw new ConflictError(
         'proposals_unavailable',
-        'This service cannot create proposals yet, so --propose cannot run.',
-        {
-          hint: 'Import without propose (writes new versions), or upgrade to a release with review of agent writes.',
-        },
+        'No review of writes is attached to this service, so the import cannot make proposals.',
+        { hint: 'Import without propose: new and changed objects then become new versions.' },
       );
     }
-    if (options.propose && options.prune)
+    if (propose && options.prune) {
+      const why = options.propose ? 'propose' : "the project's review policy, which makes your writes proposals";
       throw new ValidationError([
-        { path: 'query.prune', message: 'cannot be combined with propose: deletions are not proposals' },
+        { path: 'query.prune', message: `cannot be combined with ${why}: deletions are not proposals` },
       ]);
+    }
     const problems: FileProblem[] = [];
     const { folder, ignored } = readFolder(entries, problems);
     const state = await this.state(ctx, project.id);
-    const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: options.propose }, problems);
+    const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: propose }, problems);
     if (problems.length > 0) {
       throw new ValidationError(
         problems.map((p) => ({ path: p.line === null ? p.file : `${p.file}:${p.line}`, message: p.message })),
@@ -153,9 +146,9 @@ export class HubFilesService {
     };
     if (options.dry_run || result.changes.length === 0) return result;
     const creates = plan.skills.create.length + plan.knowledge.create.length + plan.keys.create.length;
-    await this.deps.limits?.assertCanAddContextObjects(project.id, options.propose ? plan.keys.create.length : creates);
-    if (options.propose) return this.propose(ctx, project.id, state, plan, result);
-    const versions = await this.apply(ctx, project.id, state, plan, result);
+    await this.deps.limits?.assertCanAddContextObjects(project.id, propose ? plan.keys.create.length : creates);
+    if (propose) return this.propose(importCtx, project, state, plan, result);
+    const versions = await this.apply(importCtx, project.id, state, plan, result);
     for (const change of result.changes) change.version = versions.get(`${change.kind}:${change.name}`) ?? null;
     return { ...result, applied: true };
   }
@@ -173,13 +166,13 @@ export class HubFilesService {
       const skillIds = new Map([...state.skills].map(([name, s]) => [name, s.id]));
       const sheetIds = new Map([...state.knowledge].map(([id, k]) => [id, k.id]));
       for (const skill of [...plan.skills.create, ...plan.skills.update]) {
-        const written = await skills.writeFileIn(tx, ctx, projectId, skill.parsed);
+        const written = await skills.writeFileIn(tx, ctx, projectId, skill.parsed, authorOf(ctx));
         skillIds.set(skill.name, written.id);
         versions.set(`skill:${skill.name}`, written.version);
       }
       for (const sheet of [...plan.knowledge.create, ...plan.knowledge.update]) {
         const { file: _file, ...fields } = sheet;
-        const written = await knowledge.writeIn(tx, ctx, projectId, fields);
+        const written = await knowledge.writeIn(tx, ctx, projectId, fields, authorOf(ctx));
         sheetIds.set(sheet.topic_id, written.id);
         versions.set(`knowledge:${sheet.topic_id}`, written.version_number);
       }
@@ -220,10 +213,13 @@ export class HubFilesService {
     return versions;
   }
 
-  /** With propose: taxonomy changes land (links only to objects that exist); Skills and Knowledge go to review. */
+  /**
+   * With proposals: taxonomy changes land (links only to objects that exist); each new or changed
+   * Skill and Knowledge sheet goes to review through the project's write gate.
+   */
   private async propose(
     ctx: RequestContext,
-    projectId: string,
+    project: ProjectRow,
     state: HubState,
     plan: Plan,
     result: ImportResultOutput,
@@ -232,15 +228,15 @@ export class HubFilesService {
       ...[...plan.skills.create, ...plan.skills.update].map(
         (s): ProposedWrite => ({
           kind: 'skill',
-          name: s.name,
+          key: s.name,
           base_version: state.skills.get(s.name)?.version ?? null,
-          file: s.parsed,
+          fields: { description: s.parsed.description, body_md: s.parsed.body, metadata: s.parsed.metadata },
         }),
       ),
       ...[...plan.knowledge.create, ...plan.knowledge.update].map(
         (k): ProposedWrite => ({
           kind: 'knowledge',
-          topic_id: k.topic_id,
+          key: k.topic_id,
           base_version: state.knowledge.get(k.topic_id)?.version ?? null,
           fields: { title: k.title, owner: k.owner, body_md: k.body_md },
         }),
@@ -251,8 +247,10 @@ export class HubFilesService {
       skills: { ...plan.skills, create: [], update: [] },
       knowledge: { ...plan.knowledge, create: [], update: [] },
     };
-    await this.apply(ctx, projectId, state, taxonomyOnly, result);
-    const proposals = await this.deps.proposals!.proposeImported(ctx, projectId, writes);
+    if (result.changes.some((c) => c.kind === 'business_key' || c.kind === 'business_link'))
+      await this.apply(ctx, project.id, state, taxonomyOnly, result);
+    const proposals: string[] = [];
+    for (const write of writes) proposals.push((await this.gate!.propose(ctx, project, write)).proposal_id);
     return { ...result, applied: true, proposals };
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
+import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
 
@@ -81,6 +82,8 @@ export const SkillOutput = z.object({
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   created_by: z.string(),
+  /** Issue 24: who wrote this version, through which channel and client. */
+  author: AuthorOutput,
   deleted: z.boolean(),
 });
 export type SkillOutput = z.infer<typeof SkillOutput>;
@@ -101,6 +104,7 @@ export const SkillVersionOutput = z.object({
   step_count: z.number(),
   created_at: z.string(),
   created_by: z.string(),
+  author: AuthorOutput,
 });
 export const SkillVersionsOutput = z.object({
   name: z.string(),
@@ -119,7 +123,18 @@ export const GetProcedureInput = z
 
 export const GetSkillsInput = z.object({ project_id: ProjectRef }).strict();
 
-export const AddSkillAck = z.object({ id: z.string(), name: z.string(), version_number: z.number() });
+/**
+ * add_skill's answer: a published version, or (issue 24) a proposal waiting for review, in which case
+ * id and version_number are null and proposal_id names what get_proposal follows.
+ */
+export const AddSkillAck = z.object({
+  status: z.enum(['published', 'pending_review']),
+  id: z.string().nullable(),
+  name: z.string(),
+  version_number: z.number().nullable(),
+  proposal_id: z.string().nullable(),
+  next: z.string(),
+});
 
 /** GET …/diff: both default to the neighbours of the current version (to = current, from = to − 1). */
 export const VersionDiffQuery = z.object({
