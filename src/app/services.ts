@@ -11,6 +11,7 @@ import { ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
+import { HubFilesService } from '../modules/hub-files/index.js';
 import { createOrgServices, guardProjectCreation } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
@@ -37,6 +38,16 @@ export function createServices(deps: ServiceDeps): Services {
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
+  const hubFiles = new HubFilesService({
+    db: deps.db,
+    projects,
+    skills,
+    knowledge,
+    taxonomy,
+    audit: org.audit,
+    limits: org.projectLimits,
+  });
+  hubFiles.governWith(proposals);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config);
   const flows = new FlowsService(deps.db, projects, deps.config, credentials, org.projectLimits);
@@ -61,6 +72,7 @@ export function createServices(deps: ServiceDeps): Services {
     proposals,
     search,
     contextHub,
+    hubFiles,
     projects,
     org,
     demo,

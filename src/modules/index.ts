@@ -9,6 +9,7 @@ import { contextHubTools } from './context-hub/index.js';
 import { credentialRoutes } from './credentials/index.js';
 import { dqRoutes, dqTools } from './data-quality/index.js';
 import { flowRoutes, flowTools, runResources } from './flows/index.js';
+import { hubFilesRoutes } from './hub-files/index.js';
 import { insightResources, insightRoutes, insightTools } from './insights/index.js';
 import { knowledgeRoutes } from './knowledge/knowledge.routes.js';
 import { knowledgeTools } from './knowledge/knowledge.tools.js';
@@ -61,6 +62,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...knowledgeRoutes(services.knowledge),
     ...proposalRoutes(services.proposals),
     ...taxonomyRoutes(services.taxonomy),
+    ...hubFilesRoutes(services.hubFiles),
     ...searchRoutes(services.search),
     ...projectRoutes(services.projects),
     ...orgRoutes(services.org, services.deps.config.authMode),

@@ -10,6 +10,7 @@ import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
 import type { Evaluators } from './evaluators/index.js';
+import type { HubFilesService } from './hub-files/index.js';
 import type { FlowsService } from './flows/flows.service.js';
 import type { IngestionService } from './ingestion/ingestion.service.js';
 import type { KnowledgeService } from './knowledge/knowledge.service.js';
@@ -54,6 +55,8 @@ export interface Services {
   search: SearchService;
   /** What spans the hub's parts: the whole hub of a project (get_context_hub). */
   contextHub: ContextHubService;
+  /** The hub as files: export and import of a folder (context as code, `context-hub export|import`). */
+  hubFiles: HubFilesService;
   money: MoneyService;
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */

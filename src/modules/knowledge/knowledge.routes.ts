@@ -5,6 +5,7 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddKnowledgeInput,
+  KnowledgeDiffOutput,
   KnowledgeListOutput,
   KnowledgeListQuery,
   KnowledgeOutput,
@@ -13,6 +14,7 @@ import {
   KnowledgeVersionsOutput,
   UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
+import { RestoreVersionInput, VersionDiffQuery } from '../skills/skills.schemas.js';
 import type { KnowledgeService, KnowledgeWrite } from './knowledge.service.js';
 
 /** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
@@ -96,6 +98,32 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
       query: KnowledgeListQuery,
       response: KnowledgeVersionsOutput,
       handler: async ({ ctx, params, query }) => knowledge.versions(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/knowledge/:topic_id/diff',
+      summary: 'What changed between two versions: unified diff of body_md, and title/owner',
+      tags: ['knowledge'],
+      rule: { permission: 'context.read' },
+      params: KnowledgePathParams,
+      query: VersionDiffQuery,
+      response: KnowledgeDiffOutput,
+      handler: async ({ ctx, params, query }) => knowledge.diff(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/knowledge/:topic_id/restore',
+      summary:
+        "Restore a version: writes that version's content as the next version (history is never rewritten; " +
+        '202 and a proposal when the project reviews)',
+      tags: ['knowledge'],
+      rule: { permission: 'context.write' },
+      params: KnowledgePathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: KnowledgeWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await knowledge.restore(ctx, query.project_id, params.topic_id, body.version), 200),
     }),
   ];
 }

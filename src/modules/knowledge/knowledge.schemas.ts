@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
-import { BodyMd } from '../skills/skills.schemas.js';
+import { BodyMd, FieldChange } from '../skills/skills.schemas.js';
 
 /**
  * Lowercase letters and digits in groups joined by one "-", "_" or "." (roas-definition,
@@ -136,3 +136,12 @@ export function slugify(title: string): string {
     .slice(0, 96)
     .replace(/-+$/, '');
 }
+
+export const KnowledgeDiffOutput = z.object({
+  topic_id: z.string(),
+  from_version: z.number(),
+  to_version: z.number(),
+  unified_diff: z.string().describe('body_md as a unified diff (diff -u); empty when the bodies are equal.'),
+  fields: z.array(FieldChange).describe('title and owner, when they differ.'),
+});
+export type KnowledgeDiffOutput = z.infer<typeof KnowledgeDiffOutput>;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { unifiedDiff } from '../../platform/line-diff.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import {
   authorOf,
@@ -14,10 +15,13 @@ import {
   type WriteGate,
 } from '../context-hub/context-hub.authorship.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import { fieldChanges } from '../skills/skills.diff.js';
+import type { VersionDiffQuery } from '../skills/skills.schemas.js';
 import * as repo from './knowledge.repo.js';
 import {
   slugify,
   type AddKnowledgeInput,
+  type KnowledgeDiffOutput,
   type KnowledgeOutput,
   type UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
@@ -152,7 +156,8 @@ export class KnowledgeService {
     });
   }
 
-  private async writeIn(
+  /** The write itself, in the caller's transaction (its own, an approval's or an import's); no grant check. */
+  async writeIn(
     tx: SqlExecutor,
     ctx: RequestContext,
     projectId: string,
@@ -268,6 +273,73 @@ export class KnowledgeService {
         updated_at: r.updated_at.toISOString(),
       })),
     };
+  }
+
+  /** GET …/diff: what changed between two versions (default: the current one and the one before). */
+  async diff(
+    ctx: RequestContext,
+    projectRef: string,
+    topicId: string,
+    query: VersionDiffQuery,
+  ): Promise<KnowledgeDiffOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const head = await this.readableHead(ctx, project.id, topicId);
+    const to = query.to ?? head.version_number;
+    const from = query.from ?? Math.max(1, to - 1);
+    const [older, newer] = await Promise.all([this.versionRow(head, from), this.versionRow(head, to)]);
+    return {
+      topic_id: topicId,
+      from_version: from,
+      to_version: to,
+      unified_diff: unifiedDiff(older.body_md, newer.body_md, {
+        from: `knowledge/${topicId}.md (v${from})`,
+        to: `knowledge/${topicId}.md (v${to})`,
+      }),
+      fields: fieldChanges([
+        ['title', older.title, newer.title],
+        ['owner', older.owner, newer.owner],
+      ]),
+    };
+  }
+
+  /**
+   * POST …/restore: an earlier version's content written as the next version (history stays as it
+   * is). A write like any other: under the project's review policy it becomes a proposal.
+   */
+  async restore(ctx: RequestContext, projectRef: string, topicId: string, version: number): Promise<KnowledgeWrite> {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const { project } = resolved;
+    const head = await repo.findHead(this.db, project.id, topicId);
+    if (!head || head.deleted_at) throw notFound(topicId, project.id);
+    if (version === head.version_number) {
+      throw new ConflictError('version_is_current', `Version ${version} of ${topicId} is its current version.`, {
+        hint: `Restore a version from 1 to ${head.version_number - 1}; GET …/versions lists them.`,
+      });
+    }
+    const row = await this.versionRow(head, version);
+    return this.land(ctx, resolved, { topic_id: topicId, title: row.title, body_md: row.body_md, owner: row.owner });
+  }
+
+  private async versionRow(head: repo.KnowledgeHeadRow, version: number): Promise<repo.KnowledgeVersionRow> {
+    const row = await repo.findVersion(this.db, head.id, version);
+    if (!row) {
+      throw new NotFoundError(
+        'knowledge_version_not_found',
+        `Knowledge ${head.topic_id} has no version ${version}; the current one is ${head.version_number}.`,
+        { hint: `Use a version from 1 to ${head.version_number}.` },
+      );
+    }
+    return row;
+  }
+
+  /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
+  async currentRows(projectId: string) {
+    return repo.allCurrent(this.db, projectId);
+  }
+
+  /** Deletes a sheet in the caller's transaction (an import with prune); no grant check. */
+  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
+    await repo.markDeleted(tx, id, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {

@@ -16,7 +16,7 @@ import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { AuditRecorder } from '../org/audit.service.js';
 import type { ProjectChanges, ProjectRow, ProjectsService } from '../projects/projects.service.js';
 import type { SkillsService } from '../skills/skills.service.js';
-import { unifiedDiff } from './proposals.diff.js';
+import { unifiedDiff } from '../../platform/line-diff.js';
 import { presentProposal } from './proposals.presenter.js';
 import * as repo from './proposals.repo.js';
 import {

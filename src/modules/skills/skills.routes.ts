@@ -5,6 +5,8 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddSkillInput,
+  RestoreVersionInput,
+  SkillDiffOutput,
   SkillListOutput,
   SkillListQuery,
   SkillOutput,
@@ -12,6 +14,7 @@ import {
   SkillReadQuery,
   SkillVersionsOutput,
   UpdateSkillInput,
+  VersionDiffQuery,
 } from './skills.schemas.js';
 import type { SkillsService, SkillWrite } from './skills.service.js';
 
@@ -111,6 +114,32 @@ export function skillRoutes(skills: SkillsService) {
       query: SkillListQuery,
       response: SkillVersionsOutput,
       handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/diff',
+      summary: 'What changed between two versions: unified diff of body_md, steps, acceptance, references, fields',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: VersionDiffQuery,
+      response: SkillDiffOutput,
+      handler: async ({ ctx, params, query }) => skills.diff(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/:name/restore',
+      summary:
+        "Restore a version: writes that version's content as the next version (history is never rewritten; " +
+        '202 and a proposal when the project reviews)',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: SkillWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await skills.restore(ctx, query.project_id, params.name, body.version), 200),
     }),
     defineRoute({
       method: 'GET',

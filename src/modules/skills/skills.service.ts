@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import {
@@ -15,10 +15,17 @@ import {
 } from '../context-hub/context-hub.authorship.js';
 import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
+import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
-import type { AddSkillInput, SkillOutput, UpdateSkillInput } from './skills.schemas.js';
-import { parseSkillFile, renderSkillFile } from './skills.skillmd.js';
+import type {
+  AddSkillInput,
+  SkillDiffOutput,
+  SkillOutput,
+  UpdateSkillInput,
+  VersionDiffQuery,
+} from './skills.schemas.js';
+import { parseSkillFile, renderSkillFile, type SkillFile } from './skills.skillmd.js';
 
 /** What a write became: a published version, or a proposal waiting for review (issue 24). */
 export type SkillWrite = { resolved: ResolvedProject } & (
@@ -304,6 +311,90 @@ export class SkillsService {
       ),
     );
     return { resolved, skills };
+  }
+
+  /** GET …/diff: what changed between two versions (default: the current one and the one before). */
+  async diff(ctx: RequestContext, projectRef: string, name: string, query: VersionDiffQuery): Promise<SkillDiffOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const head = await this.readableHead(ctx, project.id, name);
+    const to = query.to ?? head.version;
+    const from = query.from ?? Math.max(1, to - 1);
+    const [older, newer] = await Promise.all([this.versionRow(head, name, from), this.versionRow(head, name, to)]);
+    return diffSkillVersions(name, older, newer);
+  }
+
+  /**
+   * POST …/restore: an earlier version's content written as the next version (history stays as it
+   * is). A write like any other: under the project's review policy it becomes a proposal.
+   */
+  async restore(ctx: RequestContext, projectRef: string, name: string, version: number): Promise<SkillWrite> {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const { project } = resolved;
+    const head = await repo.findHead(this.db, project.id, name);
+    if (!head || head.deleted_at) throw notFound(name, project.id);
+    if (version === head.version) {
+      throw new ConflictError('version_is_current', `Version ${version} of skill ${name} is its current version.`, {
+        hint: `Restore a version from 1 to ${head.version - 1}; GET …/versions lists them.`,
+      });
+    }
+    const row = await this.versionRow(head, name, version);
+    const input: AddSkillInput = {
+      project_id: project.id,
+      name,
+      description: row.description,
+      body_md: row.body_md,
+      mdm_references: row.mdm_references,
+      acceptance: row.acceptance,
+      metadata: row.metadata,
+    };
+    const pending = await this.proposeIfGoverned(ctx, project, input);
+    if (pending) return { resolved, pending };
+    const file = { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra };
+    const skill = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)));
+    return { resolved, skill };
+  }
+
+  private async versionRow(head: repo.SkillHeadRow, name: string, version: number): Promise<repo.SkillVersionRow> {
+    const row = await repo.findVersion(this.db, head.id, version);
+    if (!row) {
+      throw new NotFoundError(
+        'skill_version_not_found',
+        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
+        { hint: `Use a version from 1 to ${head.version}.` },
+      );
+    }
+    return row;
+  }
+
+  /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
+  async currentFiles(projectId: string): Promise<{ id: string; name: string; version: number; text: string }[]> {
+    const rows = await repo.allCurrent(this.db, projectId);
+    return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
+  }
+
+  /** A SKILL.md written as the next version in the caller's transaction (an import); no grant check. */
+  async writeFileIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    file: SkillFile,
+    author: VersionAuthor,
+  ): Promise<{ id: string; version: number }> {
+    const input = {
+      project_id: projectId,
+      name: file.name,
+      description: file.description,
+      body_md: file.body,
+      metadata: file.metadata,
+    };
+    const extras = { frontmatterRaw: file.frontmatterRaw, extra: file.extra };
+    const skill = await this.writeIn(tx, ctx, projectId, input, extras, author);
+    return { id: skill.id, version: skill.version };
+  }
+
+  /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
+  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
+    await repo.markDeleted(tx, id, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
