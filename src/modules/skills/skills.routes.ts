@@ -3,6 +3,8 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddSkillInput,
+  ParsedSkillOutput,
+  ParseSkillInput,
   SkillListOutput,
   SkillListQuery,
   SkillOutput,
@@ -41,6 +43,16 @@ export function skillRoutes(skills: SkillsService) {
         const { skill } = await skills.add(ctx, body);
         return reply.code(skill.version === 1 ? 201 : 200).send(skill);
       },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/parse',
+      summary: 'Parse a draft body as a save would (steps, acceptance, [[key]] references), storing nothing',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      body: ParseSkillInput,
+      response: ParsedSkillOutput,
+      handler: async ({ ctx, body }) => skills.parse(ctx, body),
     }),
     defineRoute({
       method: 'POST',

@@ -1,0 +1,5 @@
+import { PageTitle } from '../ui.js';
+
+const stub = (title: string) => () => <PageTitle>{title}</PageTitle>;
+
+export const sections = { taxonomy: stub('taxonomy') };
