@@ -150,7 +150,7 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     await page.getByLabel('Query').fill('roas');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('[data-loaded="true"]').waitFor();
-    const summary = await page.getByLabel('search_context summary').textContent();
+    const summary = await page.getByTestId('summary').textContent();
     expect(summary).toMatch(/roas/i);
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
     await ui.check('search');

@@ -32,6 +32,11 @@ export class ConsoleDriver {
     return this.page;
   }
 
+  /** The page's data arrived: its element marked data-loaded (present even when the list is empty). */
+  async loaded(): Promise<void> {
+    await this.page.locator('[data-loaded="true"]').first().waitFor({ state: 'attached' });
+  }
+
   /** axe-core in the page's current state, a screenshot, and the errors seen so far. */
   async check(name: string): Promise<void> {
     expect(await seriousViolations(this.page.mainFrame()), `${name}: axe`).toEqual([]);
@@ -43,6 +48,7 @@ export class ConsoleDriver {
       return !/^console: Failed to load resource/.test(e);
     });
     expect(unexpected, `${name}: errors`).toEqual([]);
+    this.errors.length = 0;
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { type ConsoleConfig, finishSignIn } from './oauth.js';
 import { href, navigate, route } from './router.js';
 import { session, sessionState } from './session.js';
 import { SignIn } from './signin.js';
+import { meStore } from './me.js';
 import { createStore, useStore } from './store.js';
 import { theme, toggleTheme } from './theme.js';
 import { allows, ErrorBox, Loading, type Me, ProjectCtx, type ProjectScope, useLoad } from './ui.js';
@@ -40,7 +41,6 @@ const ORG_PAGES = [
   { id: 'audit', label: 'Audit log', permission: 'admin' as const },
 ];
 
-export const meStore = createStore<Me | undefined>(undefined);
 const configStore = createStore<ConsoleConfig | undefined>(undefined);
 
 async function loadMe(): Promise<void> {

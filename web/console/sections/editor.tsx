@@ -6,15 +6,8 @@ import { ErrorBox, useProject } from '../ui.js';
 type Parsed = Res<'/api/skills/parse', 'post'>;
 
 /** Sanitized Markdown, rendered. */
-export function Markdown(props: { source: string; label?: string }) {
-  return (
-    <div
-      class="markdown"
-      aria-label={props.label}
-      role={props.label ? 'region' : undefined}
-      dangerouslySetInnerHTML={{ __html: renderMarkdown(props.source) }}
-    />
-  );
+export function Markdown(props: { source: string }) {
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(props.source) }} />;
 }
 
 /**

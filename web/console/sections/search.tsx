@@ -24,21 +24,26 @@ function Search() {
   return (
     <>
       <PageTitle>Search playground</PageTitle>
-      <form class="row" onSubmit={run.submit} role="search">
-        <Field label="Query" error={run.fieldError('q')}>
-          {(a) => <input {...a} type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
-        </Field>
-        <button type="submit" class="action primary" disabled={run.busy || !query.trim()}>
-          Search
-        </button>
-      </form>
+      <search>
+        <form class="row" onSubmit={run.submit}>
+          <Field label="Query" error={run.fieldError('q')}>
+            {(a) => <input {...a} type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
+          </Field>
+          <button type="submit" class="action primary" disabled={run.busy || !query.trim()}>
+            Search
+          </button>
+        </form>
+      </search>
       <ErrorBox error={run.error} />
       {answer && (
         <div class="stack" data-loaded="true">
           <h2>What the agent reads</h2>
-          <pre class="summary" aria-label="search_context summary">
-            {answer.summary.join('\n')}
-          </pre>
+          <figure>
+            <figcaption class="visually-hidden">search_context summary</figcaption>
+            <pre class="summary" data-testid="summary">
+              {answer.summary.join('\n')}
+            </pre>
+          </figure>
           <h2>
             Hits ({answer.total}
             {answer.total_is_lower_bound ? '+' : ''})
