@@ -37,7 +37,10 @@ export const session = {
     if (state.mode === 'disabled') return;
     sessionStorage.removeItem(STATIC_KEY);
     memoryToken = undefined;
-    sessionState.set({ ...state, status: state.status === 'signed-in' ? 'expired' : 'signed-out' });
+    // Every call in flight answers 401 at once: the first turns a working session into 'expired'
+    // (a dialog over the page, the page kept); the others leave it so.
+    const worked = state.status === 'signed-in' || state.status === 'expired';
+    sessionState.set({ ...state, status: worked ? 'expired' : 'signed-out' });
   },
   signOut(): void {
     sessionStorage.removeItem(STATIC_KEY);
