@@ -63,6 +63,7 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
     it('an expired token leads back to sign-in without losing the draft being edited', async () => {
       const page = ui.page;
       await ui.open(`${P}/skills/${SKILL}`);
+      await page.getByText('Version 1 of 1').waitFor();
       await page.getByRole('tab', { name: 'Edit' }).click();
       const body = page.getByLabel('Body (Markdown)');
       const draft = `${await body.inputValue()}\n\nA line typed before the session ended.\n`;

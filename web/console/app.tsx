@@ -9,7 +9,7 @@ import { SignIn } from './signin.js';
 import { meStore } from './me.js';
 import { createStore, useStore } from './store.js';
 import { theme, toggleTheme } from './theme.js';
-import { allows, ErrorBox, Loading, type Me, ProjectCtx, type ProjectScope, useLoad } from './ui.js';
+import { allows, ErrorBox, Loading, type Me, type Project, ProjectCtx, type ProjectScope, useLoad } from './ui.js';
 
 type SectionModule = { sections: Record<string, ComponentType> };
 interface SectionSpec {
@@ -52,18 +52,44 @@ async function loadMe(): Promise<void> {
   }
 }
 
+/** The project a deep link names, asked for during boot; taken by the first ProjectPage that wants it. */
+let earlyProject: { id: string; answer: Promise<Project> } | undefined;
+function projectAnswer(id: string): Promise<Project> {
+  const early = earlyProject?.id === id ? earlyProject.answer : undefined;
+  earlyProject = undefined;
+  return early ?? ok(api.GET('/api/projects/{id}', { params: { path: { id } } }));
+}
+
 async function boot(): Promise<void> {
+  const r = route.get();
+  const callback = r.parts[0] === 'callback';
+  // Who is signed in is asked at once, beside the config: one round trip less before the first page.
+  // (Not on the OAuth callback: there the token arrives only after the code exchange.)
+  const early = callback ? undefined : api.GET('/api/org/me');
+  // So are the project of a deep link and its section's code.
+  const [first, second] = r.parts;
+  if (first && !callback && first !== 'org') {
+    earlyProject = { id: first, answer: ok(api.GET('/api/projects/{id}', { params: { path: { id: first } } })) };
+    earlyProject.answer.catch(() => undefined);
+    void SECTIONS.find((s) => s.id === (second ?? 'overview'))?.load();
+  }
   const config = await ok(api.GET('/api/console/config'));
   configStore.set(config);
   sessionState.set({ status: 'unknown', mode: config.auth_mode });
-  const r = route.get();
-  if (r.parts[0] === 'callback' && config.oauth) {
+  if (callback && config.oauth) {
     const { token, returnTo } = await finishSignIn(config.oauth, r.query);
     session.setToken(token);
     navigate(returnTo, true);
   }
-  if (config.auth_mode === 'disabled' || session.token()) await loadMe();
-  else sessionState.set({ ...sessionState.get(), status: 'signed-out' });
+  if (config.auth_mode !== 'disabled' && !session.token()) {
+    sessionState.set({ ...sessionState.get(), status: 'signed-out' });
+    return;
+  }
+  const answer = await early;
+  if (answer?.response.ok && answer.data) {
+    meStore.set(answer.data);
+    session.signedIn();
+  } else await loadMe();
 }
 
 /** Where a path segment list leads: the picker, an organization page or a project section. */

@@ -20,10 +20,8 @@ export const sessionState = createStore<SessionState>({ status: 'unknown', mode:
  */
 export const session = {
   token(): string | undefined {
-    const mode = sessionState.get().mode;
-    if (mode === 'static') return sessionStorage.getItem(STATIC_KEY) ?? undefined;
-    if (mode === 'oauth') return memoryToken;
-    return undefined;
+    // Read whatever this tab holds, even before the mode is known (boot asks /api/org/me early).
+    return memoryToken ?? sessionStorage.getItem(STATIC_KEY) ?? undefined;
   },
   setToken(token: string): void {
     if (sessionState.get().mode === 'static') sessionStorage.setItem(STATIC_KEY, token);
