@@ -55,9 +55,11 @@ async function loadMe(): Promise<void> {
 /** The project a deep link names, asked for during boot; taken by the first ProjectPage that wants it. */
 let earlyProject: { id: string; answer: Promise<Project> } | undefined;
 function projectAnswer(id: string): Promise<Project> {
+  const fresh = () => ok(api.GET('/api/projects/{id}', { params: { path: { id } } }));
   const early = earlyProject?.id === id ? earlyProject.answer : undefined;
   earlyProject = undefined;
-  return early ?? ok(api.GET('/api/projects/{id}', { params: { path: { id } } }));
+  // Asked before sign-in finished, it may have been refused: then ask again with the credentials.
+  return early ? early.catch(fresh) : fresh();
 }
 
 async function boot(): Promise<void> {
@@ -247,10 +249,7 @@ function useSection(spec: SectionSpec | undefined, id: string): ComponentType | 
 
 function ProjectPage(props: { projectId: string; section: string; rest: string[]; me: Me }) {
   const { projectId, section, me } = props;
-  const project = useLoad(
-    () => ok(api.GET('/api/projects/{id}', { params: { path: { id: projectId } } })),
-    [projectId],
-  );
+  const project = useLoad(() => projectAnswer(projectId), [projectId]);
   const spec = SECTIONS.find((s) => s.id === section);
   const Section = useSection(spec, section);
   const scope = useMemo<ProjectScope | undefined>(
