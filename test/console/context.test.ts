@@ -59,6 +59,13 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     const stored = await api(`${service.url}/api/skills/investigate-roas-drop?project_id=${P}`);
     expect(stored.body.version).toBe(2);
     expect(stored.body.steps).toHaveLength(before + 1);
+    // The previews changed nothing and are not in the audit log; the save is.
+    const audit = (await api(`${service.url}/api/org/audit?limit=200`)).body.entries as {
+      action: string;
+      target: string;
+    }[];
+    expect(audit.filter((e) => e.target.includes('parse'))).toEqual([]);
+    expect(audit.some((e) => /skill/i.test(`${e.action} ${e.target}`))).toBe(true);
     // History lists both; version 1 is one click away.
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByRole('button', { name: 'Version 1' }).click();

@@ -82,6 +82,29 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     expect(await page.getByRole('link', { name: 'Skills', exact: true }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('keyboard only: skip link, section links, a Skill opened and its tabs switched', async () => {
+    const page = await ui.start();
+    await ui.open(`${P}/overview`);
+    await ui.loaded();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    // Tab through the header to the section links, then open Skills with Enter.
+    for (let i = 0; i < 12; i += 1) {
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Skills') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Skills' }).waitFor();
+    // The new page's heading takes focus (screen readers announce it).
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await ui.loaded();
+    await page.getByRole('link', { name: 'investigate-roas-drop' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: 'History' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Version 1' }).waitFor();
+  });
+
   it('the project picker lists the demo project and who you are; a phone-width page works', async () => {
     const page = await ui.start({ width: 390, height: 844 });
     await ui.open('');

@@ -24,17 +24,24 @@ function read(): Route {
 
 export const route = createStore<Route>(read());
 
+/** In-app navigations so far: the first page keeps the browser's focus; later ones move it to the heading. */
+export const navigationCount = { navigations: 0 };
+
 export const href = (path: string) => `${BASE}${path.replace(/^\//, '')}`;
 
 export function navigate(path: string, replace = false): void {
   const url = href(path);
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
+  if (!replace) navigationCount.navigations += 1;
   route.set(read());
   if (!replace) window.scrollTo(0, 0);
 }
 
-window.addEventListener('popstate', () => route.set(read()));
+window.addEventListener('popstate', () => {
+  navigationCount.navigations += 1;
+  route.set(read());
+});
 
 // Same-app links navigate without a reload; modified clicks (new tab) keep the browser's behaviour.
 document.addEventListener('click', (event) => {

@@ -3,6 +3,7 @@ import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { FormatContext } from '../shared/format.js';
 import { ApiError, type Res } from './api.js';
+import { navigationCount } from './router.js';
 
 export type Project = Res<'/api/projects/{id}', 'get'>;
 export type Me = Res<'/api/org/me', 'get'>;
@@ -140,7 +141,7 @@ export function PageTitle(props: { children: string; sub?: ComponentChildren }) 
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.children} · Context Hub`;
-    ref.current?.focus({ preventScroll: true });
+    if (navigationCount.navigations > 0) ref.current?.focus({ preventScroll: true });
   }, [props.children]);
   return (
     <div class="page-title">

@@ -50,6 +50,7 @@ export function skillRoutes(skills: SkillsService) {
       summary: 'Parse a draft body as a save would (steps, acceptance, [[key]] references), storing nothing',
       tags: ['skills'],
       rule: { permission: 'context.read' },
+      readOnly: true,
       body: ParseSkillInput,
       response: ParsedSkillOutput,
       handler: async ({ ctx, body }) => skills.parse(ctx, body),
