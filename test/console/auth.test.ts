@@ -67,12 +67,12 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
       await page.getByRole('tab', { name: 'Edit' }).click();
       const body = page.getByLabel('Body (Markdown)');
       const draft = `${await body.inputValue()}\n\nA line typed before the session ended.\n`;
-      await body.fill(draft);
-      // The token stops being accepted (rotated on the server, or expired): the next call is a 401.
+      // The token stops being accepted (rotated on the server, or expired): the next call is a 401,
+      // here the live preview's parse of what is typed next.
       await page.evaluate(() =>
         sessionStorage.setItem('context-hub.console.token', 'revoked-token-0000000000000000000'),
       );
-      await page.getByRole('button', { name: 'Save as next version' }).click();
+      await body.fill(draft);
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('heading', { name: 'Your session has ended' }).waitFor();
       await ui.check('signin-expired');

@@ -1,42 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
-import { ConsoleDriver } from '../support/console.js';
-import { api, startService, type RunningService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from '../support/console.js';
+import { api } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
 const P = 'proj_demo';
 
 describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (store) => {
-  let service: RunningService;
-  let browser: Browser;
-  let ui: ConsoleDriver;
-
-  beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
-    browser = await launchBrowser();
-    ui = new ConsoleDriver(browser, service.url, store);
-    const page = await ui.start();
-    page.on('dialog', (d) => void d.accept());
-  });
-  afterAll(async () => {
-    await ui?.close();
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = consoleSuite(store);
 
   it('edit a Skill: the live preview is the service parse; saving makes version 2 with the new step', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/skills`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/skills`);
     await page.locator('table[data-loaded="true"]').waitFor();
     await page.getByLabel('Search skills').fill('roas drop');
-    await ui.check('skills-list');
+    await suite.ui.check('skills-list');
     await page.getByRole('link', { name: 'investigate-roas-drop' }).click();
     await page.getByText('Version 1 of 1').waitFor();
     const before = await page.locator('ol.steps > li').count();
     expect(before).toBeGreaterThan(2);
-    await ui.check('skill-view');
+    await suite.ui.check('skill-view');
     await page.getByRole('tab', { name: 'Edit' }).click();
     const body = page.getByLabel('Body (Markdown)');
     const text = await body.inputValue();
@@ -50,17 +32,17 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     const preview = page.getByRole('region', { name: 'Preview' });
     await preview.getByRole('heading', { name: `Steps (${before + 1})` }).waitFor();
     await preview.getByText('kpi.not_a_key (not in the taxonomy)').waitFor();
-    await ui.check('skill-edit');
+    await suite.ui.check('skill-edit');
     await page.getByRole('button', { name: 'Save as next version' }).click();
     await page.getByText('Saved as version 2.').waitFor();
     await page.getByText('Version 2 of 2').waitFor();
     expect(await page.locator('ol.steps > li').count()).toBe(before + 1);
     await page.locator('ol.steps').getByText('Tell the channel owner').waitFor();
-    const stored = await api(`${service.url}/api/skills/investigate-roas-drop?project_id=${P}`);
+    const stored = await api(`${suite.service.url}/api/skills/investigate-roas-drop?project_id=${P}`);
     expect(stored.body.version).toBe(2);
     expect(stored.body.steps).toHaveLength(before + 1);
     // The previews changed nothing and are not in the audit log; the save is.
-    const audit = (await api(`${service.url}/api/org/audit?limit=200`)).body.entries as {
+    const audit = (await api(`${suite.service.url}/api/org/audit?limit=200`)).body.entries as {
       action: string;
       target: string;
     }[];
@@ -73,8 +55,8 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
   });
 
   it('SKILL.md export and import; a refused name shows its message next to the field', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/skills/investigate-roas-drop`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/skills/investigate-roas-drop`);
     await page.getByText(/Version 2 of 2/).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -83,7 +65,7 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     const exported = await (await download.createReadStream()).toArray();
     const file = Buffer.concat(exported).toString('utf8');
     expect(file).toMatch(/^---\nname: investigate-roas-drop/);
-    await ui.open(`${P}/skills`);
+    await suite.ui.open(`${P}/skills`);
     await page.locator('table[data-loaded="true"]').waitFor();
     await page.getByLabel('Import a SKILL.md').setInputFiles({
       name: 'SKILL.md',
@@ -93,42 +75,42 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     await page.getByRole('heading', { level: 1, name: 'imported-roas-drop' }).waitFor();
     await page.getByText('Version 1 of 1').waitFor();
     // Field errors from the problem's errors[] sit next to their field.
-    await ui.open(`${P}/skills`);
+    await suite.ui.open(`${P}/skills`);
     await page.getByText('New skill').click();
     await page.getByLabel('Name').fill('Bad Name');
     await page.getByLabel('Description', { exact: true }).fill('x');
-    ui.allowedStatuses.add(400);
+    suite.ui.allowedStatuses.add(400);
     await page.getByRole('button', { name: 'Create skill' }).click();
     const error = page.locator('.field-error').first();
     await error.waitFor();
     expect(await error.textContent()).toMatch(/lowercase letters, digits and single hyphens/);
     expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
-    ui.errors.length = 0;
+    suite.ui.errors.length = 0;
   });
 
   it('edit a Knowledge sheet with a rendered preview; saving makes version 2', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/knowledge`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/knowledge`);
     await page.locator('table[data-loaded="true"]').waitFor();
-    await ui.check('knowledge-list');
-    await ui.open(`${P}/knowledge/roas-definition`);
+    await suite.ui.check('knowledge-list');
+    await suite.ui.open(`${P}/knowledge/roas-definition`);
     await page.locator('article[data-loaded="true"]').waitFor();
     await page.getByRole('tab', { name: 'Edit' }).click();
     const body = page.getByLabel('Body (Markdown)');
     await body.fill(`${await body.inputValue()}\n\n## Added from the console\n\nSee [[kpi.roas]].\n`);
     const preview = page.getByRole('region', { name: 'Preview' });
     await preview.getByRole('heading', { name: 'Added from the console' }).waitFor();
-    await ui.check('knowledge-edit');
+    await suite.ui.check('knowledge-edit');
     await page.getByRole('button', { name: 'Save as next version' }).click();
     await page.getByText('Saved as version 2.').waitFor();
     await page.locator('article').getByRole('heading', { name: 'Added from the console' }).waitFor();
   });
 
   it('taxonomy: create a key, link a sheet to it, see what explains it', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/taxonomy`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/taxonomy`);
     await page.locator('nav.tree[data-loaded="true"]').waitFor();
-    await ui.check('taxonomy');
+    await suite.ui.check('taxonomy');
     await page.getByRole('button', { name: 'New key' }).click();
     const form = page.getByRole('form', { name: 'New key' });
     await form.getByLabel('Key', { exact: true }).fill('kpi.console_margin');
@@ -141,25 +123,25 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     await panel.getByRole('button', { name: 'Link' }).click();
     await panel.getByRole('list', { name: 'Links' }).getByText('roas-definition').waitFor();
     await page.locator('nav.tree').getByRole('button', { name: 'Console margin' }).waitFor();
-    const links = await api(`${service.url}/api/context/business-links?project_id=${P}&limit=500`);
+    const links = await api(`${suite.service.url}/api/context/business-links?project_id=${P}&limit=500`);
     expect(
       links.body.links.some(
         (l: { business_key: string; source_key: string }) =>
           l.business_key === 'kpi.console_margin' && l.source_key === 'roas-definition',
       ),
     ).toBe(true);
-    await ui.check('taxonomy-key');
+    await suite.ui.check('taxonomy-key');
   });
 
   it('search playground: the summary an agent reads and the hits', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/search`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/search`);
     await page.getByLabel('Query').fill('roas');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('[data-loaded="true"]').waitFor();
     const summary = await page.getByTestId('summary').textContent();
     expect(summary).toMatch(/roas/i);
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
-    await ui.check('search');
+    await suite.ui.check('search');
   });
 });

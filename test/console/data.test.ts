@@ -1,36 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
-import { ConsoleDriver } from '../support/console.js';
-import { api, startService, type RunningService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from '../support/console.js';
+import { api } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
 const P = 'proj_demo';
 const SECRET = 'console-secret-value-never-shown';
 
 describe.each(STORES)('console: connections, datastreams, events, anomalies, organization [%s]', (store) => {
-  let service: RunningService;
-  let browser: Browser;
-  let ui: ConsoleDriver;
-
-  beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
-    browser = await launchBrowser();
-    ui = new ConsoleDriver(browser, service.url, store);
-    const page = await ui.start();
-    page.on('dialog', (d) => void d.accept());
-  });
-  afterAll(async () => {
-    await ui?.close();
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = consoleSuite(store);
 
   it('create connections (secrets write-only) and verify one, with the result shown', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/connections`);
-    await ui.loaded();
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/connections`);
+    await suite.ui.loaded();
     await page.getByRole('button', { name: 'New connection' }).click();
     let form = page.getByRole('form', { name: 'New connection' });
     await form.getByLabel('Provider').fill('csv');
@@ -45,7 +27,7 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     // A refused secret name shows the service's message next to the form.
     await form.getByLabel('Secret 1 name').fill('password');
     await form.getByLabel('Secret 1 value').fill(SECRET);
-    ui.allowedStatuses.add(400);
+    suite.ui.allowedStatuses.add(400);
     await form.getByRole('button', { name: 'Create connection' }).click();
     await form.getByRole('alert').first().waitFor();
     await form.getByLabel('Secret 1 name').fill('bearer_token');
@@ -65,13 +47,13 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await form.getByLabel('Configuration (JSON)').fill('{"seed": 7, "campaigns": 3}');
     await form.getByRole('button', { name: 'Create connection' }).click();
     await page.getByRole('listitem', { name: 'Connection console-demo' }).waitFor();
-    await ui.check('connections');
+    await suite.ui.check('connections');
   });
 
   it('create a datastream, run it now and watch it succeed; the run is in the history', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/datastreams`);
-    await ui.loaded();
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/datastreams`);
+    await suite.ui.loaded();
     await page.getByRole('button', { name: 'New datastream' }).click();
     const form = page.getByRole('form', { name: 'New datastream' });
     await form.getByLabel('Name').fill('Console stream');
@@ -81,7 +63,7 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await form.getByRole('button', { name: 'Create datastream' }).click();
     const card = page.getByRole('listitem', { name: 'Datastream Console stream' });
     await card.waitFor();
-    await ui.check('datastreams');
+    await suite.ui.check('datastreams');
     await card.getByRole('button', { name: 'Run now' }).click();
     const status = card.getByRole('status');
     await status.getByText('succeeded').waitFor({ timeout: 60_000 });
@@ -89,15 +71,15 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await card.getByRole('link', { name: 'Run history' }).click();
     await page.locator('table[data-loaded="true"]').waitFor();
     await page.getByRole('cell', { name: 'succeeded' }).first().waitFor();
-    await ui.check('runs');
+    await suite.ui.check('runs');
   });
 
   it('register an event and see it on the anomaly chart', async () => {
-    const page = ui.page;
-    const fired = await api(`${service.url}/api/anomalies?project_id=${P}&limit=1`);
+    const { page } = suite.ui;
+    const fired = await api(`${suite.service.url}/api/anomalies?project_id=${P}&limit=1`);
     const a = fired.body.anomalies[0];
-    await ui.open(`${P}/events`);
-    await ui.loaded();
+    await suite.ui.open(`${P}/events`);
+    await suite.ui.loaded();
     await page.getByRole('button', { name: 'New event' }).click();
     const form = page.getByRole('form', { name: 'New event' });
     await form.getByLabel('Title').fill('Console flash sale');
@@ -105,32 +87,32 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await form.getByLabel('Date', { exact: true }).fill(a.date);
     await form.getByRole('button', { name: 'Create event' }).click();
     await page.getByRole('list', { name: 'Context events' }).getByText('Console flash sale').waitFor();
-    await ui.check('events');
-    await ui.open(`${P}/anomalies?date=${a.date}&metric=${a.metric}&channel=${encodeURIComponent(a.channel)}`);
+    await suite.ui.check('events');
+    await suite.ui.open(`${P}/anomalies?date=${a.date}&metric=${a.metric}&channel=${encodeURIComponent(a.channel)}`);
     const chart = page.getByRole('region', { name: 'Selected anomaly' });
     await chart.locator('canvas').waitFor();
     await chart.getByRole('list', { name: 'Events on the chart' }).getByText('Console flash sale').waitFor();
-    await ui.check('anomalies');
+    await suite.ui.check('anomalies');
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Anomaly settings' }).waitFor();
-    await ui.check('anomaly-settings');
+    await suite.ui.check('anomaly-settings');
   });
 
   it('insights by day and the data-quality ledger', async () => {
-    const page = ui.page;
-    await ui.open(`${P}/insights`);
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/insights`);
     await page.locator('article[data-loaded="true"]').waitFor();
-    await ui.check('insights');
-    await ui.open(`${P}/data-quality`);
-    await ui.loaded();
+    await suite.ui.check('insights');
+    await suite.ui.open(`${P}/data-quality`);
+    await suite.ui.loaded();
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
-    await ui.check('data-quality');
+    await suite.ui.check('data-quality');
   });
 
   it('organization: add a member and a grant; settings and the audit log', async () => {
-    const page = ui.page;
-    await ui.open('org/members');
-    await ui.loaded();
+    const { page } = suite.ui;
+    await suite.ui.open('org/members');
+    await suite.ui.loaded();
     await page.getByRole('button', { name: 'Add member' }).click();
     const form = page.getByRole('form', { name: 'Add member' });
     await form.getByLabel('Subject').fill('analyst-7');
@@ -142,15 +124,15 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await card.getByRole('button', { name: 'Add grant' }).click();
     await card.getByRole('button', { name: 'Save grants' }).click();
     await expect
-      .poll(async () => (await api(`${service.url}/api/org/members/analyst-7/grants`)).body.grants)
+      .poll(async () => (await api(`${suite.service.url}/api/org/members/analyst-7/grants`)).body.grants)
       .toEqual([{ project_id: P, role: 'editor' }]);
-    await ui.check('members');
-    await ui.open('org/audit');
+    await suite.ui.check('members');
+    await suite.ui.open('org/audit');
     await page.locator('table[data-loaded="true"]').waitFor();
     await page.getByRole('cell', { name: 'analyst-7' }).first().waitFor();
-    await ui.check('audit');
-    await ui.open('org/settings');
-    await ui.loaded();
-    await ui.check('org-settings');
+    await suite.ui.check('audit');
+    await suite.ui.open('org/settings');
+    await suite.ui.loaded();
+    await suite.ui.check('org-settings');
   });
 });

@@ -1,6 +1,30 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { artifactPath, seriousViolations, watchErrors } from './browser.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { artifactPath, launchBrowser, seriousViolations, watchErrors } from './browser.js';
+import { startService, type RunningService } from './service.js';
+import type { StoreKind } from './stores.js';
+
+/**
+ * One service with the demo project, one browser and one page for a describe block (lean: a
+ * file's tests share them). Dialogs (confirm before a delete) are accepted.
+ */
+export function consoleSuite(store: StoreKind): { service: RunningService; ui: ConsoleDriver } {
+  const suite = {} as { service: RunningService; ui: ConsoleDriver; browser: Browser };
+  beforeAll(async () => {
+    suite.service = await startService(store);
+    await suite.service.app.services.demo.run(suite.service.app.systemContext());
+    suite.browser = await launchBrowser();
+    suite.ui = new ConsoleDriver(suite.browser, suite.service.url, store);
+    const page = await suite.ui.start();
+    page.on('dialog', (d) => void d.accept());
+  });
+  afterAll(async () => {
+    await suite.ui?.close();
+    await suite.browser?.close();
+    await suite.service?.close();
+  });
+  return suite;
+}
 
 /**
  * Drives the console in Chromium against a running service: opens a page, and checks what every
