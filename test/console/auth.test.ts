@@ -169,7 +169,7 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
       const accessToken = ((await (await tokenAnswer).json()) as { access_token: string }).access_token;
       await page.getByText('Version 1 of 1').waitFor();
       const writes =
-        /^(Edit|Delete|New skill|New sheet|New key|Edit key|Delete key|Link|Run now|New datastream|New connection|Verify|Rotate secrets|New event|Save settings|Add member)$/;
+        /^(Edit|Delete|New skill|New sheet|New key|Edit key|Delete key|Link|Run now|Edit schedule|New datastream|New connection|Verify|Rotate secrets|New event|Save settings|Add member)$/;
       expect(await page.getByRole('tab', { name: 'Edit' }).count()).toBe(0);
       for (const section of ['skills', 'knowledge', 'taxonomy', 'datastreams', 'connections', 'events', 'anomalies']) {
         await page

@@ -68,6 +68,12 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     const status = card.getByRole('status');
     await status.getByText('succeeded').waitFor({ timeout: 60_000 });
     expect(await status.textContent()).toMatch(/\d+ rows read, \d+ written/);
+    // The schedule changes in place (the API upserts by name).
+    await card.getByRole('button', { name: 'Edit schedule' }).click();
+    const schedule = page.getByRole('form', { name: 'Schedule of Console stream' });
+    await schedule.getByLabel('Cadence').fill('weekly');
+    await schedule.getByRole('button', { name: 'Save schedule' }).click();
+    await card.getByText('weekly').waitFor();
     await card.getByRole('link', { name: 'Run history' }).click();
     await page.locator('table[data-loaded="true"]').waitFor();
     await page.getByRole('cell', { name: 'succeeded' }).first().waitFor();

@@ -8,6 +8,7 @@ import { Day, Instant, useLinks } from './common.js';
 type Connection = Res<'/api/credentials/list', 'get'>['connections'][number];
 type Run = Res<'/api/flows/runs', 'get'>['runs'][number];
 type Verification = Res<'/api/credentials/verify', 'post'>;
+type Datastream = Res<'/api/flows', 'get'>['datastreams'][number];
 
 function Connections() {
   const { project, can } = useProject();
@@ -274,7 +275,7 @@ function Datastreams() {
     () => ok(api.GET('/api/flows', { params: { query: { project_id: project.id } } })),
     [project.id],
   );
-  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Datastream | 'new' | null>(null);
   const [runs, setRuns] = useState<Record<string, string>>({});
   const [runError, setRunError] = useState<unknown>(null);
   const runNow = async (id: string) => {
@@ -291,7 +292,7 @@ function Datastreams() {
       <PageTitle
         sub={
           can('admin') && (
-            <button type="button" class="action" onClick={() => setCreating(true)}>
+            <button type="button" class="action" onClick={() => setEditing('new')}>
               New datastream
             </button>
           )
@@ -301,10 +302,11 @@ function Datastreams() {
       </PageTitle>
       <ErrorBox error={flows.error ?? runError} />
       {flows.loading && !flows.data && <Loading what="datastreams" />}
-      {creating && (
+      {editing && (
         <DatastreamForm
+          existing={editing === 'new' ? undefined : editing}
           onDone={() => {
-            setCreating(false);
+            setEditing(null);
             flows.reload();
           }}
         />
@@ -314,11 +316,18 @@ function Datastreams() {
           <li key={d.id} class="card stack" aria-label={`Datastream ${d.name}`}>
             <div class="spread">
               <h2>{d.name}</h2>
-              {can('context.write') && (
-                <button type="button" class="action" onClick={() => runNow(d.id)}>
-                  Run now
-                </button>
-              )}
+              <div class="row">
+                {can('admin') && (
+                  <button type="button" class="action" onClick={() => setEditing(d)}>
+                    Edit schedule
+                  </button>
+                )}
+                {can('context.write') && (
+                  <button type="button" class="action" onClick={() => runNow(d.id)}>
+                    Run now
+                  </button>
+                )}
+              </div>
             </div>
             <dl class="facts small">
               <dt>Connection</dt>
@@ -354,13 +363,21 @@ function Datastreams() {
   );
 }
 
-function DatastreamForm(props: { onDone(): void }) {
+/** New, or the schedule of an existing one: the API upserts a datastream by its name. */
+function DatastreamForm(props: { existing?: Datastream; onDone(): void }) {
   const { project } = useProject();
   const connections = useLoad(
     () => ok(api.GET('/api/credentials/list', { params: { query: { project_id: project.id, limit: 200 } } })),
     [project.id],
   );
-  const [form, setForm] = useState({ name: '', connection: '', cadence: 'daily', lookback_days: '7', timezone: '' });
+  const e = props.existing;
+  const [form, setForm] = useState({
+    name: e?.name ?? '',
+    connection: e?.connection_ref_id ?? '',
+    cadence: e ? (e.cadence ?? '') : 'daily',
+    lookback_days: String(e?.retrieval_window.lookback_days ?? 7),
+    timezone: e?.timezone ?? '',
+  });
   const chosen = connections.data?.connections.find((c) => c.connection_ref_id === form.connection);
   const save = useSubmit(
     () =>
@@ -372,9 +389,12 @@ function DatastreamForm(props: { onDone(): void }) {
             definition: {
               name: form.name,
               connection_ref_id: form.connection,
-              provider: chosen?.provider ?? '',
+              provider: chosen?.provider ?? e?.provider ?? '',
               cadence: form.cadence || null,
-              retrieval_window: { lookback_days: Number(form.lookback_days) },
+              retrieval_window: {
+                lookback_days: Number(form.lookback_days),
+                ...(e?.retrieval_window.start_date ? { start_date: e.retrieval_window.start_date } : {}),
+              },
               ...(form.timezone ? { timezone: form.timezone } : {}),
             },
           },
@@ -386,15 +406,15 @@ function DatastreamForm(props: { onDone(): void }) {
     setForm({ ...form, [k]: ev.currentTarget.value });
   const err = (f: string) => save.fieldError(`definition.${f}`) ?? save.fieldError(f);
   return (
-    <form class="card stack" onSubmit={save.submit} aria-label="New datastream">
-      <h2>New datastream</h2>
+    <form class="card stack" onSubmit={save.submit} aria-label={e ? `Schedule of ${e.name}` : 'New datastream'}>
+      <h2>{e ? `Schedule of ${e.name}` : 'New datastream'}</h2>
       <div class="form-grid">
         <Field label="Name" error={err('name')}>
-          {(a) => <input {...a} value={form.name} onInput={set('name')} />}
+          {(a) => <input {...a} value={form.name} onInput={set('name')} disabled={!!e} />}
         </Field>
         <Field label="Connection" error={err('connection_ref_id')}>
           {(a) => (
-            <select {...a} value={form.connection} onChange={set('connection')}>
+            <select {...a} value={form.connection} onChange={set('connection')} disabled={!!e}>
               <option value="">Choose…</option>
               {connections.data?.connections.map((c) => (
                 <option key={c.connection_ref_id} value={c.connection_ref_id}>
@@ -417,7 +437,7 @@ function DatastreamForm(props: { onDone(): void }) {
       <ErrorBox error={save.error} />
       <div class="row">
         <button type="submit" class="action primary" disabled={save.busy}>
-          Create datastream
+          {e ? 'Save schedule' : 'Create datastream'}
         </button>
         <button type="button" class="action" onClick={props.onDone}>
           Cancel
