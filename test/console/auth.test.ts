@@ -142,6 +142,9 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
       expect(config.auth_mode).toBe('oauth');
       expect(config.oauth.issuer).toBe(op.issuer);
       expect(config.oauth.resource).toBe(service.url);
+      // The console may reach the issuer (discovery, token endpoint) and nothing else but itself.
+      const csp = (await fetch(`${service.url}/console/`)).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(`connect-src 'self' ${op.issuer}`);
       await ui.open(`${P}/skills/${SKILL}`);
       await page.getByRole('button', { name: 'Sign in with your identity provider' }).click();
       // Back from the provider on the page the user asked for, the code gone from the URL.

@@ -67,6 +67,7 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     await page.locator('[data-loaded="true"]').waitFor();
     expect(await page.locator('.kpi').count()).toBeGreaterThan(3);
     await page.getByRole('heading', { name: 'Latest anomalies' }).waitFor();
+    await page.getByRole('heading', { name: 'Pending work' }).waitFor();
     await page.getByRole('cell', { name: 'Demo ad platform' }).waitFor();
     await ui.check('overview-light');
     // Dark theme through the toggle.

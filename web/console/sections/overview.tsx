@@ -20,7 +20,7 @@ interface DqStatus {
     pass_rate: number | null;
     checks_last_7_days: number;
     freshness: { datastream_id: string; name: string; last_date: string | null; lag_days: number | null }[];
-    open_failures: { monitor: string; message: string }[];
+    open_failures: { check_id: string; monitor: string; message: string }[];
   };
 }
 
@@ -82,6 +82,13 @@ function Overview() {
                 <a href={link('insights')}>All insights</a>
               </>
             )}
+          </section>
+          <section aria-labelledby="ov-pending">
+            <h2 id="ov-pending">Pending work</h2>
+            <PendingWork
+              failures={d.dq?.health.open_failures ?? []}
+              failedRuns={(d.runs?.runs ?? []).filter((r) => r.status === 'failed').map((r) => r.id)}
+            />
           </section>
           <section aria-labelledby="ov-anomalies">
             <h2 id="ov-anomalies">Latest anomalies</h2>
@@ -148,6 +155,30 @@ function Overview() {
         </div>
       )}
     </>
+  );
+}
+
+/** What needs a person: open data-quality failures and failed runs, each a link to where it is fixed. */
+function PendingWork(props: {
+  failures: { check_id: string; monitor: string; message: string }[];
+  failedRuns: string[];
+}) {
+  const link = useLinks();
+  if (props.failures.length === 0 && props.failedRuns.length === 0)
+    return <p class="muted">Nothing waits: no open data-quality failure, no failed run among the latest.</p>;
+  return (
+    <ul>
+      {props.failures.map((f) => (
+        <li key={f.check_id}>
+          <a href={link('data-quality')}>{f.monitor}</a>: {f.message}
+        </li>
+      ))}
+      {props.failedRuns.map((id) => (
+        <li key={id}>
+          <a href={link('runs')}>Run {id}</a> failed
+        </li>
+      ))}
+    </ul>
   );
 }
 
