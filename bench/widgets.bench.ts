@@ -3,7 +3,6 @@
 // real tool result to the view to its first size report (its first complete render), median of the
 // rounds; side by side with the floor (the ext-apps App alone, built in the same run). Then
 // resources/read of a view over MCP (the official client's request, replayed by the load generator).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +14,7 @@ import { launchBrowser, serveStatic } from '../test/support/browser.js';
 import { writeBenchmarkSection } from './support/benchmarks-file.js';
 import { runLoadProcess } from './support/load-process.js';
 import { byMethod, type Captured, recordingFetch, template } from './support/mcp-requests.js';
-import { freePort } from './support/free-port.js';
-import { serviceNodeFlags } from './support/start-command.js';
+import { startServiceProcess } from './support/service-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const arg = (name: string, fallback: string) =>
@@ -69,34 +67,6 @@ async function buildFloor(): Promise<string> {
   return fs.readFileSync(path.join(out, 'index.html'), 'utf8');
 }
 
-async function startServiceProcess() {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-widgets-'));
-  const child = spawn(process.execPath, [...serviceNodeFlags(root), path.join(root, 'dist/cli.js'), 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  let ready = false;
-  for (let i = 0; i < 1200 && !ready; i += 1) {
-    try {
-      ready = (await fetch(`${url}/readyz`)).status === 200;
-    } catch {
-      // not listening yet
-    }
-    if (!ready) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!ready) throw new Error('the service did not become ready within 2 minutes');
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * resources/read of a view over MCP: the request the official client sends (captured), replayed
  * by the load generator in a process of its own over bare keep-alive sockets, so the row measures
@@ -127,7 +97,7 @@ const views = fs
   .map((f) => f.slice(0, -5))
   .sort();
 const floorHtml = await buildFloor();
-const service = await startServiceProcess();
+const service = await startServiceProcess(root, 'widgets');
 const hostSite = await serveStatic('test-host');
 const browser = await launchBrowser();
 const rows: string[] = [];

@@ -11,6 +11,8 @@ import { createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { SessionStore } from '../mcp/session-store.js';
 import { moduleResources, moduleRoutes, moduleTools } from '../modules/index.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
+import { ConsoleAssets, consoleRoutes } from '../modules/console/index.js';
+import { createPublicUrls } from '../platform/http/public-url.js';
 import { OPERATOR } from '../platform/auth/actor.js';
 import type { Authenticator } from '../platform/auth/authenticator.js';
 import { createHttpAuth } from '../modules/org/http-auth.js';
@@ -161,7 +163,12 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const startedAt = clock.now();
   const http = buildHttpApp(
     httpDeps,
-    [...systemRoutes({ db, version: VERSION, startedAt }), ...auth.routes, ...moduleRoutes(services)],
+    [
+      ...systemRoutes({ db, version: VERSION, startedAt }),
+      ...auth.routes,
+      ...moduleRoutes(services),
+      ...consoleRoutes(config, createPublicUrls(config), ConsoleAssets.load()),
+    ],
     { fastPath },
   );
   registerMcpEndpoint(http, {

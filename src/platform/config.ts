@@ -18,6 +18,8 @@ export interface Config {
   oauthAudience: string[];
   oauthJwksUrl: string | undefined;
   oauthPublicKey: string | undefined;
+  /** CONSOLE_OAUTH_CLIENT_ID: the console's public client at OAUTH_ISSUER (authorization code + PKCE). */
+  consoleOauthClientId: string | undefined;
   hostHeaderValidation: HostValidationMode;
   allowedHosts: string[];
   /** PUBLIC_BASE_URL without a trailing slash: the origin (and path prefix) every advertised URL uses. */
@@ -209,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     oauthAudience,
     oauthJwksUrl,
     oauthPublicKey,
+    consoleOauthClientId: env.CONSOLE_OAUTH_CLIENT_ID || undefined,
     hostHeaderValidation,
     allowedHosts,
     publicBaseUrl,

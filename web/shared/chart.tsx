@@ -62,7 +62,8 @@ export function SeriesChart(props: SeriesChartProps) {
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
-      axes: [axis, axis],
+      // The value axis is as wide as its longest label (uPlot's fixed 50 px cut "300,000" to "0,000").
+      axes: [axis, { ...axis, size: (_u, values) => 16 + 7 * Math.max(4, ...(values ?? []).map((v) => v.length)) }],
       series,
       bands: hasBand ? [{ series: [data.length - 1, data.length - 2], fill: `${line}22` }] : [],
       hooks: {

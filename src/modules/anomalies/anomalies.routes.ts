@@ -6,6 +6,8 @@ import {
   AnomalySettingsOutput,
   EvaluateOutput,
   EvaluateQuery,
+  GetMetricSeriesToolInput,
+  MetricSeriesOutput,
   SettingsQuery,
 } from './anomalies.schemas.js';
 import type { AnomaliesService } from './anomalies.service.js';
@@ -53,6 +55,19 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
           anomalies: r.anomalies,
           next_cursor: r.next_cursor,
         };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/anomalies/series',
+      summary: "One metric's daily values on a channel with the trailing baseline each day was compared to",
+      tags: ['anomalies'],
+      rule: { permission: 'data.read' },
+      query: GetMetricSeriesToolInput,
+      response: MetricSeriesOutput,
+      handler: async ({ ctx, query }) => {
+        const { resolved, ...series } = await anomalies.metricSeries(ctx, query);
+        return { project_id: resolved.project.id, ...series };
       },
     }),
     defineRoute({

@@ -264,6 +264,8 @@ export const MetricSeriesShape = {
   points: z.array(MetricSeriesPoint),
 };
 
+export const MetricSeriesOutput = z.object({ project_id: z.string(), ...MetricSeriesShape });
+
 export const CorrelatedEvent = z.object({
   id: z.string(),
   event_type: z.string(),

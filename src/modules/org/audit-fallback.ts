@@ -14,7 +14,13 @@ const MCP_PATHS = /^\/(mcp|sse|messages)(\/|\?|$)/;
 export function restAuditFallback(audit: AuditService, clock: Clock): (request: AnsweredRequest) => Promise<void> {
   return async (request) => {
     const { requestId, path, actor } = request;
-    if (!WRITE_METHODS.has(request.method) || request.statusCode >= 400 || !actor || MCP_PATHS.test(path)) {
+    if (
+      !WRITE_METHODS.has(request.method) ||
+      request.readOnly ||
+      request.statusCode >= 400 ||
+      !actor ||
+      MCP_PATHS.test(path)
+    ) {
       audit.consumeRecorded(requestId);
       return;
     }

@@ -34,6 +34,11 @@ export class MembersService {
     return { items: await this.withGrants(this.db, page.items), next_cursor: page.next_cursor };
   }
 
+  /** The caller itself, as authenticated: any member may ask who it is and what it was granted. */
+  me(ctx: RequestContext): RequestContext['actor'] {
+    return ctx.actor;
+  }
+
   async get(ctx: RequestContext, subject: string): Promise<MemberWithGrants> {
     assertOrgRole(ctx, 'admin');
     return this.require(this.db, subject);

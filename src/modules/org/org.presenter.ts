@@ -1,8 +1,9 @@
+import { type Actor, actorHas } from '../../platform/auth/actor.js';
 import { PERMISSIONS, ROLES, roleAllows, type Role } from '../../platform/auth/permissions.js';
 import type { AuthMode } from '../../platform/config.js';
 import type { MemberWithGrants } from './members.service.js';
 import type { AuditRow, SettingsRow } from './org.repo.js';
-import type { Limits, MemberOutput, SettingsOutput } from './org.schemas.js';
+import type { Limits, MemberOutput, MeOutput, SettingsOutput } from './org.schemas.js';
 
 const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: 'Reads context and data of the projects it is granted.',
@@ -50,5 +51,19 @@ export function presentAudit(row: AuditRow) {
     target: row.target,
     project_id: row.project_id,
     details: row.details,
+  };
+}
+
+/** The caller as the service sees it (GET /api/org/me): who, the role, the grants, the scopes. */
+export function presentMe(actor: Actor): MeOutput {
+  return {
+    subject: actor.subject,
+    email: actor.email ?? null,
+    kind: actor.kind,
+    role: actor.role,
+    all_projects: actor.projects === 'all',
+    grants: actor.projects === 'all' ? [] : [...actor.projects].map(([project_id, role]) => ({ project_id, role })),
+    scopes: actor.scopes ? [...actor.scopes] : null,
+    permissions: PERMISSIONS.filter((p) => actorHas(actor, p)),
   };
 }

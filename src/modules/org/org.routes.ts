@@ -1,12 +1,13 @@
 import type { AuthMode } from '../../platform/config.js';
 import { defineRoute } from '../../platform/http/route.js';
-import { presentAudit, presentMember, presentSettings } from './org.presenter.js';
+import { presentAudit, presentMe, presentMember, presentSettings } from './org.presenter.js';
 import {
   AuditListOutput,
   AuditQuery,
   CreateMemberInput,
   GrantsOutput,
   ListMembersQuery,
+  MeOutput,
   MemberListOutput,
   MemberOutput,
   MemberPathParams,
@@ -19,6 +20,15 @@ import type { OrgServices } from './index.js';
 
 export function orgRoutes(org: OrgServices, authMode: AuthMode) {
   return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/org/me',
+      summary: 'Who the caller is: subject, organization role, project grants, token scopes',
+      tags: ['org'],
+      rule: { permission: 'context.read' },
+      response: MeOutput,
+      handler: async ({ ctx }) => presentMe(org.members.me(ctx)),
+    }),
     defineRoute({
       method: 'GET',
       url: '/api/org/settings',

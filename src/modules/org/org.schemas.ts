@@ -95,6 +95,18 @@ export type MemberOutput = z.infer<typeof MemberOutput>;
 export const MemberListOutput = z.object({ members: z.array(MemberOutput), next_cursor: z.string().nullable() });
 export const GrantsOutput = z.object({ subject: z.string(), grants: z.array(GrantOutput) });
 
+export const MeOutput = z.object({
+  subject: z.string(),
+  email: z.string().nullable(),
+  kind: z.enum(['operator', 'member', 'token']),
+  role: RoleName.describe('Organization role.'),
+  all_projects: z.boolean().describe('True when the role acts on every project (operator, admin, owner).'),
+  grants: z.array(z.object({ project_id: z.string(), role: RoleName })),
+  scopes: z.array(z.string()).nullable().describe("The token's scopes when it narrowed them; null otherwise."),
+  permissions: z.array(z.string()).describe('What the role and scopes allow at all, on some project.'),
+});
+export type MeOutput = z.infer<typeof MeOutput>;
+
 export const SettingsOutput = z.object({
   id: z.string(),
   name: z.string(),

@@ -32,6 +32,7 @@ export function searchSummary(result: SearchResult): string[] {
 export function presentSearch(result: SearchResult): SearchOutput {
   return {
     query: result.query,
+    summary: searchSummary(result),
     hits: result.hits,
     total: result.total,
     total_is_lower_bound: result.total_is_lower_bound,

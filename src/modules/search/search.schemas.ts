@@ -41,6 +41,7 @@ export const TierCounts = z.object({ title: z.number(), description: z.number(),
 
 export const SearchOutput = z.object({
   query: z.string(),
+  summary: z.array(z.string()).describe("The text lines search_context gives an agent (the envelope's summary)."),
   hits: z.array(Hit),
   total: z.number(),
   total_is_lower_bound: z

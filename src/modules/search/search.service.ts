@@ -77,7 +77,7 @@ function nextCall(row: SearchRow, projectId: string): Hit['next'] {
   return { tool: 'get_business_key', arguments: { key: row.key, project_id: projectId } };
 }
 
-export interface SearchResult extends SearchOutput {
+export interface SearchResult extends Omit<SearchOutput, 'summary'> {
   resolved: ResolvedProject;
   ignored_words: number;
 }

@@ -5,6 +5,8 @@ import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddSkillInput,
+  ParsedSkillOutput,
+  ParseSkillInput,
   RestoreVersionInput,
   SkillDiffOutput,
   SkillListOutput,
@@ -51,6 +53,17 @@ export function skillRoutes(skills: SkillsService) {
       body: AddSkillInput,
       response: SkillWriteOutput,
       handler: async ({ ctx, body, reply }) => sendWrite(reply, await skills.add(ctx, body)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/parse',
+      summary: 'Parse a draft body as a save would (steps, acceptance, [[key]] references), storing nothing',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      readOnly: true,
+      body: ParseSkillInput,
+      response: ParsedSkillOutput,
+      handler: async ({ ctx, body }) => skills.parse(ctx, body),
     }),
     defineRoute({
       method: 'POST',

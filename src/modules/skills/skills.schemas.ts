@@ -58,6 +58,25 @@ export const UpdateSkillInput = z
   .strict();
 export type UpdateSkillInput = z.infer<typeof UpdateSkillInput>;
 
+/** What the console's editor sends to see what the service will parse from a draft. */
+export const ParseSkillInput = z
+  .object({
+    project_id: ProjectRef,
+    body_md: BodyMd,
+    mdm_references: References.optional(),
+    acceptance: Acceptance.optional(),
+  })
+  .strict();
+export type ParseSkillInput = z.infer<typeof ParseSkillInput>;
+
+export const ParsedSkillOutput = z.object({
+  steps: z.array(z.object({ index: z.number(), title: z.string(), instruction: z.string() })),
+  acceptance: z.array(z.string()),
+  mdm_references: z.array(z.string()),
+  unresolved_references: z.array(z.string()).describe('Referenced keys the project taxonomy does not hold.'),
+});
+export type ParsedSkillOutput = z.infer<typeof ParsedSkillOutput>;
+
 export const SkillPathParams = z.object({ name: SkillName });
 export const SkillReadQuery = z.object({
   project_id: ProjectRef,

@@ -20,6 +20,8 @@ import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
 import type {
   AddSkillInput,
+  ParsedSkillOutput,
+  ParseSkillInput,
   SkillDiffOutput,
   SkillOutput,
   UpdateSkillInput,
@@ -93,6 +95,22 @@ export class SkillsService {
       },
       { frontmatterRaw: file.frontmatterRaw, extra: file.extra },
     );
+  }
+
+  /**
+   * What saving `body_md` would store, without storing it: the same parser as a write (the console's
+   * live preview; the browser never parses a Skill itself), and which references the taxonomy lacks.
+   */
+  async parse(ctx: RequestContext, input: ParseSkillInput): Promise<ParsedSkillOutput> {
+    const { project } = await this.projects.resolve(ctx, input.project_id, 'context.read');
+    const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
+    const known = await repo.existingKeys(this.db, project.id, references);
+    return {
+      steps: parseSteps(input.body_md),
+      acceptance: input.acceptance ?? parseAcceptance(input.body_md),
+      mdm_references: references,
+      unresolved_references: references.filter((k) => !known.has(k)),
+    };
   }
 
   async update(ctx: RequestContext, projectRef: string, name: string, patch: UpdateSkillInput): Promise<SkillWrite> {

@@ -39,6 +39,8 @@ export interface AnsweredRequest {
   /** The matched route's pattern (`/api/projects/:id`), when a route matched. */
   routeUrl: string | undefined;
   statusCode: number;
+  /** The route changes nothing although its method is a write's (RouteSpec.readOnly). */
+  readOnly: boolean;
   /** The authenticated caller, when the route authenticated one. */
   actor: Actor | undefined;
   requestId: string;
@@ -120,6 +122,7 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
         path: request.url.split('?')[0]!,
         routeUrl: request.routeOptions.url,
         statusCode: reply.statusCode,
+        readOnly: request.routeOptions.config?.readOnly === true,
         actor: request.actor,
         requestId: String(request.id),
         log: request.log,

@@ -72,6 +72,7 @@ export function buildOpenApiDocument(
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA };
   for (const route of routes) {
+    if (route.openapi === false) continue;
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const operationId = `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
     const parameters: unknown[] = [];

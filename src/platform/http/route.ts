@@ -38,6 +38,10 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   /** Raw request bodies of these media types are passed as strings (e.g. text/markdown). */
   rawBody?: string[];
   bodyLimit?: number;
+  /** A POST that changes nothing (a parse preview): the REST audit fallback records no entry for it. */
+  readOnly?: true;
+  /** false: not an API operation (the console's pages and assets), left out of the OpenAPI document. */
+  openapi?: false;
   handler(input: RouteInput<B, Q, P>): Promise<unknown>;
 }
 

@@ -9,6 +9,8 @@ import type { AnyRouteSpec, RouteRule } from './route.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     rule?: RouteRule;
+    /** A write method that changes nothing (RouteSpec.readOnly): not audited. */
+    readOnly?: boolean;
     /** The route answers malformed JSON itself instead of a problem+json 400. */
     ownsMalformedJson?: boolean;
   }
@@ -51,7 +53,7 @@ export function registerRoute(
     method: route.method,
     url: route.url,
     bodyLimit: route.bodyLimit,
-    config: { rule: route.rule },
+    config: { rule: route.rule, readOnly: route.readOnly === true },
     handler: async (request, reply) => {
       // A read (GET; HEAD is its twin) that lost its database connection runs once more on a fresh
       // one; a write reports database_unavailable (503, Retry-After) and leaves the choice to the

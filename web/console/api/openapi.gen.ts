@@ -1,0 +1,5556 @@
+// Generated from the running service's /api/openapi.json by openapi-typescript: do not edit.
+// Regenerate with `npm run console:api` (test/console/api-types.test.ts fails while it differs).
+export interface paths {
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth protected-resource metadata (RFC 9728) for the REST API */
+        get: operations["getWellKnownOauthProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth protected-resource metadata (RFC 9728) for the MCP endpoint */
+        get: operations["getWellKnownOauthProtectedResourceMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A consistent snapshot of the embedded store (gzip tarball of the PGlite data directory), for `context-hub restore`; 409 backup_not_embedded on PostgreSQL (use pg_dump) */
+        post: operations["postApiAdminBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, with baseline and correlated context events */
+        get: operations["getApiAnomalies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-evaluate a date range (default all dates with KPIs) with the current settings; no body */
+        post: operations["postApiAnomaliesEvaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One metric's daily values on a channel with the trailing baseline each day was compared to */
+        get: operations["getApiAnomaliesSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's anomaly settings: what is stored and the effective rule per metric */
+        get: operations["getApiAnomaliesSettings"];
+        /** Replace a project's anomaly settings (window, seasonality, threshold, training size, minimum changes, direction, per-metric overrides) */
+        put: operations["putApiAnomaliesSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the console needs to sign in: the service's auth mode and, in oauth mode, issuer and client */
+        get: operations["getApiConsoleConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/context/business-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List business links whose source is live */
+        get: operations["getApiContextBusinessLinks"];
+        put?: never;
+        /** Link a Knowledge sheet or Skill to a business key (duplicate: 409) */
+        post: operations["postApiContextBusinessLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/context/business-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a business link */
+        delete: operations["deleteApiContextBusinessLinksId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/context/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's context events, newest event_date first (optionally only those active on a day) */
+        get: operations["getApiContextEvents"];
+        put?: never;
+        /** Record a business context event (release, promotion, outage…) for a project */
+        post: operations["postApiContextEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/context/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one context event */
+        get: operations["getApiContextEventsId"];
+        put?: never;
+        post?: never;
+        /** Delete a context event */
+        delete: operations["deleteApiContextEventsId"];
+        options?: never;
+        head?: never;
+        /** Change a context event (end_date: null clears it) */
+        patch: operations["patchApiContextEventsId"];
+        trace?: never;
+    };
+    "/api/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or rotate a connection (secrets go in, never out) */
+        post: operations["postApiCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's connections by connection_ref_id, paginated: provider, status, last verification, integration link (never secrets) */
+        get: operations["getApiCredentialsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a token check and a connectivity test now; a failed check is still a 200 answer describing it */
+        post: operations["postApiCredentialsVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dq/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Data-quality health (pass rate, freshness lag per datastream, open failures) and the check ledger, newest first, paginated */
+        get: operations["getApiDqStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's datastreams and report definitions */
+        get: operations["getApiFlows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a run of a datastream now (no body needed); answers the run id */
+        post: operations["postApiFlowsIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs of a project (optionally one datastream), newest first */
+        get: operations["getApiFlowsRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or update a datastream or report definition (idempotent on project and name); answers the stored object */
+        post: operations["postApiFlowsUpsert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily insights of a project: one date, or the newest first (record, Markdown narrative, version, inputs hash) */
+        get: operations["getApiInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the live Knowledge sheets of a project (by topic_id) */
+        get: operations["getApiKnowledge"];
+        put?: never;
+        /** Add a Knowledge sheet, or a new version of a topic_id (201 for version 1, else 200; 202 when proposed) */
+        post: operations["postApiKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a Knowledge sheet (current version, or ?version=N) */
+        get: operations["getApiKnowledgeTopicId"];
+        /** Change a Knowledge sheet: writes its next version (202 and a proposal when the project reviews) */
+        put: operations["putApiKnowledgeTopicId"];
+        post?: never;
+        /** Delete a Knowledge sheet: gone from search and lists; versions stay readable to admins */
+        delete: operations["deleteApiKnowledgeTopicId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What changed between two versions: unified diff of body_md, and title/owner */
+        get: operations["getApiKnowledgeTopicIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: writes that version's content as the next version (history is never rewritten; 202 and a proposal when the project reviews) */
+        post: operations["postApiKnowledgeTopicIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Knowledge sheet's version history, oldest first, paginated */
+        get: operations["getApiKnowledgeTopicIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/money/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ECB euro reference rates in any base, for a day (weekends and holidays answer the last publication) */
+        get: operations["getApiMoneyRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/money/rates/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch FX_RATES_URL now and add the days the store does not have (no body) */
+        post: operations["postApiMoneyRatesRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log of every write, newest first */
+        get: operations["getApiOrgAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the caller is: subject, organization role, project grants, token scopes */
+        get: operations["getApiOrgMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organization members with their roles and grants */
+        get: operations["getApiOrgMembers"];
+        put?: never;
+        /** Add a member (subject = the JWT sub) with a role and optional project grants */
+        post: operations["postApiOrgMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/members/{subject}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one member */
+        get: operations["getApiOrgMembersSubject"];
+        put?: never;
+        post?: never;
+        /** Remove a member and its grants */
+        delete: operations["deleteApiOrgMembersSubject"];
+        options?: never;
+        head?: never;
+        /** Change a member's role or email (owner role changes need an owner) */
+        patch: operations["patchApiOrgMembersSubject"];
+        trace?: never;
+    };
+    "/api/org/members/{subject}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's project grants */
+        get: operations["getApiOrgMembersSubjectGrants"];
+        /** Replace a member's project grants */
+        put: operations["putApiOrgMembersSubjectGrants"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organization settings, entitlement limits and member access roles */
+        get: operations["getApiOrgSettings"];
+        /** Change organization settings and limits (owner) */
+        put: operations["putApiOrgSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the projects you can see */
+        get: operations["getApiProjects"];
+        put?: never;
+        /** Create a project */
+        post: operations["postApiProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one project */
+        get: operations["getApiProjectsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a project's name, reporting currency, timezone or agent_writes policy */
+        patch: operations["patchApiProjectsId"];
+        trace?: never;
+    };
+    "/api/projects/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hub as files (tar.gz): skills/<name>/SKILL.md, knowledge/<topic_id>.md, taxonomy.yaml (context as code; the same hub always gives the same bytes) */
+        get: operations["getApiProjectsIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a folder of files (tar.gz body, the export layout): new and changed objects become new versions, unchanged ones stay; ?dry_run=true plans only, ?prune=true deletes what the folder lacks; any bad file refuses it all (400 import_invalid, every problem with file:line) */
+        post: operations["postApiProjectsIdImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's proposals, newest first (reviewers see all; others their own), paginated */
+        get: operations["getApiProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a proposal, with the diff of its body against its base and against the current version */
+        get: operations["getApiProposalsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a proposal (optionally with edits): publishes it as the next version; 409 proposal_stale */
+        post: operations["postApiProposalsIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a proposal with a comment its author reads */
+        post: operations["postApiProposalsIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw your own pending proposal */
+        post: operations["postApiProposalsIdWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run a saved report definition by name (bounded rows) */
+        get: operations["getApiReportsRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tiered search over Skills, Knowledge and business keys (what search_context answers) */
+        get: operations["getApiSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the live skills of a project (by name) */
+        get: operations["getApiSkills"];
+        put?: never;
+        /** Add a skill, or a new version of an existing name (201 for version 1, else 200; 202 when proposed) */
+        post: operations["postApiSkills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a skill (current version, or ?version=N) */
+        get: operations["getApiSkillsName"];
+        /** Change a skill: writes its next version (202 and a proposal when the project reviews writes) */
+        put: operations["putApiSkillsName"];
+        post?: never;
+        /** Delete a skill: gone from search and lists; its versions stay readable to admins */
+        delete: operations["deleteApiSkillsName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What changed between two versions: unified diff of body_md, steps, acceptance, references, fields */
+        get: operations["getApiSkillsNameDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: writes that version's content as the next version (history is never rewritten; 202 and a proposal when the project reviews) */
+        post: operations["postApiSkillsNameRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/SKILL.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a skill as a SKILL.md file (Agent Skills format) */
+        get: operations["getApiSkillsNameSKILLMd"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A skill's version history, oldest first, paginated */
+        get: operations["getApiSkillsNameVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a SKILL.md file (text/markdown body) as the next version of the skill it names */
+        post: operations["postApiSkillsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Parse a draft body as a save would (steps, acceptance, [[key]] references), storing nothing */
+        post: operations["postApiSkillsParse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/taxonomy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's business taxonomy as a tree */
+        get: operations["getApiTaxonomy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/taxonomy/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List business keys (by key) */
+        get: operations["getApiTaxonomyKeys"];
+        put?: never;
+        /** Create a business key (its parent must exist) */
+        post: operations["postApiTaxonomyKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/taxonomy/keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a business key */
+        get: operations["getApiTaxonomyKeysKey"];
+        /** Change a business key (label, description, parent, synonyms); a parent cycle is a 400 */
+        put: operations["putApiTaxonomyKeysKey"];
+        post?: never;
+        /** Delete a business key without children (its links go with it) */
+        delete: operations["deleteApiTaxonomyKeysKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process serves HTTP */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: storage reachable and every migration applied */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        getApiTaxonomy_response_schema0: {
+            children: components["schemas"]["getApiTaxonomy_response_schema0"][];
+            key: string;
+            label: string;
+        };
+        Problem: {
+            code: string;
+            detail: string;
+            errors?: {
+                message: string;
+                path: string;
+            }[];
+            request_id?: string;
+            status: number;
+            title: string;
+            type: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getWellKnownOauthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWellKnownOauthProtectedResourceMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomalies: {
+        parameters: {
+            query: {
+                channel?: string;
+                cursor?: string;
+                direction?: "spike" | "drop";
+                limit?: number;
+                metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
+                project_id: string;
+                since?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anomalies: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            /** @description "_total" is the project total across channels. */
+                            channel: string;
+                            context_events: {
+                                active_until: string;
+                                event_date: string;
+                                event_type: string;
+                                id: string;
+                                title: string;
+                            }[];
+                            date: string;
+                            direction: string | null;
+                            fired: boolean;
+                            metric: string;
+                            /** @description The floor that applied where the baseline is flat at zero. */
+                            min_abs_change: number;
+                            min_relative_change: number;
+                            relative_change: number | null;
+                            threshold: number;
+                            training_size: number;
+                            value: number;
+                            watch: string;
+                            window: {
+                                from: string;
+                                seasonality: string;
+                                to: string;
+                            };
+                            /** @description null when the baseline is flat (stddev 0): then the relative change decides. */
+                            z: number | null;
+                        }[];
+                        /** @description Pass it as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        project_id: string;
+                        since: string;
+                        to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAnomaliesEvaluate: {
+        parameters: {
+            query: {
+                from?: string;
+                project_id: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fired: number;
+                        from: string | null;
+                        project_id: string;
+                        rows: number;
+                        to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesSeries: {
+        parameters: {
+            query: {
+                channel?: string;
+                from?: string;
+                metric: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
+                project_id?: "default" | string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channel: string;
+                        currency: string;
+                        from: string;
+                        metric: string;
+                        points: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            date: string;
+                            fired: boolean;
+                            training_size: number;
+                            value: number;
+                            z: number | null;
+                        }[];
+                        project_id: string;
+                        rule: {
+                            direction: string;
+                            enabled: boolean;
+                            min_relative_change: number;
+                            min_training_days: number;
+                            seasonality: string;
+                            /** @description The band is baseline_mean ± threshold × baseline_stddev. */
+                            threshold: number;
+                            window_days: number;
+                        };
+                        to: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesSettings: {
+        parameters: {
+            query: {
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        effective: {
+                            direction: string;
+                            metrics: {
+                                direction: string;
+                                enabled: boolean;
+                                metric: string;
+                                min_abs_change: number;
+                                min_relative_change: number;
+                                min_training_days: number;
+                                threshold: number;
+                            }[];
+                            /** @description null: each metric's own default (see metrics[]). */
+                            min_abs_change: number | null;
+                            min_relative_change: number;
+                            min_training_days: number;
+                            seasonal_weeks: number;
+                            seasonality: string;
+                            threshold: number;
+                            window_days: number;
+                        };
+                        project_id: string;
+                        /** @description What was stored (PUT replaces it whole). */
+                        settings: {
+                            /**
+                             * @description spike, drop or both (default both).
+                             * @enum {string}
+                             */
+                            direction?: "spike" | "drop" | "both";
+                            metrics?: {
+                                clicks?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                conversions?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                cpa?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                ctr?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                cvr?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                impressions?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                revenue?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                roas?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                spend?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                            };
+                            /** @description Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), 100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr. */
+                            min_abs_change?: number;
+                            /** @description Minimum |value − mean| / |mean| to fire (default 0.05 = 5%). */
+                            min_relative_change?: number;
+                            /** @description Baseline points needed before anything fires (default 14). */
+                            min_training_days?: number;
+                            /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
+                            seasonal_weeks?: number;
+                            /**
+                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @enum {string}
+                             */
+                            seasonality?: "none" | "day_of_week";
+                            /** @description |z| at or above which an anomaly fires (default 3). */
+                            threshold?: number;
+                            /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                            window_days?: number;
+                        };
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAnomaliesSettings: {
+        parameters: {
+            query: {
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description spike, drop or both (default both).
+                     * @enum {string}
+                     */
+                    direction?: "spike" | "drop" | "both";
+                    metrics?: {
+                        clicks?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        conversions?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        cpa?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        ctr?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        cvr?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        impressions?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        revenue?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        roas?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                        spend?: {
+                            /** @enum {string} */
+                            direction?: "spike" | "drop" | "both";
+                            enabled?: boolean;
+                            min_abs_change?: number;
+                            min_relative_change?: number;
+                            min_training_days?: number;
+                            threshold?: number;
+                        };
+                    };
+                    /** @description Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), 100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr. */
+                    min_abs_change?: number;
+                    /** @description Minimum |value − mean| / |mean| to fire (default 0.05 = 5%). */
+                    min_relative_change?: number;
+                    /** @description Baseline points needed before anything fires (default 14). */
+                    min_training_days?: number;
+                    /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
+                    seasonal_weeks?: number;
+                    /**
+                     * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                     * @enum {string}
+                     */
+                    seasonality?: "none" | "day_of_week";
+                    /** @description |z| at or above which an anomaly fires (default 3). */
+                    threshold?: number;
+                    /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                    window_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        effective: {
+                            direction: string;
+                            metrics: {
+                                direction: string;
+                                enabled: boolean;
+                                metric: string;
+                                min_abs_change: number;
+                                min_relative_change: number;
+                                min_training_days: number;
+                                threshold: number;
+                            }[];
+                            /** @description null: each metric's own default (see metrics[]). */
+                            min_abs_change: number | null;
+                            min_relative_change: number;
+                            min_training_days: number;
+                            seasonal_weeks: number;
+                            seasonality: string;
+                            threshold: number;
+                            window_days: number;
+                        };
+                        project_id: string;
+                        /** @description What was stored (PUT replaces it whole). */
+                        settings: {
+                            /**
+                             * @description spike, drop or both (default both).
+                             * @enum {string}
+                             */
+                            direction?: "spike" | "drop" | "both";
+                            metrics?: {
+                                clicks?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                conversions?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                cpa?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                ctr?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                cvr?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                impressions?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                revenue?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                roas?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                                spend?: {
+                                    /** @enum {string} */
+                                    direction?: "spike" | "drop" | "both";
+                                    enabled?: boolean;
+                                    min_abs_change?: number;
+                                    min_relative_change?: number;
+                                    min_training_days?: number;
+                                    threshold?: number;
+                                };
+                            };
+                            /** @description Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), 100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr. */
+                            min_abs_change?: number;
+                            /** @description Minimum |value − mean| / |mean| to fire (default 0.05 = 5%). */
+                            min_relative_change?: number;
+                            /** @description Baseline points needed before anything fires (default 14). */
+                            min_training_days?: number;
+                            /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
+                            seasonal_weeks?: number;
+                            /**
+                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @enum {string}
+                             */
+                            seasonality?: "none" | "day_of_week";
+                            /** @description |z| at or above which an anomaly fires (default 3). */
+                            threshold?: number;
+                            /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                            window_days?: number;
+                        };
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiConsoleConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        auth_mode: "disabled" | "static" | "oauth";
+                        oauth: {
+                            /** @description CONSOLE_OAUTH_CLIENT_ID; null when not configured. */
+                            client_id: string | null;
+                            /** @description OAUTH_ISSUER: the console discovers its endpoints from its metadata. */
+                            issuer: string;
+                            /** @description The resource indicator (RFC 8707) tokens are asked for: the REST API. */
+                            resource: string;
+                            /** @description The scopes the console asks for. */
+                            scopes: string[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiContextBusinessLinks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        links: {
+                            business_key: string;
+                            created_at: string;
+                            id: string;
+                            relation_type: string;
+                            source_id: string;
+                            /** @description The Skill's name or the Knowledge topic_id. */
+                            source_key: string;
+                            source_type: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiContextBusinessLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    business_key: string;
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
+                    project_id?: "default" | string;
+                    /** @enum {string} */
+                    relation_type: "explains" | "uses" | "related_to";
+                    /** @description The object's id (or a Skill's name / a Knowledge topic_id). */
+                    source_id: string;
+                    /** @enum {string} */
+                    source_type: "knowledge" | "skill";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        business_key: string;
+                        created_at: string;
+                        id: string;
+                        relation_type: string;
+                        source_id: string;
+                        /** @description The Skill's name or the Knowledge topic_id. */
+                        source_key: string;
+                        source_type: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiContextBusinessLinksId: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiContextEvents: {
+        parameters: {
+            query: {
+                active_on?: string;
+                cursor?: string;
+                event_type?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** @description First day the event explains data (= event_date). */
+                            active_from: string;
+                            /** @description Whether today, in the project's timezone, is within the active window. */
+                            active_today: boolean;
+                            /** @description Last day it explains data: (end_date or event_date) + impact_window_days. */
+                            active_until: string;
+                            created_at: string;
+                            created_by: string;
+                            description: string;
+                            end_date: string | null;
+                            event_date: string;
+                            /** @description The normalized label (lowercase snake_case). */
+                            event_type: string;
+                            id: string;
+                            impact_window_days: number;
+                            project_id: string;
+                            title: string;
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiContextEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What happened and what it may affect.
+                     * @default
+                     */
+                    description?: string;
+                    /** @description Last day of a multi-day event (on or after event_date). */
+                    end_date?: string | null;
+                    /** @description The day it happened or started (YYYY-MM-DD, in the project timezone). */
+                    event_date: string;
+                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    event_type: string;
+                    /**
+                     * @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7).
+                     * @default 7
+                     */
+                    impact_window_days?: number;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /** @description Short name, e.g. "Checkout v2 release". */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day the event explains data (= event_date). */
+                        active_from: string;
+                        /** @description Whether today, in the project's timezone, is within the active window. */
+                        active_today: boolean;
+                        /** @description Last day it explains data: (end_date or event_date) + impact_window_days. */
+                        active_until: string;
+                        created_at: string;
+                        created_by: string;
+                        description: string;
+                        end_date: string | null;
+                        event_date: string;
+                        /** @description The normalized label (lowercase snake_case). */
+                        event_type: string;
+                        id: string;
+                        impact_window_days: number;
+                        project_id: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiContextEventsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day the event explains data (= event_date). */
+                        active_from: string;
+                        /** @description Whether today, in the project's timezone, is within the active window. */
+                        active_today: boolean;
+                        /** @description Last day it explains data: (end_date or event_date) + impact_window_days. */
+                        active_until: string;
+                        created_at: string;
+                        created_by: string;
+                        description: string;
+                        end_date: string | null;
+                        event_date: string;
+                        /** @description The normalized label (lowercase snake_case). */
+                        event_type: string;
+                        id: string;
+                        impact_window_days: number;
+                        project_id: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiContextEventsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiContextEventsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description null clears it. */
+                    end_date?: string | null;
+                    event_date?: string;
+                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    event_type?: string;
+                    /** @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7). */
+                    impact_window_days?: number;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day the event explains data (= event_date). */
+                        active_from: string;
+                        /** @description Whether today, in the project's timezone, is within the active window. */
+                        active_today: boolean;
+                        /** @description Last day it explains data: (end_date or event_date) + impact_window_days. */
+                        active_until: string;
+                        created_at: string;
+                        created_by: string;
+                        description: string;
+                        end_date: string | null;
+                        event_date: string;
+                        /** @description The normalized label (lowercase snake_case). */
+                        event_type: string;
+                        id: string;
+                        impact_window_days: number;
+                        project_id: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The provider's settings (not secret): URLs, mapping, query…
+                     * @default {}
+                     */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    connection_ref_id: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    provider: string;
+                    /** @description Credentials (client secret, refresh token, connection string…). Encrypted at rest, never returned. Omit to keep the stored ones. */
+                    secrets?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Set to revoke the connection; runs then refuse to use it.
+                     * @constant
+                     */
+                    status?: "revoked";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        connection_ref_id: string;
+                        created_at: string;
+                        has_secrets: boolean;
+                        integration_url: string | null;
+                        last_error: string | null;
+                        last_verification: {
+                            connectivity: {
+                                ms: number;
+                                ok: boolean;
+                                reason: string | null;
+                            };
+                            token_check: {
+                                ms: number;
+                                ok: boolean;
+                                reason: string | null;
+                            };
+                        } | null;
+                        last_verified_at: string | null;
+                        project_id: string;
+                        provider: string;
+                        secrets_rotated_at: string | null;
+                        /** @enum {string} */
+                        status: "active" | "error" | "expired" | "revoked";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiCredentialsList: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connections: {
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            connection_ref_id: string;
+                            created_at: string;
+                            has_secrets: boolean;
+                            integration_url: string | null;
+                            last_error: string | null;
+                            last_verification: {
+                                connectivity: {
+                                    ms: number;
+                                    ok: boolean;
+                                    reason: string | null;
+                                };
+                                token_check: {
+                                    ms: number;
+                                    ok: boolean;
+                                    reason: string | null;
+                                };
+                            } | null;
+                            last_verified_at: string | null;
+                            project_id: string;
+                            provider: string;
+                            secrets_rotated_at: string | null;
+                            /** @enum {string} */
+                            status: "active" | "error" | "expired" | "revoked";
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiCredentialsVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connection_ref_id: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    provider: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connectivity: {
+                            ms: number;
+                            ok: boolean;
+                            reason: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "active" | "error" | "expired" | "revoked";
+                        token_check: {
+                            ms: number;
+                            ok: boolean;
+                            reason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiDqStatus: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+                status?: "pass" | "warn" | "fail" | "error";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiFlows: {
+        parameters: {
+            query: {
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        datastreams: {
+                            cadence: string | null;
+                            connection_ref_id: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            next_run_at: string | null;
+                            project_id: string;
+                            provider: string;
+                            retrieval_window: {
+                                lookback_days: number;
+                                start_date: string | null;
+                            };
+                            schedule: {
+                                cron: string | null;
+                                timezone: string;
+                            };
+                            /** @enum {string} */
+                            schedule_source: "datastream" | "default";
+                            timezone: string;
+                            updated_at: string;
+                        }[];
+                        report_definitions: {
+                            created_at: string;
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            name: string;
+                            project_id: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiFlowsIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        run: {
+                            attempts: number;
+                            datastream_id: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            project_id: string;
+                            queued_at: string;
+                            retries_exhausted: boolean;
+                            rows_read: number;
+                            rows_written: number;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            trigger: string;
+                            waiting_reason: string | null;
+                            window: {
+                                from: string;
+                                to: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiFlowsRuns: {
+        parameters: {
+            query: {
+                cursor?: string;
+                datastream_id?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        runs: {
+                            attempts: number;
+                            datastream_id: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            project_id: string;
+                            queued_at: string;
+                            retries_exhausted: boolean;
+                            rows_read: number;
+                            rows_written: number;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            trigger: string;
+                            waiting_reason: string | null;
+                            window: {
+                                from: string;
+                                to: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiFlowsUpsert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    definition: {
+                        [key: string]: unknown;
+                    };
+                    kind: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        datastream?: {
+                            cadence: string | null;
+                            connection_ref_id: string;
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            next_run_at: string | null;
+                            project_id: string;
+                            provider: string;
+                            retrieval_window: {
+                                lookback_days: number;
+                                start_date: string | null;
+                            };
+                            schedule: {
+                                cron: string | null;
+                                timezone: string;
+                            };
+                            /** @enum {string} */
+                            schedule_source: "datastream" | "default";
+                            timezone: string;
+                            updated_at: string;
+                        };
+                        /** @enum {string} */
+                        kind: "datastream" | "report_definition";
+                        report_definition?: {
+                            created_at: string;
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            name: string;
+                            project_id: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiInsights: {
+        parameters: {
+            query: {
+                cursor?: string;
+                date?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiKnowledge: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        knowledge: {
+                            id: string;
+                            owner: string | null;
+                            title: string;
+                            topic_id: string;
+                            updated_at: string;
+                            version_number: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The sheet, in Markdown. */
+                    body_md: string;
+                    /** @description Who keeps this sheet current (team or person). */
+                    owner?: string;
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
+                    project_id?: "default" | string;
+                    title: string;
+                    /** @description Derived from the title when not given; an existing topic_id gets a new version. */
+                    topic_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        id: string;
+                        owner: string | null;
+                        project_id: string;
+                        title: string;
+                        topic_id: string;
+                        version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiKnowledgeTopicId: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+                version?: number;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        id: string;
+                        owner: string | null;
+                        project_id: string;
+                        title: string;
+                        topic_id: string;
+                        version_number: number;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiKnowledgeTopicId: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body_md?: string;
+                    owner?: string | null;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        id: string;
+                        owner: string | null;
+                        project_id: string;
+                        title: string;
+                        topic_id: string;
+                        version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiKnowledgeTopicId: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiKnowledgeTopicIdDiff: {
+        parameters: {
+            query?: {
+                from?: number;
+                project_id?: "default" | string;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description title and owner, when they differ. */
+                        fields: {
+                            field: string;
+                            from: unknown;
+                            to: unknown;
+                        }[];
+                        from_version: number;
+                        to_version: number;
+                        topic_id: string;
+                        /** @description body_md as a unified diff (diff -u); empty when the bodies are equal. */
+                        unified_diff: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiKnowledgeTopicIdRestore: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version whose content becomes the next version. */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        id: string;
+                        owner: string | null;
+                        project_id: string;
+                        title: string;
+                        topic_id: string;
+                        version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiKnowledgeTopicIdVersions: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        next_cursor: string | null;
+                        topic_id: string;
+                        versions: {
+                            author: {
+                                at: string;
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                proposal_id: string | null;
+                                request_id: string | null;
+                                subject: string;
+                                via: ("mcp" | "rest" | "console" | "import") | null;
+                            };
+                            created_at: string;
+                            created_by: string;
+                            owner: string | null;
+                            title: string;
+                            version_number: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiMoneyRates: {
+        parameters: {
+            query?: {
+                base?: string;
+                date?: string;
+                symbols?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The base currency: each rate is units of CODE per 1 base. */
+                        base: string;
+                        /** @description The ECB publication day the rates come from (the last one on or before requested_date). */
+                        rate_date: string;
+                        rates: {
+                            [key: string]: number;
+                        };
+                        requested_date: string;
+                        source: string;
+                        /** @description True when rate_date is more than 14 days before requested_date. */
+                        stale: boolean;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiMoneyRatesRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days_in_feed: number;
+                        first_date: string;
+                        /** @enum {string} */
+                        format: "xml" | "csv" | "csv-zip";
+                        last_date: string;
+                        latest_rate_date: string;
+                        rates_added: number;
+                        /** @description Rates the store already had for those days; stored rates are never rewritten. */
+                        rates_already_stored: number;
+                        /** @description Of those, how many the feed states differently (the stored value was kept). */
+                        rates_differing_kept: number;
+                        rates_in_feed: number;
+                        source: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgAudit: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                cursor?: string;
+                limit?: number;
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            action: string;
+                            actor: {
+                                kind: string;
+                                subject: string;
+                            };
+                            at: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            project_id: string | null;
+                            request_id: string;
+                            target: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when the role acts on every project (operator, admin, owner). */
+                        all_projects: boolean;
+                        email: string | null;
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin" | "owner";
+                        }[];
+                        /** @enum {string} */
+                        kind: "operator" | "member" | "token";
+                        /** @description What the role and scopes allow at all, on some project. */
+                        permissions: string[];
+                        /**
+                         * @description Organization role.
+                         * @enum {string}
+                         */
+                        role: "viewer" | "editor" | "admin" | "owner";
+                        /** @description The token's scopes when it narrowed them; null otherwise. */
+                        scopes: string[] | null;
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgMembers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                role?: "viewer" | "editor" | "admin" | "owner";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: {
+                            created_at: string;
+                            created_by: string;
+                            email: string | null;
+                            grants: {
+                                project_id: string;
+                                /** @enum {string} */
+                                role: "viewer" | "editor" | "admin";
+                            }[];
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin" | "owner";
+                            subject: string;
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiOrgMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    grants?: {
+                        /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                        project_id: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor" | "admin";
+                    }[];
+                    /**
+                     * @default viewer
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "editor" | "admin" | "owner";
+                    /** @description The identity subject (the JWT sub claim). */
+                    subject: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        email: string | null;
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin";
+                        }[];
+                        /** @enum {string} */
+                        role: "viewer" | "editor" | "admin" | "owner";
+                        subject: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgMembersSubject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        email: string | null;
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin";
+                        }[];
+                        /** @enum {string} */
+                        role: "viewer" | "editor" | "admin" | "owner";
+                        subject: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiOrgMembersSubject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiOrgMembersSubject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string | null;
+                    /** @enum {string} */
+                    role?: "viewer" | "editor" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        email: string | null;
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin";
+                        }[];
+                        /** @enum {string} */
+                        role: "viewer" | "editor" | "admin" | "owner";
+                        subject: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgMembersSubjectGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin";
+                        }[];
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiOrgMembersSubjectGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    grants: {
+                        /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                        project_id: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor" | "admin";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: {
+                            project_id: string;
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin";
+                        }[];
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        auth_mode: "disabled" | "static" | "oauth";
+                        default_reporting_currency: string;
+                        default_timezone: string;
+                        id: string;
+                        limits: {
+                            api_requests_per_minute: number;
+                            context_objects_per_project: number;
+                            datastreams_per_project: number;
+                            members: number;
+                            projects: number;
+                        };
+                        name: string;
+                        roles: {
+                            description: string;
+                            permissions: string[];
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin" | "owner";
+                        }[];
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiOrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    default_reporting_currency?: string;
+                    default_timezone?: string;
+                    limits?: {
+                        api_requests_per_minute?: number;
+                        context_objects_per_project?: number;
+                        datastreams_per_project?: number;
+                        members?: number;
+                        projects?: number;
+                    };
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        auth_mode: "disabled" | "static" | "oauth";
+                        default_reporting_currency: string;
+                        default_timezone: string;
+                        id: string;
+                        limits: {
+                            api_requests_per_minute: number;
+                            context_objects_per_project: number;
+                            datastreams_per_project: number;
+                            members: number;
+                            projects: number;
+                        };
+                        name: string;
+                        roles: {
+                            description: string;
+                            permissions: string[];
+                            /** @enum {string} */
+                            role: "viewer" | "editor" | "admin" | "owner";
+                        }[];
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProjects: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        projects: {
+                            /**
+                             * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                             * @enum {string}
+                             */
+                            agent_writes: "publish" | "review" | "off";
+                            id: string;
+                            name: string;
+                            reporting_currency: string;
+                            timezone: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, e.g. proj_marketing. */
+                    id: string;
+                    name: string;
+                    /** @description Defaults to the organization's reporting currency. */
+                    reporting_currency?: string;
+                    /** @description Defaults to the organization's timezone; it defines a KPI day. */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
+                        id: string;
+                        name: string;
+                        reporting_currency: string;
+                        timezone: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProjectsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
+                        id: string;
+                        name: string;
+                        reporting_currency: string;
+                        timezone: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiProjectsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                     * @enum {string}
+                     */
+                    agent_writes?: "publish" | "review" | "off";
+                    name?: string;
+                    reporting_currency?: string;
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
+                        id: string;
+                        name: string;
+                        reporting_currency: string;
+                        timezone: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProjectsIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProjectsIdImport: {
+        parameters: {
+            query?: {
+                dry_run?: "0" | "1" | "true" | "false";
+                propose?: "0" | "1" | "true" | "false";
+                prune?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/gzip": string;
+                "application/x-gzip": string;
+                "application/x-tar": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the changes were written (false in a dry run or when nothing changes). */
+                        applied: boolean;
+                        changes: {
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete";
+                            /** @description The file it comes from; null for a deletion. */
+                            file: string | null;
+                            /** @enum {string} */
+                            kind: "skill" | "knowledge" | "business_key" | "business_link";
+                            /** @description Skill name, topic_id, business key, or "<skill|knowledge>:<source> <relation> <key>". */
+                            name: string;
+                            /** @description Skills and Knowledge: the version written (null in a dry run). */
+                            version: number | null;
+                        }[];
+                        dry_run: boolean;
+                        /** @description Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml). */
+                        ignored: string[];
+                        /** @description Objects the folder does not hold, left in place because prune is off. */
+                        kept: {
+                            business_keys: number;
+                            business_links: number;
+                            knowledge: number;
+                            skills: number;
+                        };
+                        project_id: string;
+                        /** @description With propose: the ids of the proposals created. */
+                        proposals: string[];
+                        prune: boolean;
+                        /** @description Objects in the folder identical to the hub: left alone. */
+                        unchanged: {
+                            business_keys: number;
+                            business_links: number;
+                            knowledge: number;
+                            skills: number;
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProposals: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+                status?: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        proposals: {
+                            author: {
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                request_id: string | null;
+                                subject: string;
+                                /** @enum {string} */
+                                via: "mcp" | "rest" | "console" | "import";
+                            };
+                            base_version: number | null;
+                            comment: string | null;
+                            created_at: string;
+                            decided_at: string | null;
+                            decided_by: string | null;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            /** @enum {string} */
+                            kind: "skill" | "knowledge";
+                            name: string | null;
+                            project_id: string;
+                            published_version: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                            superseded_by: string | null;
+                            topic_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProposalsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                    /** @description Changes applied on top of the proposed fields before publishing. */
+                    edits?: {
+                        /** @description Skill only. */
+                        acceptance?: string[];
+                        body_md?: string;
+                        /** @description Skill only. */
+                        description?: string;
+                        /** @description Skill only. */
+                        mdm_references?: string[];
+                        /** @description Skill only. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Knowledge only. */
+                        owner?: string | null;
+                        /** @description Knowledge only. */
+                        title?: string;
+                    };
+                    /** @description Publish even though the object has a newer version than the proposal was based on. */
+                    rebase?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; the author reads it with get_proposal. */
+                    comment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdWithdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiReportsRun: {
+        parameters: {
+            query: {
+                limit?: number;
+                name: string;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSearch: {
+        parameters: {
+            query: {
+                limit?: number;
+                project_id?: "default" | string;
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hits: {
+                            id: string;
+                            key: string;
+                            /** @enum {string} */
+                            kind: "skill" | "knowledge" | "business_key";
+                            next: {
+                                arguments: {
+                                    [key: string]: unknown;
+                                };
+                                tool: string;
+                            };
+                            score: number;
+                            snippet: string;
+                            /** @enum {string} */
+                            tier: "title" | "description" | "graph-neighbor";
+                            title: string;
+                        }[];
+                        query: string;
+                        /** @description The text lines search_context gives an agent (the envelope's summary). */
+                        summary: string[];
+                        tiers: {
+                            description: number;
+                            "graph-neighbor": number;
+                            title: number;
+                        };
+                        total: number;
+                        /** @description True when more objects matched than are ranked (50 per kind and way of matching, those with all the words first); total then counts the ranked ones. */
+                        total_is_lower_bound: boolean;
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkills: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        skills: {
+                            description: string;
+                            id: string;
+                            mdm_references: string[];
+                            name: string;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSkills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Acceptance criteria; replaces the items under an Acceptance heading. */
+                    acceptance?: string[];
+                    /** @description Markdown: a "Steps" ordered list, an "Acceptance" list, [[business.key]] references. */
+                    body_md: string;
+                    /** @description What the procedure is for and when to use it (≤ 1024 characters). */
+                    description: string;
+                    /** @description Business keys in addition to the [[key]] references in the body. */
+                    mdm_references?: string[];
+                    /** @description Free-form SKILL.md metadata, kept as given. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Skill name (Agent Skills style), e.g. investigate-roas-drop. */
+                    name: string;
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
+                    project_id?: "default" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsName: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+                version?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiSkillsName: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    acceptance?: string[];
+                    body_md?: string;
+                    description?: string;
+                    mdm_references?: string[];
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiSkillsName: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsNameDiff: {
+        parameters: {
+            query?: {
+                from?: number;
+                project_id?: "default" | string;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: {
+                            added: string[];
+                            removed: string[];
+                            /** @description Items in both versions whose order changed. */
+                            reordered: boolean;
+                        };
+                        /** @description description and metadata, when they differ. */
+                        fields: {
+                            field: string;
+                            from: unknown;
+                            to: unknown;
+                        }[];
+                        from_version: number;
+                        name: string;
+                        /** @description Business keys (mdm_references). */
+                        references: {
+                            added: string[];
+                            removed: string[];
+                            /** @description Items in both versions whose order changed. */
+                            reordered: boolean;
+                        };
+                        /** @description Parsed steps added, removed, changed (same title) or moved. */
+                        steps: {
+                            /** @enum {string} */
+                            change: "added" | "removed" | "changed" | "moved";
+                            from_index: number | null;
+                            from_instruction: string | null;
+                            title: string;
+                            to_index: number | null;
+                            to_instruction: string | null;
+                        }[];
+                        to_version: number;
+                        /** @description body_md as a unified diff (diff -u); empty when the bodies are equal. */
+                        unified_diff: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSkillsNameRestore: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version whose content becomes the next version. */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsNameSKILLMd: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+                version?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsNameVersions: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        name: string;
+                        next_cursor: string | null;
+                        versions: {
+                            author: {
+                                at: string;
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                proposal_id: string | null;
+                                request_id: string | null;
+                                subject: string;
+                                via: ("mcp" | "rest" | "console" | "import") | null;
+                            };
+                            created_at: string;
+                            created_by: string;
+                            description: string;
+                            step_count: number;
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSkillsImport: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/markdown": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSkillsParse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    acceptance?: string[];
+                    body_md: string;
+                    mdm_references?: string[];
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
+                    project_id?: "default" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        mdm_references: string[];
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        /** @description Referenced keys the project taxonomy does not hold. */
+                        unresolved_references: string[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiTaxonomy: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key_count: number;
+                        project_id: string;
+                        roots: components["schemas"]["getApiTaxonomy_response_schema0"][];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiTaxonomyKeys: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            description: string | null;
+                            key: string;
+                            label: string;
+                            parent: string | null;
+                            synonyms: string[];
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiTaxonomyKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    key: string;
+                    label: string;
+                    /** @description The parent key; it must exist. */
+                    parent?: string | null;
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
+                    project_id?: "default" | string;
+                    synonyms?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        description: string | null;
+                        key: string;
+                        label: string;
+                        parent: string | null;
+                        synonyms: string[];
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiTaxonomyKeysKey: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        description: string | null;
+                        key: string;
+                        label: string;
+                        parent: string | null;
+                        synonyms: string[];
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiTaxonomyKeysKey: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    label?: string;
+                    /** @description null makes the key a root. */
+                    parent?: string | null;
+                    synonyms?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        description: string | null;
+                        key: string;
+                        label: string;
+                        parent: string | null;
+                        synonyms: string[];
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiTaxonomyKeysKey: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

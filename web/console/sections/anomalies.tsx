@@ -1,0 +1,313 @@
+import { useMemo, useState } from 'preact/hooks';
+import { SeriesChart } from '../../shared/chart.js';
+import { fmtDelta, fmtNumber } from '../../shared/format.js';
+import { fmtKpi, KPI_META, kpiUnit } from '../../shared/kpi.js';
+import { bandOf, chartRange } from '../../shared/series.js';
+import { api, ok, type Res } from '../api.js';
+import { route } from '../router.js';
+import { useStore } from '../store.js';
+import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { Day, metricLabel } from './common.js';
+
+type Anomaly = Res<'/api/anomalies', 'get'>['anomalies'][number];
+type Settings = Res<'/api/anomalies/settings', 'get'>;
+const keyOf = (a: Anomaly) => `${a.date}|${a.metric}|${a.channel}`;
+const METRICS = Object.keys(KPI_META);
+
+function Anomalies() {
+  const { can } = useProject();
+  const [tab, setTab] = useState('list');
+  return (
+    <>
+      <PageTitle>Anomalies</PageTitle>
+      <Tabs
+        tabs={[
+          { id: 'list', label: 'Fired anomalies' },
+          { id: 'settings', label: 'Settings' },
+        ]}
+        current={tab}
+        onChange={setTab}
+      />
+      {tab === 'list' ? <AnomalyList /> : <SettingsPanel editable={can('admin')} />}
+    </>
+  );
+}
+
+function AnomalyList() {
+  const { project, format } = useProject();
+  const r = useStore(route);
+  const [filters, setFilters] = useState({
+    metric: r.query.get('metric') ?? '',
+    channel: r.query.get('channel') ?? '',
+    direction: '',
+  });
+  const list = useLoad(
+    () =>
+      ok(
+        api.GET('/api/anomalies', {
+          params: {
+            query: {
+              project_id: project.id,
+              limit: 100,
+              ...(filters.metric ? { metric: filters.metric as 'roas' } : {}),
+              ...(filters.channel ? { channel: filters.channel } : {}),
+              ...(filters.direction ? { direction: filters.direction as 'spike' } : {}),
+            },
+          },
+        }),
+      ),
+    [project.id, filters.metric, filters.channel, filters.direction],
+  );
+  const wanted = [r.query.get('date'), r.query.get('metric'), r.query.get('channel')].join('|');
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const anomalies = list.data?.anomalies ?? [];
+  const current = anomalies.find((a) => keyOf(a) === (selected ?? wanted)) ?? anomalies[0];
+  const set = (k: keyof typeof filters) => (ev: { currentTarget: { value: string } }) =>
+    setFilters({ ...filters, [k]: ev.currentTarget.value });
+  return (
+    <div class="stack">
+      <fieldset class="form-grid">
+        <legend class="visually-hidden">Filters</legend>
+        <Field label="Metric">
+          {(a) => (
+            <select {...a} value={filters.metric} onChange={set('metric')}>
+              <option value="">All metrics</option>
+              {METRICS.map((m) => (
+                <option key={m} value={m}>
+                  {KPI_META[m]!.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Channel">
+          {(a) => <input {...a} value={filters.channel} onChange={set('channel')} placeholder="e.g. paid_search" />}
+        </Field>
+        <Field label="Direction">
+          {(a) => (
+            <select {...a} value={filters.direction} onChange={set('direction')}>
+              <option value="">Both</option>
+              <option value="spike">Spike</option>
+              <option value="drop">Drop</option>
+            </select>
+          )}
+        </Field>
+      </fieldset>
+      <ErrorBox error={list.error} />
+      {list.loading && !list.data && <Loading what="anomalies" />}
+      {current && <AnomalyChart key={keyOf(current)} a={current} />}
+      <div class="table-wrap">
+        <table data-loaded={list.data ? 'true' : undefined}>
+          <caption class="visually-hidden">Fired anomalies</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Metric</th>
+              <th scope="col">Direction</th>
+              <th scope="col" class="num">
+                Value
+              </th>
+              <th scope="col" class="num">
+                Change
+              </th>
+              <th scope="col">Events</th>
+            </tr>
+          </thead>
+          <tbody>
+            {anomalies.map((a) => (
+              <tr key={keyOf(a)} class={a === current ? 'selected' : undefined}>
+                <td>
+                  <Day day={a.date} />
+                </td>
+                <td>
+                  <button type="button" class="link" aria-pressed={a === current} onClick={() => setSelected(keyOf(a))}>
+                    {metricLabel(a.metric, a.channel)}
+                  </button>
+                </td>
+                <td>{a.direction ?? '–'}</td>
+                <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
+                <td class="num">{fmtDelta(a.relative_change, format)}</td>
+                <td class="small">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.data && anomalies.length === 0 && <p class="muted">Nothing fired with these filters.</p>}
+    </div>
+  );
+}
+
+/** The anomaly's series with its baseline band and the context events around it (the widget's chart). */
+function AnomalyChart(props: { a: Anomaly }) {
+  const { project, format } = useProject();
+  const a = props.a;
+  const range = chartRange(a.date, a.window.from);
+  const data = useLoad(async () => {
+    const [series, events] = await Promise.all([
+      ok(
+        api.GET('/api/anomalies/series', {
+          params: { query: { project_id: project.id, metric: a.metric as 'roas', channel: a.channel, ...range } },
+        }),
+      ),
+      ok(api.GET('/api/context/events', { params: { query: { project_id: project.id, limit: 200 } } })),
+    ]);
+    return { series, events: events.events };
+  }, [keyOf(a)]);
+  const band = useMemo(
+    () => data.data && bandOf(data.data.series.points, data.data.series.rule.threshold),
+    [data.data],
+  );
+  const markers = (data.data?.events ?? [])
+    .filter((e) => e.event_date >= range.from && e.event_date <= range.to)
+    .map((e) => ({ day: e.event_date, label: e.title }));
+  const unit = kpiUnit(a.metric);
+  return (
+    <section class="card stack" aria-label="Selected anomaly">
+      <h2>
+        {metricLabel(a.metric, a.channel)}, <Day day={a.date} />
+      </h2>
+      <p class="small">
+        {fmtKpi(a.value, unit, project.reporting_currency, format)} against a baseline of{' '}
+        {fmtKpi(a.baseline_mean, unit, project.reporting_currency, format)} ±{' '}
+        {fmtKpi(a.baseline_stddev, unit, project.reporting_currency, format)} over {a.training_size} days (z{' '}
+        {fmtNumber(a.z, format, 1)})
+      </p>
+      <ErrorBox error={data.error} />
+      {data.loading && !data.data && <Loading what="the series" />}
+      {band && data.data && (
+        <SeriesChart
+          days={band.days}
+          values={band.values}
+          baseline={band.baseline}
+          lower={band.lower}
+          upper={band.upper}
+          highlight={band.fired}
+          markers={markers}
+          label={metricLabel(a.metric, a.channel)}
+          summary={`${metricLabel(a.metric, a.channel)} per day with its trailing baseline and a band of ± ${data.data.series.rule.threshold} σ.`}
+        />
+      )}
+      {markers.length > 0 && (
+        <div>
+          <h3>Events on the chart</h3>
+          <ul class="small" aria-label="Events on the chart">
+            {markers.map((m) => (
+              <li key={`${m.day}${m.label}`}>
+                <Day day={m.day} />: {m.label}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SettingsPanel(props: { editable: boolean }) {
+  const { project } = useProject();
+  const settings = useLoad(
+    () => ok(api.GET('/api/anomalies/settings', { params: { query: { project_id: project.id } } })),
+    [project.id],
+  );
+  const s = settings.data;
+  if (settings.error) return <ErrorBox error={settings.error} />;
+  if (!s) return <Loading what="settings" />;
+  return (
+    <div class="stack">
+      {props.editable && <SettingsForm s={s} onSaved={settings.reload} />}
+      <div class="table-wrap">
+        <table>
+          <caption>Effective rules per metric</caption>
+          <thead>
+            <tr>
+              <th scope="col">Metric</th>
+              <th scope="col">Enabled</th>
+              <th scope="col" class="num">
+                Threshold (σ)
+              </th>
+              <th scope="col">Direction</th>
+              <th scope="col" class="num">
+                Min. change
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.effective.metrics.map((m) => (
+              <tr key={m.metric}>
+                <td>{m.metric}</td>
+                <td>{m.enabled ? 'yes' : 'no'}</td>
+                <td class="num">{m.threshold}</td>
+                <td>{m.direction}</td>
+                <td class="num">{Math.round(m.min_relative_change * 100)} %</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function SettingsForm(props: { s: Settings; onSaved(): void }) {
+  const { project } = useProject();
+  const e = props.s.effective;
+  const [form, setForm] = useState({
+    window_days: String(e.window_days),
+    threshold: String(e.threshold),
+    direction: e.direction,
+    seasonality: e.seasonality,
+  });
+  const save = useSubmit(
+    () =>
+      ok(
+        api.PUT('/api/anomalies/settings', {
+          params: { query: { project_id: project.id } },
+          body: {
+            window_days: Number(form.window_days),
+            threshold: Number(form.threshold),
+            direction: form.direction as 'both',
+            seasonality: form.seasonality as 'none',
+          },
+        }),
+      ),
+    props.onSaved,
+  );
+  const set = (k: keyof typeof form) => (ev: { currentTarget: { value: string } }) =>
+    setForm({ ...form, [k]: ev.currentTarget.value });
+  return (
+    <form class="card stack" onSubmit={save.submit} aria-label="Anomaly settings">
+      <div class="form-grid">
+        <Field label="Baseline window (days)" error={save.fieldError('window_days')}>
+          {(a) => <input {...a} type="number" value={form.window_days} onInput={set('window_days')} />}
+        </Field>
+        <Field label="Threshold (σ)" error={save.fieldError('threshold')}>
+          {(a) => <input {...a} type="number" step="0.1" value={form.threshold} onInput={set('threshold')} />}
+        </Field>
+        <Field label="Direction" error={save.fieldError('direction')}>
+          {(a) => (
+            <select {...a} value={form.direction} onChange={set('direction')}>
+              <option value="both">both</option>
+              <option value="spike">spike</option>
+              <option value="drop">drop</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Seasonality" error={save.fieldError('seasonality')}>
+          {(a) => (
+            <select {...a} value={form.seasonality} onChange={set('seasonality')}>
+              <option value="none">none</option>
+              <option value="day_of_week">day of week</option>
+            </select>
+          )}
+        </Field>
+      </div>
+      <ErrorBox error={save.error} />
+      <button type="submit" class="action primary" disabled={save.busy}>
+        Save settings
+      </button>
+    </form>
+  );
+}
+
+export const sections = { anomalies: Anomalies };

@@ -1,0 +1,376 @@
+import { useState } from 'preact/hooks';
+import { api, ok, rawFetch } from '../api.js';
+import { useDraft } from '../drafts.js';
+import { navigate } from '../router.js';
+import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { Instant, useLinks } from './common.js';
+import { download, Markdown, ParsedView, Preview, References } from './editor.js';
+
+const TEMPLATE =
+  '## Steps\n\n1. First step, using [[kpi.roas]].\n2. Second step.\n\n## Acceptance\n\n- What done means.\n';
+
+function SkillList() {
+  const { project, can } = useProject();
+  const link = useLinks();
+  const [filter, setFilter] = useState('');
+  const list = useLoad(
+    () => ok(api.GET('/api/skills', { params: { query: { project_id: project.id, limit: 200 } } })),
+    [project.id],
+  );
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = (list.data?.skills ?? []).filter((s) =>
+    words.every((w) => `${s.name} ${s.description} ${s.mdm_references.join(' ')}`.toLowerCase().includes(w)),
+  );
+  const [importError, setImportError] = useState<unknown>(null);
+  const importFile = async (file: File) => {
+    setImportError(null);
+    try {
+      const res = await rawFetch(`/api/skills/import?project_id=${encodeURIComponent(project.id)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/markdown' },
+        body: await file.text(),
+      });
+      const skill = (await res.json()) as { name: string };
+      navigate(`${project.id}/skills/${skill.name}`);
+    } catch (e) {
+      setImportError(e);
+    }
+  };
+  return (
+    <>
+      <PageTitle>Skills</PageTitle>
+      <div class="row">
+        <Field label="Search skills">
+          {(attrs) => (
+            <input {...attrs} type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+          )}
+        </Field>
+        {can('context.write') && (
+          <Field label="Import a SKILL.md">
+            {(attrs) => (
+              <input
+                {...attrs}
+                type="file"
+                accept=".md,text/markdown"
+                onChange={(e) => {
+                  const file = e.currentTarget.files?.[0];
+                  if (file) void importFile(file);
+                }}
+              />
+            )}
+          </Field>
+        )}
+      </div>
+      <ErrorBox error={importError} />
+      <ErrorBox error={list.error} />
+      {list.loading && !list.data && <Loading what="skills" />}
+      {list.data && (
+        <div class="table-wrap">
+          <table data-loaded="true">
+            <caption class="visually-hidden">Skills of {project.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Description</th>
+                <th scope="col" class="num">
+                  Version
+                </th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    <a href={link(`skills/${s.name}`)}>{s.name}</a>
+                  </td>
+                  <td>{s.description}</td>
+                  <td class="num">{s.version}</td>
+                  <td>
+                    <Instant at={s.updated_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {shown.length === 0 && <p class="muted">No skill matches.</p>}
+        </div>
+      )}
+      {can('context.write') && <NewSkill />}
+    </>
+  );
+}
+
+function NewSkill() {
+  const { project } = useProject();
+  const [form, setForm, clear] = useDraft(`new-skill:${project.id}`, { name: '', description: '', body_md: TEMPLATE });
+  const save = useSubmit(
+    () => ok(api.POST('/api/skills', { body: { project_id: project.id, ...form } })),
+    (skill) => {
+      clear();
+      // Under review the save is a proposal, not a version: show the proposal.
+      if ('proposal_id' in skill) navigate(`${project.id}/proposals/${skill.proposal_id}`);
+      else navigate(`${project.id}/skills/${skill.name}`);
+    },
+  );
+  return (
+    <details class="card">
+      <summary>New skill</summary>
+      <form onSubmit={save.submit} class="stack">
+        <div class="form-grid">
+          <Field label="Name" error={save.fieldError('name')} hint="lowercase-with-hyphens">
+            {(a) => (
+              <input {...a} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+            )}
+          </Field>
+          <Field label="Description" error={save.fieldError('description')}>
+            {(a) => (
+              <input
+                {...a}
+                value={form.description}
+                onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label="Body (Markdown)" error={save.fieldError('body_md')}>
+          {(a) => (
+            <textarea
+              {...a}
+              value={form.body_md}
+              onInput={(e) => setForm({ ...form, body_md: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <ErrorBox error={save.error} />
+        <button type="submit" class="action primary" disabled={save.busy}>
+          Create skill
+        </button>
+      </form>
+    </details>
+  );
+}
+
+function SkillPage(props: { name: string }) {
+  const { project, can } = useProject();
+  const link = useLinks();
+  const [tab, setTab] = useState('view');
+  const [version, setVersion] = useState<number | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+  const q = { project_id: project.id };
+  const skill = useLoad(
+    () => ok(api.GET('/api/skills/{name}', { params: { path: { name: props.name }, query: { ...q, version } } })),
+    [props.name, version, project.id],
+  );
+  const versions = useLoad(
+    () =>
+      ok(
+        api.GET('/api/skills/{name}/versions', {
+          params: { path: { name: props.name }, query: { ...q, limit: 200 } },
+        }),
+      ),
+    [props.name, project.id, skill.data?.current_version],
+  );
+  const exportFile = async () => {
+    const res = await rawFetch(
+      `/api/skills/${props.name}/SKILL.md?project_id=${encodeURIComponent(project.id)}${version ? `&version=${version}` : ''}`,
+    );
+    download(`${props.name}.SKILL.md`, await res.text(), 'text/markdown');
+  };
+  const remove = useSubmit(
+    async () => {
+      if (!confirm(`Delete the skill ${props.name}? Agents no longer find it.`)) return false;
+      await ok(api.DELETE('/api/skills/{name}', { params: { path: { name: props.name }, query: q } }));
+      return true;
+    },
+    (deleted) => deleted && navigate(`${project.id}/skills`),
+  );
+  const s = skill.data;
+  const tabs = [
+    { id: 'view', label: 'View' },
+    ...(can('context.write') ? [{ id: 'edit', label: 'Edit' }] : []),
+    { id: 'history', label: 'History' },
+  ];
+  return (
+    <>
+      <PageTitle
+        sub={
+          <div class="row">
+            <button type="button" class="action" onClick={exportFile}>
+              Export SKILL.md
+            </button>
+            {can('context.write') && (
+              <button type="button" class="action danger" onClick={remove.submit} disabled={remove.busy}>
+                Delete
+              </button>
+            )}
+          </div>
+        }
+      >
+        {props.name}
+      </PageTitle>
+      <p class="small">
+        <a href={link('skills')}>All skills</a>
+      </p>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorBox error={skill.error ?? remove.error} />
+      {!s && skill.loading && <Loading what="the skill" />}
+      {s && (
+        <>
+          <p class="muted">
+            <span data-testid="skill-version">
+              Version {s.version} of {s.current_version}
+            </span>{' '}
+            · {s.created_by} · <Instant at={s.created_at} />
+          </p>
+          <Tabs tabs={tabs} current={tab} onChange={setTab} />
+          {tab === 'view' && (
+            <div class="split" data-loaded="true">
+              <section class="stack" aria-label="Parsed procedure">
+                <p>{s.description}</p>
+                <ParsedView steps={s.steps} acceptance={s.acceptance} showSteps />
+                <h3>References</h3>
+                <References keys={s.mdm_references} unresolved={s.unresolved_references} />
+              </section>
+              <section class="card" aria-label="Body">
+                <Markdown source={s.body_md} />
+              </section>
+            </div>
+          )}
+          {tab === 'edit' && (
+            <SkillEditor
+              key={`${s.name}:${s.current_version}`}
+              name={s.name}
+              description={s.description}
+              body={s.body_md}
+              onSaved={(v) => {
+                setNotice(`Saved as version ${v}.`);
+                setVersion(undefined);
+                setTab('view');
+                skill.reload();
+              }}
+            />
+          )}
+          {tab === 'history' && (
+            <div class="table-wrap">
+              <ErrorBox error={versions.error} />
+              <table>
+                <caption class="visually-hidden">Versions of {props.name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Version</th>
+                    <th scope="col">Description</th>
+                    <th scope="col" class="num">
+                      Steps
+                    </th>
+                    <th scope="col">By</th>
+                    <th scope="col">When</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {versions.data?.versions.map((v) => (
+                    <tr key={v.version}>
+                      <td>
+                        <button
+                          type="button"
+                          class="link"
+                          onClick={() => {
+                            setVersion(v.version);
+                            setTab('view');
+                          }}
+                        >
+                          Version {v.version}
+                        </button>
+                      </td>
+                      <td>{v.description}</td>
+                      <td class="num">{v.step_count}</td>
+                      <td>{v.created_by}</td>
+                      <td>
+                        <Instant at={v.created_at} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+function SkillEditor(props: { name: string; description: string; body: string; onSaved(version: number): void }) {
+  const { project } = useProject();
+  const [draft, setDraft, clear, restored] = useDraft(`skill:${project.id}:${props.name}`, {
+    description: props.description,
+    body_md: props.body,
+  });
+  const save = useSubmit(
+    () =>
+      ok(
+        api.PUT('/api/skills/{name}', {
+          params: { path: { name: props.name }, query: { project_id: project.id } },
+          body: draft,
+        }),
+      ),
+    (saved) => {
+      clear();
+      if ('proposal_id' in saved) navigate(`${project.id}/proposals/${saved.proposal_id}`);
+      else props.onSaved(saved.version);
+    },
+  );
+  return (
+    <form onSubmit={save.submit} class="stack">
+      {restored && <p class="notice small">Your unsaved draft was restored.</p>}
+      <Field label="Description" error={save.fieldError('description')}>
+        {(a) => (
+          <input
+            {...a}
+            value={draft.description}
+            onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <div class="split">
+        <Field label="Body (Markdown)" error={save.fieldError('body_md')}>
+          {(a) => (
+            <textarea
+              {...a}
+              value={draft.body_md}
+              onInput={(e) => setDraft({ ...draft, body_md: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Preview body={draft.body_md} showSteps />
+      </div>
+      <ErrorBox error={save.error} />
+      <div class="row">
+        <button type="submit" class="action primary" disabled={save.busy}>
+          Save as next version
+        </button>
+        <button
+          type="button"
+          class="action"
+          onClick={() => {
+            setDraft({ description: props.description, body_md: props.body });
+            clear();
+          }}
+        >
+          Discard changes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Skills() {
+  const { path } = useProject();
+  return path[1] ? <SkillPage name={path[1]} /> : <SkillList />;
+}
+
+export const sections = { skills: Skills };

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** A value with listeners: the console's few pieces of global state (session, theme, route). */
+export interface Store<T> {
+  get(): T;
+  set(value: T): void;
+  subscribe(listener: (value: T) => void): () => void;
+}
+
+export function createStore<T>(initial: T): Store<T> {
+  let value = initial;
+  const listeners = new Set<(value: T) => void>();
+  return {
+    get: () => value,
+    set(next) {
+      value = next;
+      for (const l of [...listeners]) l(next);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export function useStore<T>(store: Store<T>): T {
+  const [value, setValue] = useState(store.get());
+  useEffect(() => {
+    setValue(store.get());
+    return store.subscribe(setValue);
+  }, [store]);
+  return value;
+}
