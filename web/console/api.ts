@@ -3,6 +3,9 @@ import type { components, paths } from './api/openapi.gen.js';
 import { API_BASE } from './router.js';
 import { session } from './session.js';
 
+/** The header that tells the service a write came from the console. */
+const CLIENT_HEADER = 'x-context-hub-client';
+
 export type Schemas = components['schemas'];
 
 type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
@@ -39,6 +42,8 @@ const auth: Middleware = {
   onRequest({ request }) {
     const token = session.token();
     if (token) request.headers.set('authorization', `Bearer ${token}`);
+    // Versions written from here are recorded as `via: console` (issue 24).
+    request.headers.set(CLIENT_HEADER, 'console');
     return request;
   },
   onResponse({ response }) {
@@ -81,6 +86,7 @@ export async function rawFetch(path: string, init: RequestInit = {}): Promise<Re
   const headers = new Headers(init.headers);
   const token = session.token();
   if (token) headers.set('authorization', `Bearer ${token}`);
+  headers.set(CLIENT_HEADER, 'console');
   const response = await fetch(`${API_BASE}${path}`, { ...init, headers });
   if (response.status === 401) session.expired();
   if (!response.ok) {

@@ -7,6 +7,7 @@ import { href, navigate, route } from './router.js';
 import { session, sessionState } from './session.js';
 import { SignIn } from './signin.js';
 import { meStore } from './me.js';
+import { PendingCount } from './pending.js';
 import { createStore, useStore } from './store.js';
 import { theme, toggleTheme } from './theme.js';
 import { allows, ErrorBox, Loading, type Me, type Project, ProjectCtx, type ProjectScope, useLoad } from './ui.js';
@@ -34,6 +35,8 @@ export const SECTIONS: SectionSpec[] = [
   { id: 'anomalies', label: 'Anomalies', load: () => import('./sections/anomalies.js') },
   { id: 'insights', label: 'Insights', load: reading },
   { id: 'data-quality', label: 'Data quality', load: reading },
+  { id: 'proposals', label: 'Proposals', load: () => import('./sections/proposals.js') },
+  { id: 'settings', label: 'Project settings', load: () => import('./sections/project-settings.js') },
 ];
 const ORG_PAGES = [
   { id: 'settings', label: 'Settings', permission: 'context.read' as const },
@@ -277,6 +280,7 @@ function ProjectPage(props: { projectId: string; section: string; rest: string[]
             <li key={s.id}>
               <a href={href(`${projectId}/${s.id}`)} aria-current={s.id === section ? 'page' : undefined}>
                 {s.label}
+                {s.id === 'proposals' && <PendingCount projectId={projectId} />}
               </a>
             </li>
           ))}

@@ -5,6 +5,7 @@ import { navigate } from '../router.js';
 import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { Markdown, Preview } from './editor.js';
+import { VersionHistory } from './history.js';
 
 function KnowledgeList() {
   const { project, can } = useProject();
@@ -134,10 +135,6 @@ function SheetPage(props: { topic: string }) {
     () => ok(api.GET('/api/knowledge/{topic_id}', { params: { path, query: { ...q, version } } })),
     [props.topic, version, project.id],
   );
-  const versions = useLoad(
-    () => ok(api.GET('/api/knowledge/{topic_id}/versions', { params: { path, query: { ...q, limit: 200 } } })),
-    [props.topic, project.id, sheet.data?.current_version],
-  );
   const remove = useSubmit(
     async () => {
       if (!confirm(`Delete the sheet ${props.topic}?`)) return false;
@@ -201,26 +198,20 @@ function SheetPage(props: { topic: string }) {
             />
           )}
           {tab === 'history' && (
-            <ul class="plain stack">
-              {versions.data?.versions.map((v) => (
-                <li key={v.version_number} class="row">
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => {
-                      setVersion(v.version_number);
-                      setTab('view');
-                    }}
-                  >
-                    Version {v.version_number}
-                  </button>
-                  <span>{v.title}</span>
-                  <span class="muted small">
-                    {v.created_by} · <Instant at={v.created_at} />
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <VersionHistory
+              target={{ kind: 'knowledge', topic: k.topic_id }}
+              current={k.current_version}
+              onOpen={(v) => {
+                setVersion(v);
+                setTab('view');
+              }}
+              onRestored={(v) => {
+                setNotice(`Restored as version ${v}.`);
+                setVersion(undefined);
+                setTab('view');
+                sheet.reload();
+              }}
+            />
           )}
         </>
       )}

@@ -5,6 +5,7 @@ import { navigate } from '../router.js';
 import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
+import { VersionHistory } from './history.js';
 
 const TEMPLATE =
   '## Steps\n\n1. First step, using [[kpi.roas]].\n2. Second step.\n\n## Acceptance\n\n- What done means.\n';
@@ -162,15 +163,6 @@ function SkillPage(props: { name: string }) {
     () => ok(api.GET('/api/skills/{name}', { params: { path: { name: props.name }, query: { ...q, version } } })),
     [props.name, version, project.id],
   );
-  const versions = useLoad(
-    () =>
-      ok(
-        api.GET('/api/skills/{name}/versions', {
-          params: { path: { name: props.name }, query: { ...q, limit: 200 } },
-        }),
-      ),
-    [props.name, project.id, skill.data?.current_version],
-  );
   const exportFile = async () => {
     const res = await rawFetch(
       `/api/skills/${props.name}/SKILL.md?project_id=${encodeURIComponent(project.id)}${version ? `&version=${version}` : ''}`,
@@ -256,47 +248,20 @@ function SkillPage(props: { name: string }) {
             />
           )}
           {tab === 'history' && (
-            <div class="table-wrap">
-              <ErrorBox error={versions.error} />
-              <table>
-                <caption class="visually-hidden">Versions of {props.name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Description</th>
-                    <th scope="col" class="num">
-                      Steps
-                    </th>
-                    <th scope="col">By</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {versions.data?.versions.map((v) => (
-                    <tr key={v.version}>
-                      <td>
-                        <button
-                          type="button"
-                          class="link"
-                          onClick={() => {
-                            setVersion(v.version);
-                            setTab('view');
-                          }}
-                        >
-                          Version {v.version}
-                        </button>
-                      </td>
-                      <td>{v.description}</td>
-                      <td class="num">{v.step_count}</td>
-                      <td>{v.created_by}</td>
-                      <td>
-                        <Instant at={v.created_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <VersionHistory
+              target={{ kind: 'skill', name: s.name }}
+              current={s.current_version}
+              onOpen={(v) => {
+                setVersion(v);
+                setTab('view');
+              }}
+              onRestored={(v) => {
+                setNotice(`Restored as version ${v}.`);
+                setVersion(undefined);
+                setTab('view');
+                skill.reload();
+              }}
+            />
           )}
         </>
       )}

@@ -1,0 +1,244 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestIdp } from '../support/auth/idp.js';
+import { launchBrowser } from '../support/browser.js';
+import { ConsoleDriver } from '../support/console.js';
+import { connectModern } from '../support/mcp-clients.js';
+import { api, type RunningService, startService } from '../support/service.js';
+import { STORES } from '../support/stores.js';
+
+// Issue 24 in the console: the review screen, history with authorship, diff and restore, the
+// agent_writes setting, and what each role is offered. One service, one browser per store.
+
+const P = 'proj_demo';
+const PACING = 'budget-pacing-check';
+const ROAS = 'investigate-roas-drop';
+type CallResult = { isError?: boolean; structuredContent?: unknown; content?: unknown };
+const dataOf = (r: CallResult) => (r.structuredContent as { data: Record<string, any> }).data;
+
+describe.each(STORES)('console: governed writes [%s]', (store) => {
+  let idp: TestIdp;
+  let service: RunningService;
+  let browser: Browser;
+  let ui: ConsoleDriver;
+  let agent: ModernClient;
+  const tokens = new Map<string, string>();
+  const rest = (sub: string, path: string, init: { method?: string; json?: unknown } = {}) =>
+    api(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${tokens.get(sub)}` } });
+
+  /**
+   * A fresh browser context signed in as `sub` with a token of the test issuer. The tab's session
+   * storage carries it as a typed token would be (the OAuth redirect itself is auth.test.ts's).
+   */
+  const as = async (sub: string) => {
+    await ui.close();
+    const page = await ui.start();
+    page.on('dialog', (d) => void d.accept());
+    await ui.context.addInitScript((token: string) => {
+      sessionStorage.setItem('context-hub.console.token', token);
+    }, tokens.get(sub)!);
+    return page;
+  };
+  const proposeSkill = async (name: string, edit: (body: string) => string) => {
+    const skill = (await rest('ann', `/api/skills/${name}?project_id=${P}`)).body;
+    const added = (await agent.callTool({
+      name: 'add_skill',
+      arguments: { project_id: P, name, description: skill.description, body_md: edit(skill.body_md) },
+    })) as CallResult;
+    expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
+    expect(dataOf(added).status).toBe('pending_review');
+    return dataOf(added).proposal_id as string;
+  };
+
+  beforeAll(async () => {
+    idp = await TestIdp.start();
+    service = await startService(store, { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }) });
+    const system = service.app.systemContext();
+    await service.app.services.demo.run(system);
+    const members = [
+      { subject: 'ann', role: 'viewer', grants: [{ project_id: P, role: 'admin' }] },
+      { subject: 'ed', role: 'viewer', grants: [{ project_id: P, role: 'editor' }] },
+      { subject: 'vic', role: 'viewer', grants: [{ project_id: P, role: 'viewer' }] },
+      { subject: 'agent', role: 'viewer', grants: [{ project_id: P, role: 'editor' }] },
+    ] as const;
+    for (const m of members) {
+      await service.app.services.org.members.create(system, { ...m, grants: [...m.grants] });
+      tokens.set(m.subject, await idp.token(m.subject));
+    }
+    agent = await connectModern(service.url, tokens.get('agent'));
+    browser = await launchBrowser();
+    ui = new ConsoleDriver(browser, service.url, store);
+    await ui.start();
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await ui?.close();
+    await browser?.close();
+    await service?.close();
+    await idp?.close();
+  });
+
+  it('agent_writes: an admin picks review from the explained options; an editor sees it read-only', async () => {
+    const page = await as('ann');
+    await ui.open(`${P}/settings`);
+    const shown = page.getByTestId('agent-writes');
+    await shown.getByText('Publish').waitFor();
+    await ui.check('settings-admin');
+    await page.getByRole('radio', { name: /^Review/ }).check();
+    await page.getByRole('button', { name: 'Save agent writes' }).click();
+    await shown.getByText('Review', { exact: true }).waitFor();
+    expect((await rest('ann', `/api/projects/${P}`)).body.agent_writes).toBe('review');
+
+    const member = await as('ed');
+    await ui.open(`${P}/settings`);
+    await member.getByTestId('agent-writes').getByText('Review', { exact: true }).waitFor();
+    expect(await member.getByRole('radio').count()).toBe(0);
+    expect(await member.getByRole('button', { name: 'Save agent writes' }).count()).toBe(0);
+    await ui.check('settings-member');
+  });
+
+  it('an MCP add_skill becomes a proposal; the admin approves it with a comment; history credits the agent', async () => {
+    const id = await proposeSkill(ROAS, (b) =>
+      b.replace('\n## Acceptance', '9. **Tell the channel owner**: share the finding.\n\n## Acceptance'),
+    );
+    const page = await as('ann');
+    await ui.open(`${P}/proposals`);
+    const row = page.getByRole('row').filter({ hasText: id });
+    await row.getByText('test-modern 1.0.0').waitFor();
+    expect(await row.textContent()).toMatch(/agent.*mcp/);
+    expect(await row.textContent()).toContain(ROAS);
+    await page.getByTestId('pending-count').getByText('1').waitFor();
+    await ui.check('proposals-list');
+
+    await row.getByRole('link', { name: id }).click();
+    await page.getByRole('heading', { level: 1, name: `Proposal ${id}` }).waitFor();
+    const diff = page.getByRole('table', { name: 'Body, proposal against its base' });
+    await diff.locator('td.add').filter({ hasText: 'Tell the channel owner' }).waitFor();
+    expect(await diff.locator('td.del').count()).toBe(0);
+    await page.getByRole('list', { name: 'Step changes' }).getByText('Tell the channel owner').waitFor();
+    await page.getByText('The current version is the base').waitFor();
+    await ui.check('proposal-detail');
+
+    await page.getByLabel('Comment').fill('Good: owners need to hear it.');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByTestId('decision-comment').getByText('Good: owners need to hear it.').waitFor();
+    await page.getByRole('link', { name: 'version 2' }).click();
+    await page.getByText('Version 2 of 2').waitFor();
+    await page.locator('ol.steps').getByText('Tell the channel owner').waitFor();
+    expect(await page.getByTestId('pending-count').count()).toBe(0);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const v2 = page.getByRole('row').filter({ hasText: 'Version 2' });
+    await v2.getByText('test-modern 1.0.0').waitFor();
+    expect(await v2.textContent()).toMatch(/agent\s*mcp/);
+    await ui.check('skill-history');
+  });
+
+  it('a member’s console edit becomes a proposal they follow; the admin rejects it with a comment', async () => {
+    const member = await as('ed');
+    await ui.open(`${P}/knowledge/roas-definition`);
+    await member.locator('article[data-loaded="true"]').waitFor();
+    await member.getByRole('tab', { name: 'Edit' }).click();
+    const body = member.getByLabel('Body (Markdown)');
+    await body.fill(`${await body.inputValue()}\n\nROAS below 1 loses money.\n`);
+    await member.getByRole('button', { name: 'Save as next version' }).click();
+    // 202 pending_review: the console goes to the proposal.
+    const heading = member.getByRole('heading', { level: 1, name: /^Proposal prop_/ });
+    await heading.waitFor();
+    const id = (await heading.textContent())!.replace('Proposal ', '');
+    await member.getByRole('button', { name: 'Withdraw' }).waitFor();
+    expect(await member.getByRole('button', { name: /Approve|Reject/ }).count()).toBe(0);
+    expect(await member.locator('dd').filter({ hasText: /^ed/ }).textContent()).toContain('console');
+    await member.getByRole('table', { name: 'Body, proposal against its base' }).getByText('ROAS below 1').waitFor();
+    await ui.check('proposal-member');
+
+    const page = await as('ann');
+    await ui.open(`${P}/proposals/${id}`);
+    await page.getByLabel('Comment').fill('Say it in the definition, not below it.');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByTestId('decision-comment').getByText('Say it in the definition').waitFor();
+    const stored = (await rest('ed', `/api/proposals/${id}`)).body;
+    expect(stored).toMatchObject({ status: 'rejected', decided_by: 'ann', author: { subject: 'ed', via: 'console' } });
+    expect((await rest('ann', `/api/knowledge/roas-definition?project_id=${P}`)).body.version_number).toBe(1);
+  });
+
+  it('stale: after a reviewer’s direct console edit, the proposal is approved on top of current', async () => {
+    const id = await proposeSkill(PACING, (b) =>
+      b.replace('\n## Acceptance', '8. **Agent step**: post the pacing table.\n\n## Acceptance'),
+    );
+    const page = await as('ann');
+    await ui.open(`${P}/skills/${PACING}`);
+    await page.getByText('Version 1 of 1').waitFor();
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    const body = page.getByLabel('Body (Markdown)');
+    const text = await body.inputValue();
+    await body.fill(
+      text
+        .replace(/^2\. \*\*Compute expected spend\*\*.*\n/m, '')
+        .replace('\n## Acceptance', '8. **Ann check**: ask finance.\n\n## Acceptance'),
+    );
+    await page.getByRole('button', { name: 'Save as next version' }).click();
+    // A reviewer's edit publishes directly, recorded as written from the console.
+    await page.getByText('Saved as version 2.').waitFor();
+    await page.getByRole('tab', { name: 'History' }).click();
+    const v2 = page.getByRole('row').filter({ hasText: 'Version 2' });
+    expect(await v2.textContent()).toMatch(/ann\s*console/);
+
+    await ui.open(`${P}/proposals/${id}`);
+    await page.getByText('moved on since this proposal was written').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    const current = page.getByRole('table', { name: 'Body, proposal against the current version' });
+    await current.locator('td.del').filter({ hasText: 'Ann check' }).waitFor();
+    await ui.check('proposal-stale');
+    await page.getByRole('button', { name: 'Approve on top of current (rebase)' }).click();
+    await page.getByRole('link', { name: 'version 3' }).waitFor();
+    const v3 = (await rest('ann', `/api/skills/${PACING}?project_id=${P}`)).body;
+    expect(v3).toMatchObject({ version: 3, author: { subject: 'agent', via: 'mcp', proposal_id: id } });
+  });
+
+  it('history: two versions compared with steps added and removed; restore writes the next version', async () => {
+    const page = await as('ann');
+    await ui.open(`${P}/skills/${PACING}`);
+    await page.getByText('Version 3 of 3').waitFor();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByLabel('Compare version').selectOption('2');
+    await page.getByLabel('with version').selectOption('3');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const steps = page.getByTestId('version-diff').getByRole('list', { name: 'Step changes' });
+    await steps.getByRole('listitem').filter({ hasText: 'Agent step' }).getByText('added').waitFor();
+    await steps.getByRole('listitem').filter({ hasText: 'Compute expected spend' }).getByText('added').waitFor();
+    await steps.getByRole('listitem').filter({ hasText: 'Ann check' }).getByText('removed').waitFor();
+    const table = page.getByRole('table', { name: 'Body, version 2 against version 3' });
+    await table.locator('td.add').filter({ hasText: 'Agent step' }).waitFor();
+    await ui.check('skill-diff');
+
+    await page.getByRole('button', { name: 'Restore this version (2)' }).click();
+    await page.getByText('Restored as version 4.').waitFor();
+    await page.getByText('Version 4 of 4').waitFor();
+    const [v2, v4] = await Promise.all(
+      [2, 4].map(async (v) => (await rest('ann', `/api/skills/${PACING}?project_id=${P}&version=${v}`)).body),
+    );
+    expect(v4.body_md).toBe(v2.body_md);
+    expect(v4.author).toMatchObject({ subject: 'ann', via: 'console' });
+
+    // A viewer reads the history but is offered no restore and no decision.
+    const viewer = await as('vic');
+    await ui.open(`${P}/skills/${PACING}`);
+    await viewer.getByText('Version 4 of 4').waitFor();
+    await viewer.getByRole('tab', { name: 'History' }).click();
+    await viewer.getByRole('button', { name: 'Version 1' }).waitFor();
+    expect(await viewer.getByRole('button', { name: /Restore/ }).count()).toBe(0);
+    await ui.check('skill-history-viewer');
+
+    // An editor's restore under review is a proposal: the console follows the answer.
+    const member = await as('ed');
+    await ui.open(`${P}/skills/${PACING}`);
+    await member.getByText('Version 4 of 4').waitFor();
+    await member.getByRole('tab', { name: 'History' }).click();
+    await member.getByRole('button', { name: 'Restore this version (1)' }).click();
+    await member.getByRole('heading', { level: 1, name: /^Proposal prop_/ }).waitFor();
+    await member.getByRole('button', { name: 'Withdraw' }).click();
+    await member.locator('.badge').getByText('withdrawn').waitFor();
+    expect((await rest('ann', `/api/skills/${PACING}?project_id=${P}`)).body.version).toBe(4);
+  });
+});
