@@ -160,6 +160,25 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     const stored = (await rest('ed', `/api/proposals/${id}`)).body;
     expect(stored).toMatchObject({ status: 'rejected', decided_by: 'ann', author: { subject: 'ed', via: 'console' } });
     expect((await rest('ann', `/api/knowledge/roas-definition?project_id=${P}`)).body.version_number).toBe(1);
+
+    // A sheet's history: a REST write, compared and restored from the console.
+    const sheet = (await rest('ann', `/api/knowledge/roas-definition?project_id=${P}`)).body;
+    const put = await rest('ann', `/api/knowledge/roas-definition?project_id=${P}`, {
+      method: 'PUT',
+      json: { title: 'ROAS, defined', body_md: sheet.body_md, owner: sheet.owner },
+    });
+    expect(put.status).toBe(200);
+    await ui.open(`${P}/knowledge/roas-definition`);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const v2 = page.getByRole('row').filter({ hasText: 'Version 2' });
+    expect(await v2.textContent()).toMatch(/ann\s*rest/);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const changes = page.getByTestId('version-diff').getByRole('region', { name: 'Changes' });
+    await changes.getByText('ROAS, defined').waitFor();
+    await page.getByTestId('version-diff').getByText('The bodies are the same.').waitFor();
+    await page.getByRole('button', { name: 'Restore this version (1)' }).click();
+    await page.getByText('Restored as version 3.').waitFor();
+    expect((await rest('ann', `/api/knowledge/roas-definition?project_id=${P}`)).body.title).toBe(sheet.title);
   });
 
   it('stale: after a reviewer’s direct console edit, the proposal is approved on top of current', async () => {
