@@ -120,12 +120,16 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     await page.getByText('The current version is the base').waitFor();
     await ui.check('proposal-detail');
 
+    await page.getByText('Edit before approving').click();
+    const edit = page.getByLabel('Body to publish (Markdown)');
+    await edit.fill((await edit.inputValue()).replace('share the finding.', 'share the finding in their channel.'));
     await page.getByLabel('Comment').fill('Good: owners need to hear it.');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByTestId('decision-comment').getByText('Good: owners need to hear it.').waitFor();
     await page.getByRole('link', { name: 'version 2' }).click();
     await page.getByText('Version 2 of 2').waitFor();
     await page.locator('ol.steps').getByText('Tell the channel owner').waitFor();
+    await page.getByText('share the finding in their channel.').waitFor();
     expect(await page.getByTestId('pending-count').count()).toBe(0);
     await page.getByRole('tab', { name: 'History' }).click();
     const v2 = page.getByRole('row').filter({ hasText: 'Version 2' });

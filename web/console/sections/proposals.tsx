@@ -206,10 +206,14 @@ function ProposalPage(props: { id: string }) {
     [props.id],
   );
   const p = proposal.data;
+  const proposedBody = String((p?.fields as { body_md?: unknown } | undefined)?.body_md ?? '');
   const changes = useProposedChanges(p);
   const [comment, setComment] = useState('');
+  // The reviewer's own version of the body, when they change it before approving (approve's edits).
+  const [edited, setEdited] = useState<string | null>(null);
   const decided = () => {
     setComment('');
+    setEdited(null);
     proposalsChanged.set(proposalsChanged.get() + 1);
     proposal.reload();
   };
@@ -218,7 +222,11 @@ function ProposalPage(props: { id: string }) {
     ok(
       api.POST('/api/proposals/{id}/approve', {
         ...path,
-        body: { ...(comment.trim() ? { comment: comment.trim() } : {}), ...(rebase ? { rebase: true } : {}) },
+        body: {
+          ...(comment.trim() ? { comment: comment.trim() } : {}),
+          ...(rebase ? { rebase: true } : {}),
+          ...(edited !== null && edited !== proposedBody ? { edits: { body_md: edited } } : {}),
+        },
       }),
     );
   const approve = useSubmit(approval(false), decided);
@@ -313,6 +321,24 @@ function ProposalPage(props: { id: string }) {
                     <textarea {...a} class="short" value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
                   )}
                 </Field>
+              )}
+              {canReview && (
+                <details>
+                  <summary>Edit before approving</summary>
+                  <Field
+                    label="Body to publish (Markdown)"
+                    hint="Approving publishes this text, still credited to the proposal's author."
+                    error={approve.fieldError('edits.body_md') ?? rebase.fieldError('edits.body_md')}
+                  >
+                    {(a) => (
+                      <textarea
+                        {...a}
+                        value={edited ?? proposedBody}
+                        onInput={(e) => setEdited(e.currentTarget.value)}
+                      />
+                    )}
+                  </Field>
+                </details>
               )}
               <ErrorBox error={approve.error ?? rebase.error ?? reject.error ?? withdraw.error} />
               <div class="row">
