@@ -31,9 +31,9 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
    * A fresh browser context signed in as `sub` with a token of the test issuer. The tab's session
    * storage carries it as a typed token would be (the OAuth redirect itself is auth.test.ts's).
    */
-  const as = async (sub: string) => {
+  const as = async (sub: string, viewport?: { width: number; height: number }) => {
     await ui.close();
-    const page = await ui.start();
+    const page = await ui.start(viewport);
     page.on('dialog', (d) => void d.accept());
     await ui.context.addInitScript((token: string) => {
       sessionStorage.setItem('context-hub.console.token', token);
@@ -139,7 +139,7 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
   });
 
   it('a member’s console edit becomes a proposal they follow; the admin rejects it with a comment', async () => {
-    const member = await as('ed');
+    const member = await as('ed', { width: 390, height: 844 });
     await ui.open(`${P}/knowledge/roas-definition`);
     await member.locator('article[data-loaded="true"]').waitFor();
     await member.getByRole('tab', { name: 'Edit' }).click();
