@@ -123,6 +123,7 @@ function ProposalList() {
             </tbody>
           </table>
           {rows.length === 0 && <p class="muted">No {status === 'all' ? '' : `${status} `}proposal.</p>}
+          {list.data.next_cursor && <p class="muted small">The newest 200 are shown; pick a status to see others.</p>}
         </div>
       )}
     </>
