@@ -48,6 +48,11 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     }[];
     expect(audit.filter((e) => e.target.includes('parse'))).toEqual([]);
     expect(audit.some((e) => /skill/i.test(`${e.action} ${e.target}`))).toBe(true);
+    // A [[key]] in the rendered body opens that key in the taxonomy.
+    await page.getByRole('region', { name: 'Body' }).getByRole('link', { name: 'kpi.roas' }).first().click();
+    await page.getByRole('region', { name: 'Key kpi.roas' }).waitFor();
+    await page.goBack();
+    await page.getByText('Version 2 of 2').waitFor();
     // History lists both; version 1 is one click away.
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByRole('button', { name: 'Version 1' }).click();

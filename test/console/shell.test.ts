@@ -117,5 +117,12 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await ui.check('overview-390');
+    for (const path of [`${P}/skills/investigate-roas-drop`, `${P}/anomalies`, `${P}/datastreams`, 'org/members']) {
+      await ui.open(path);
+      await ui.loaded();
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(wider, path).toBeLessThanOrEqual(0);
+    }
+    await ui.check('members-390');
   });
 });
