@@ -2,7 +2,7 @@ import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { renderMarkdown } from '../../shared/markdown.js';
 import { api, ok } from '../api.js';
-import { ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
 import { Day, Instant, metricLabel, useLinks } from './common.js';
 
 interface InsightList {
@@ -119,27 +119,18 @@ function Overview() {
               </p>
             )}
             <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">Freshness per datastream</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Datastream</th>
-                    <th scope="col">Latest day</th>
-                    <th scope="col" class="num">
-                      Lag (days)
-                    </th>
+              <DataTable
+                caption={'Freshness per datastream'}
+                columns={['Datastream', 'Latest day', { num: 'Lag (days)' }]}
+              >
+                {d.dq?.health.freshness.map((f) => (
+                  <tr key={f.datastream_id}>
+                    <td>{f.name}</td>
+                    <td>{f.last_date ? <Day day={f.last_date} /> : '–'}</td>
+                    <td class="num">{f.lag_days ?? '–'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {d.dq?.health.freshness.map((f) => (
-                    <tr key={f.datastream_id}>
-                      <td>{f.name}</td>
-                      <td>{f.last_date ? <Day day={f.last_date} /> : '–'}</td>
-                      <td class="num">{f.lag_days ?? '–'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
             <h3>Latest runs</h3>
             <ul class="plain stack">

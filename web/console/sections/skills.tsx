@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok, rawFetch } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
-import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
 
@@ -66,33 +66,24 @@ function SkillList() {
       {list.loading && !list.data && <Loading what="skills" />}
       {list.data && (
         <div class="table-wrap">
-          <table data-loaded="true">
-            <caption class="visually-hidden">Skills of {project.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col" class="num">
-                  Version
-                </th>
-                <th scope="col">Updated</th>
+          <DataTable
+            caption={`Skills of ${project.name}`}
+            columns={['Name', 'Description', { num: 'Version' }, 'Updated']}
+            data-loaded="true"
+          >
+            {shown.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <a href={link(`skills/${s.name}`)}>{s.name}</a>
+                </td>
+                <td>{s.description}</td>
+                <td class="num">{s.version}</td>
+                <td>
+                  <Instant at={s.updated_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <a href={link(`skills/${s.name}`)}>{s.name}</a>
-                  </td>
-                  <td>{s.description}</td>
-                  <td class="num">{s.version}</td>
-                  <td>
-                    <Instant at={s.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {shown.length === 0 && <p class="muted">No skill matches.</p>}
         </div>
       )}
@@ -256,44 +247,33 @@ function SkillPage(props: { name: string }) {
           {tab === 'history' && (
             <div class="table-wrap">
               <ErrorBox error={versions.error} />
-              <table>
-                <caption class="visually-hidden">Versions of {props.name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Description</th>
-                    <th scope="col" class="num">
-                      Steps
-                    </th>
-                    <th scope="col">By</th>
-                    <th scope="col">When</th>
+              <DataTable
+                caption={`Versions of ${props.name}`}
+                columns={['Version', 'Description', { num: 'Steps' }, 'By', 'When']}
+              >
+                {versions.data?.versions.map((v) => (
+                  <tr key={v.version}>
+                    <td>
+                      <button
+                        type="button"
+                        class="link"
+                        onClick={() => {
+                          setVersion(v.version);
+                          setTab('view');
+                        }}
+                      >
+                        Version {v.version}
+                      </button>
+                    </td>
+                    <td>{v.description}</td>
+                    <td class="num">{v.step_count}</td>
+                    <td>{v.created_by}</td>
+                    <td>
+                      <Instant at={v.created_at} />
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {versions.data?.versions.map((v) => (
-                    <tr key={v.version}>
-                      <td>
-                        <button
-                          type="button"
-                          class="link"
-                          onClick={() => {
-                            setVersion(v.version);
-                            setTab('view');
-                          }}
-                        >
-                          Version {v.version}
-                        </button>
-                      </td>
-                      <td>{v.description}</td>
-                      <td class="num">{v.step_count}</td>
-                      <td>{v.created_by}</td>
-                      <td>
-                        <Instant at={v.created_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
           )}
         </>
