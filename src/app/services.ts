@@ -7,9 +7,11 @@ import { FlowsService } from '../modules/flows/flows.service.js';
 import { IngestionService } from '../modules/ingestion/ingestion.service.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
 import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
+import { ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
+import { HubFilesService } from '../modules/hub-files/index.js';
 import { createOrgServices, guardProjectCreation } from '../modules/org/index.js';
 import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
@@ -30,9 +32,22 @@ export function createServices(deps: ServiceDeps): Services {
   demo.add('context-events', contextEventsDemoSeeder(deps.db, projects));
   const skills = new SkillsService(deps.db, projects, org.projectLimits);
   const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
+  const proposals = new ProposalsService(deps.db, projects, skills, knowledge, deps.feed, org.audit);
+  skills.governWith(proposals);
+  knowledge.governWith(proposals);
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
+  const hubFiles = new HubFilesService({
+    db: deps.db,
+    projects,
+    skills,
+    knowledge,
+    taxonomy,
+    audit: org.audit,
+    limits: org.projectLimits,
+  });
+  hubFiles.governWith(proposals);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config);
   const flows = new FlowsService(deps.db, projects, deps.config, credentials, org.projectLimits);
@@ -54,8 +69,10 @@ export function createServices(deps: ServiceDeps): Services {
     skills,
     knowledge,
     taxonomy,
+    proposals,
     search,
     contextHub,
+    hubFiles,
     projects,
     org,
     demo,

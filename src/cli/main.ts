@@ -10,6 +10,8 @@ import { recordListenUrl } from '../platform/db/data-dir-lock.js';
 const loadServiceApp = () => import('../app/service-app.js');
 // It opens PGlite: imported on demand for the same reason.
 const loadBackupCli = () => import('../modules/backup/backup.cli.js');
+// It may open the store and the service graph: imported on demand for the same reason.
+const loadHubFilesCli = () => import('../modules/hub-files/hub-files.cli.js');
 
 const HELP = `context-hub ${VERSION} — governed context for AI agents, over MCP and REST
 
@@ -27,6 +29,10 @@ Commands:
   backup      backup [--token t] <file>: a consistent snapshot of the embedded store, running or
               stopped (with DATABASE_URL: use pg_dump, as the command says).
   restore     restore <file>: bring a snapshot back into an empty DATA_DIR.
+  export      export [--token t] <project_id> <dir>: write the hub as files (SKILL.md, knowledge/*.md,
+              taxonomy.yaml) to keep in git.
+  import      import [--dry-run] [--prune] [--propose] [--token t] <project_id> <dir>: apply such a
+              folder (new versions for what changed; --dry-run prints the plan).
   --help      Show this help.  --version  Print the version.
 
 Storage: embedded PGlite under DATA_DIR (default ./data) unless DATABASE_URL=postgres://… is set.
@@ -50,6 +56,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return await (await loadBackupCli()).backupCommand(argv.slice(1), loadConfig());
       case 'restore':
         return await (await loadBackupCli()).restoreCommand(argv.slice(1), loadConfig());
+      case 'export':
+        return await (await loadHubFilesCli()).exportCommand(argv.slice(1), loadConfig(), openHub);
+      case 'import':
+        return await (await loadHubFilesCli()).importCommand(argv.slice(1), loadConfig(), openHub);
       case '--version':
       case '-v':
         process.stdout.write(`${VERSION}\n`);
@@ -180,6 +190,13 @@ async function migrateCommand(config: Config): Promise<number> {
     await db.close();
   }
   return 0;
+}
+
+/** export/import on a store that no process serves: the service graph over it, for the hub-files CLI. */
+async function openHub(config: Config) {
+  const { createServiceApp } = await loadServiceApp();
+  const app = await createServiceApp({ config, logger: createLogger({ level: 'warn' }) });
+  return { hubFiles: app.services.hubFiles, ctx: app.systemContext(), close: () => app.close() };
 }
 
 async function seedDemo(config: Config): Promise<number> {

@@ -28,7 +28,8 @@ export const SERVER_INSTRUCTIONS = [
   "Context Hub gives you governed context about this organization's analytics: procedures (Skills), topic documents (Knowledge), a business taxonomy, and data tools.",
   'Reading order: 1) search_context with your question; 2) get_procedure for a Skill hit (follow its numbered steps); 3) get_knowledge with topic_id for a Knowledge hit; get_business_key for a taxonomy key.',
   'get_skills, get_context_hub and get_knowledge without topic_id return raw unbounded lists: use them only when you already know you need everything.',
-  'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from.',
+  'project_id defaults to "default", which resolves to your only project; when you can see several, the error lists the ids to choose from. A console URL (https://<host>/console/proj_…/…) pasted by a user works as project_id too.',
+  'Writes (add_skill, add_knowledge) may answer status pending_review and a proposal_id when the project reviews agent writes: nothing is published until a reviewer approves; follow it with get_proposal.',
   'Errors come back as results with isError and a code (e.g. project_forbidden, role_forbidden, validation_failed) plus what to do next.',
 ].join('\n');
 
@@ -90,7 +91,10 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
         list: async (ctx) => {
           const caller = callerOf(ctx, boundCaller);
           const rc = { actor: caller.actor, requestId: caller.requestId, clock: deps.clock, log: deps.log };
-          const items = actorHas(caller.actor, resource.permission) ? await resource.list(rc) : [];
+          // Listing and reading write nothing: a lost connection is retried once, as read-only tools are.
+          const items = actorHas(caller.actor, resource.permission)
+            ? await retryReadOnLoss(() => resource.list(rc))
+            : [];
           return { resources: items.map((i) => ({ ...i, mimeType: resource.mimeType })) };
         },
       }),
@@ -102,7 +106,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
           Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
         );
         try {
-          const { text } = await resource.read(rc, uri.href, vars);
+          const { text } = await retryReadOnLoss(() => resource.read(rc, uri.href, vars));
           return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
         } catch (error) {
           throw resourceReadError(uri.href, error, deps.log);
@@ -176,6 +180,8 @@ export interface ToolCallChannel {
   signal: AbortSignal;
   progressToken?: string | number;
   notify?: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+  /** The client's name and version, when the server knows them (recorded on the versions a write makes). */
+  client?: { name: string; version: string };
 }
 
 /**
@@ -188,6 +194,8 @@ class ToolCallContext implements ToolContext {
   readonly actor: Actor;
   readonly requestId: string;
   readonly clock: Clock;
+  readonly via = 'mcp' as const;
+  readonly client: { name: string; version: string } | undefined;
   private childLog: Logger | undefined;
 
   constructor(
@@ -199,6 +207,7 @@ class ToolCallContext implements ToolContext {
     this.actor = caller.actor;
     this.requestId = caller.requestId;
     this.clock = deps.clock;
+    this.client = channel.client;
   }
 
   // Made on first use: a pino child (with its redaction paths) per call was a visible share of a
@@ -263,6 +272,16 @@ export async function runToolCall(
   }
 }
 
+/**
+ * The client's identity: 2025-era sessions keep the one their initialize gave (replayed when a
+ * session is rehydrated); on 2026-07-28 the SDK seeds it per request from the request's envelope.
+ */
+function clientOf(server: McpServer): { name: string; version: string } | undefined {
+  // Deprecated in favour of the per-request envelope, but the one accessor that answers in both eras.
+  const info = server.server.getClientVersion();
+  return info ? { name: info.name, version: info.version } : undefined;
+}
+
 function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec, boundCaller?: CallerInfo): void {
   const uiMeta = deps.registry.views.toolMeta(tool);
   server.registerTool(
@@ -280,6 +299,7 @@ function registerTool(server: McpServer, deps: McpServerDeps, tool: AnyToolSpec,
         signal: ctx.mcpReq.signal,
         progressToken: ctx.mcpReq._meta?.progressToken,
         notify: (notification) => ctx.mcpReq.notify(notification),
+        client: clientOf(server),
       }),
   );
 }

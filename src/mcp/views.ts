@@ -1,10 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { AnyToolSpec } from './tool.js';
 
 /** MCP Apps (ext-apps 2.x): the MIME type a host recognizes as a view. */
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+
+/** A view loads nothing from anywhere (no outside domain) and asks the host for a border. */
+const VIEW_META = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
+
+/**
+ * A view is the same for every caller and changes only with a deployment: hosts may share it and
+ * keep it a few minutes (2026-07-28 cache hint; earlier eras carry none).
+ */
+export const VIEW_CACHE_HINT = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
 export const viewResourceUri = (view: string) => `ui://context-hub/${view}.html`;
 
@@ -52,11 +61,23 @@ export class ViewCatalog {
     return { ui, ...meta };
   }
 
+  /** Every view's URI with the resources/read result that answers it (the one definition of it). */
+  *readResults(): Iterable<[string, ReadResourceResult]> {
+    for (const name of this.html.keys()) {
+      const uri = viewResourceUri(name);
+      yield [uri, this.readResult(name)];
+    }
+  }
+
+  private readResult(name: string): ReadResourceResult {
+    const uri = viewResourceUri(name);
+    return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: this.html.get(name) ?? '', _meta: VIEW_META }] };
+  }
+
   /** Registers every view as a static resource of the server instance. */
   register(server: McpServer): void {
-    for (const [name, text] of this.html) {
+    for (const name of this.html.keys()) {
       const uri = viewResourceUri(name);
-      const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
       server.registerResource(
         `view-${name}`,
         uri,
@@ -64,9 +85,10 @@ export class ViewCatalog {
           title: `Context Hub view: ${name}`,
           description: `MCP Apps view for ${name}`,
           mimeType: VIEW_MIME_TYPE,
-          _meta: meta,
+          _meta: VIEW_META,
+          cacheHint: VIEW_CACHE_HINT,
         },
-        async () => ({ contents: [{ uri, mimeType: VIEW_MIME_TYPE, text, _meta: meta }] }),
+        async () => this.readResult(name),
       );
     }
   }

@@ -9,12 +9,14 @@ import { contextHubTools } from './context-hub/index.js';
 import { credentialRoutes } from './credentials/index.js';
 import { dqRoutes, dqTools } from './data-quality/index.js';
 import { flowRoutes, flowTools, runResources } from './flows/index.js';
+import { hubFilesRoutes } from './hub-files/index.js';
 import { insightResources, insightRoutes, insightTools } from './insights/index.js';
 import { knowledgeRoutes } from './knowledge/knowledge.routes.js';
 import { knowledgeTools } from './knowledge/knowledge.tools.js';
 import { moneyRoutes, moneyTools } from './money/index.js';
 import { orgRoutes } from './org/index.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
+import { proposalResources, proposalRoutes, proposalTools } from './proposals/index.js';
 import { reportRoutes, reportTools } from './reports/index.js';
 import { searchRoutes, searchTools } from './search/index.js';
 import { skillRoutes } from './skills/skills.routes.js';
@@ -36,6 +38,7 @@ export const CONTEXT_HUB_TOOL_ORDER = [
   'add_skill',
   'get_skills',
   'get_context_hub',
+  'get_proposal',
 ] as const;
 
 /** `tools` in the order `names` gives; throws when the two do not hold the same names. */
@@ -57,7 +60,9 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
   return [
     ...skillRoutes(services.skills),
     ...knowledgeRoutes(services.knowledge),
+    ...proposalRoutes(services.proposals),
     ...taxonomyRoutes(services.taxonomy),
+    ...hubFilesRoutes(services.hubFiles),
     ...searchRoutes(services.search),
     ...projectRoutes(services.projects),
     ...orgRoutes(services.org, services.deps.config.authMode),
@@ -83,6 +88,7 @@ export function moduleTools(services: Services): AnyToolSpec[] {
       ...knowledgeTools(services.knowledge),
       ...taxonomyTools(services.taxonomy),
       ...contextHubTools(services.contextHub),
+      ...proposalTools(services.proposals),
     ],
     CONTEXT_HUB_TOOL_ORDER,
   );
@@ -102,6 +108,7 @@ export function moduleTools(services: Services): AnyToolSpec[] {
 export function moduleResources(services: Services): ResourceSpec[] {
   return [
     ...projectResources(services.projects),
+    ...proposalResources(services.proposals, services.projects),
     ...anomalyResources(services.evaluators.anomalies, services.projects),
     ...insightResources(services.evaluators.insights, services.projects),
     ...runResources(services.flows, services.projects),

@@ -10,12 +10,14 @@ import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
 import type { Evaluators } from './evaluators/index.js';
+import type { HubFilesService } from './hub-files/index.js';
 import type { FlowsService } from './flows/flows.service.js';
 import type { IngestionService } from './ingestion/ingestion.service.js';
 import type { KnowledgeService } from './knowledge/knowledge.service.js';
 import type { MoneyService } from './money/money.service.js';
 import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/projects.service.js';
+import type { ProposalsService } from './proposals/index.js';
 import type { SearchService } from './search/search.service.js';
 import type { SkillsService } from './skills/skills.service.js';
 import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
@@ -48,9 +50,13 @@ export interface Services {
   skills: SkillsService;
   knowledge: KnowledgeService;
   taxonomy: TaxonomyService;
+  /** The agent_writes policy and the proposals it creates (issue 24). */
+  proposals: ProposalsService;
   search: SearchService;
   /** What spans the hub's parts: the whole hub of a project (get_context_hub). */
   contextHub: ContextHubService;
+  /** The hub as files: export and import of a folder (context as code, `context-hub export|import`). */
+  hubFiles: HubFilesService;
   money: MoneyService;
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */

@@ -32,12 +32,12 @@ describe.skipIf(!TEST_DATABASE_URL)('a dropped database connection [postgres]', 
   });
 
   /** Starts `request`, cuts the database connection it is waiting on, and returns its outcome. */
-  async function cutUnder<T>(request: () => Promise<T>): Promise<{ outcome: T; terminated: number }> {
+  async function cutUnder<T>(request: () => Promise<T>, table = 'skills'): Promise<{ outcome: T; terminated: number }> {
     const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await locker.connect();
     try {
       await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE ${service.store.schema}.skills IN ACCESS EXCLUSIVE MODE`);
+      await locker.query(`LOCK TABLE ${service.store.schema}.${table} IN ACCESS EXCLUSIVE MODE`);
       const pending = request();
       // Keeps a rejection from being reported as unhandled before it is awaited below.
       pending.catch(() => undefined);
@@ -72,6 +72,16 @@ describe.skipIf(!TEST_DATABASE_URL)('a dropped database connection [postgres]', 
     expect(outcome.isError).toBeFalsy();
     const text = (outcome.content as { type: string; text: string }[])[0]!.text;
     expect(JSON.parse(text).skills.map((s: { name: string }) => s.name)).toEqual(['first-skill']);
+  });
+
+  it('answers a resource read whose connection was terminated', async () => {
+    const { outcome, terminated } = await cutUnder(
+      () => mcp.readResource({ uri: `proposals://${P}/pending` }),
+      'proposals',
+    );
+    expect(terminated).toBe(1);
+    const text = (outcome.contents[0] as { text: string }).text;
+    expect(JSON.parse(text)).toMatchObject({ project_id: P });
   });
 
   it('reports a write as database_unavailable (503, Retry-After), does not retry it, and keeps serving', async () => {

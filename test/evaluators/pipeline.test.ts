@@ -180,6 +180,20 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
       expect(a).toMatchObject({ metric: 'spend', direction: 'spike', fired: true });
     const dq = (await client.callTool({ name: 'get_data_quality', arguments: {} })) as any;
     expect(dq.structuredContent.data.health.checks_last_7_days).toBe(12);
+    // The ledger may be withheld from structuredContent (it is long); the app payload has it whole.
+    const ledgerOf = (r: any) => r._meta['service.app_payload'].data.ledger as { check_id: string }[];
+    expect(ledgerOf(dq)).toHaveLength(12);
+    expect(dq.structuredContent.data.next_cursor).toBeNull();
+    // The ledger pages: the summary says where the older entries are.
+    const first = (await client.callTool({ name: 'get_data_quality', arguments: { limit: 5 } })) as any;
+    expect(ledgerOf(first)).toHaveLength(5);
+    const cursor = first.structuredContent.data.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    expect(first.content[0].text).toContain(`cursor "${cursor}"`);
+    const rest = (await client.callTool({ name: 'get_data_quality', arguments: { limit: 50, cursor } })) as any;
+    expect(ledgerOf(rest)).toHaveLength(7);
+    const seen = [...ledgerOf(first), ...ledgerOf(rest)].map((c) => c.check_id);
+    expect(new Set(seen).size).toBe(12);
     const bad = (await client.callTool({ name: 'get_anomalies', arguments: { metric: 'height' } })) as any;
     expect(bad.isError).toBe(true);
     const latest = await client.readResource({ uri: `insight://${P}/latest` });

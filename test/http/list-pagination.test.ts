@@ -16,6 +16,8 @@ const NOT_PAGINATED: Record<string, string> = {
   '/api/org/settings': 'roles: the fixed set of roles',
   '/api/taxonomy': 'a tree, not a list (key_count says its size); /api/taxonomy/keys pages the same keys',
   '/api/search': 'ranked hits cut to limit (max 50); total and truncated say what was left out',
+  '/api/skills/{name}/diff': 'one comparison of two versions: at most two fields, the steps of two bodies',
+  '/api/knowledge/{topic_id}/diff': 'one comparison of two versions: at most two fields (title, owner)',
   '/api/org/me': "the caller's own grants (one per project) and its token's scopes and permissions",
   '/api/anomalies/series': 'one point per day between from and to, a range the caller chose',
 };

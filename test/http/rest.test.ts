@@ -26,7 +26,13 @@ describe.each(STORES)('REST skeleton [%s]', (store) => {
       json: { id: 'proj_alpha', name: 'Alpha' },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: 'proj_alpha', name: 'Alpha', reporting_currency: 'USD', timezone: 'UTC' });
+    expect(created.body).toEqual({
+      id: 'proj_alpha',
+      name: 'Alpha',
+      reporting_currency: 'USD',
+      timezone: 'UTC',
+      agent_writes: 'publish',
+    });
     for (const id of ['proj_beta', 'proj_gamma']) {
       expect(
         (

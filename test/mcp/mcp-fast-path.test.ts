@@ -11,6 +11,9 @@ import { createLogger } from '../../src/platform/logger.js';
 import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
 import { openTestDatabase, STORES, type TestDatabase } from '../support/stores.js';
 
+/** A view every build has (the views are built by npm run build, before the tests). */
+const VIEW_URI = 'ui://context-hub/search.html';
+
 interface Raw {
   headers: Record<string, string>;
   body: Record<string, unknown>;
@@ -34,6 +37,7 @@ async function captureModernRequests(base: string): Promise<Raw[]> {
   await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: record }));
   await client.listTools();
   expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
+  await client.readResource({ uri: VIEW_URI });
   await client.close();
   return captured;
 }
@@ -53,6 +57,7 @@ async function captureLegacySession(base: string): Promise<{ requests: Raw[]; cl
   await client.connect(new LegacyTransport(new URL(`${base}/mcp`), { fetch: record }));
   await client.listTools();
   expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
+  await client.readResource({ uri: VIEW_URI });
   return { requests, close: () => client.close() };
 }
 
@@ -142,6 +147,28 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
     expect(JSON.stringify(a.body)).toContain('proj_fast');
   });
 
+  it('resources/read of a view: same answer, not streamed; other URIs and mismatched headers go the SDK way', async () => {
+    const read = byMethod('resources/read');
+    const a = await send(fast.url, read);
+    const b = await send(sdk.url, read);
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual(b.body);
+    expect(a.chunked).toBe(false);
+    expect(JSON.stringify(a.body)).toContain('text/html;profile=mcp-app');
+    const other = 'ui://context-hub/no-such-view.html';
+    const cases: { headers?: Record<string, string>; params?: Record<string, unknown> }[] = [
+      { params: { uri: other }, headers: { 'mcp-name': other } },
+      { headers: { 'mcp-name': 'ui://context-hub/insight.html' } },
+      { params: { uri: 42 } },
+    ];
+    for (const patch of cases) {
+      const x = await send(fast.url, read, patch);
+      const y = await send(sdk.url, read, patch);
+      expect({ patch, status: x.status, body: x.body }).toEqual({ patch, status: y.status, body: y.body });
+      expect(x.chunked).toBe(y.chunked);
+    }
+  });
+
   it('leaves unknown tools, bad arguments, header mismatches and progress tokens to the SDK path', async () => {
     const call = byMethod('tools/call');
     const meta = (call.body.params as { _meta: Record<string, unknown> })._meta;
@@ -227,6 +254,20 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     expect(withProgress.status).toBe(200);
     expect(withProgress.chunked).toBe(true);
     expect(single(withProgress.body)).toEqual(single(b.body));
+  });
+
+  it("resources/read of a view: the same answer in one write; an unknown URI is the transport's", async () => {
+    const a = await send(fast.url, pick(fastSession, 'resources/read'));
+    const b = await send(sdk.url, pick(sdkSession, 'resources/read'));
+    expect(a.status).toBe(200);
+    expect(single(a.body)).toEqual(single(b.body));
+    expect(a.chunked).toBe(false);
+    expect(b.chunked).toBe(true);
+    const other = { params: { uri: 'ui://context-hub/no-such-view.html' } };
+    const x = await send(fast.url, pick(fastSession, 'resources/read'), other);
+    const y = await send(sdk.url, pick(sdkSession, 'resources/read'), other);
+    expect({ status: x.status, body: single(x.body) }).toEqual({ status: y.status, body: single(y.body) });
+    expect(x.chunked).toBe(true);
   });
 
   it('leaves unknown sessions, other versions, cursors and progress tokens to the SDK path', async () => {

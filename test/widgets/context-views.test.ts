@@ -103,4 +103,30 @@ describe.each(STORES)('context views in a real browser [%s]', (store) => {
     }
     await views.check(frame, 'business-key');
   });
+
+  it('add_skill under review: the view says the change waits for review and opens no version', async () => {
+    const patch = (mode: string) =>
+      fetch(`${service.url}/api/projects/${P}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_writes: mode }),
+      });
+    expect((await patch('review')).status).toBe(200);
+    try {
+      const { frame } = await views.render('add_skill', {
+        project_id: P,
+        name: 'proposed-in-view',
+        description: 'Waits for review',
+        body_md: '## Steps\n1. One\n',
+      });
+      await frame
+        .getByRole('status')
+        .getByText(/Not published yet: .*proposal prop_[a-f0-9]{16}/)
+        .waitFor();
+      expect(await frame.getByText('Opening it').count()).toBe(0);
+      await views.check(frame, 'procedure-pending');
+    } finally {
+      await patch('publish');
+    }
+  });
 });

@@ -60,6 +60,13 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
         dimensions: ['channel', 'currency'],
         date_range: { relative: 'last_28_days' },
       },
+      {
+        name: 'Spend by campaign',
+        dataset: 'ad_performance_daily',
+        metrics: ['spend'],
+        dimensions: ['campaign_name'],
+        date_range: { relative: 'last_28_days' },
+      },
     ]) {
       const res = await api(`${service.url}/api/flows/upsert`, {
         method: 'POST',
@@ -221,6 +228,13 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     expect(await bars.first().textContent()).toMatch(/\$/);
     expect(await frame.locator('figure.chart').count()).toBe(0);
     await views.check(frame, 'report-bars');
+  });
+
+  it("run_report: money in the project's currency when no column names one", async () => {
+    const { frame } = await views.render('run_report', { project_id: P, name: 'Spend by campaign' });
+    await frame.getByRole('heading', { name: 'Spend by campaign' }).waitFor();
+    expect(await frame.locator('.bar-row').first().textContent()).toMatch(/\$\d/);
+    expect(await frame.locator('table tbody').textContent()).toMatch(/\$\d/);
   });
 
   it('list_context_events: a timeline with a type filter', async () => {

@@ -5,10 +5,11 @@ import { MCP_BODY_LIMIT } from '../../platform/http/limits.js';
 import { checkJsonDepth } from '../../platform/json-depth.js';
 import type { Logger } from '../../platform/logger.js';
 import { corsResponseHeaders } from '../cors.js';
-import type { CallerInfo, McpServerDeps } from '../server.js';
+import { type CallerInfo, type McpServerDeps, serverIdentity } from '../server.js';
 import { ModernAnswers } from './modern.js';
 import { answerOnSession } from './session.js';
 import { type Cancellation, ToolAnswers } from './tool-answers.js';
+import { ViewReads } from './view-reads.js';
 
 /**
  * Cancellation that costs nothing until a tool reads the signal: an AbortController per request
@@ -54,9 +55,10 @@ export interface McpFastPathDeps {
 }
 
 /**
- * The MCP fast path: the hot /mcp requests (plain `tools/list`, read-only `tools/call`, on either
- * era) answered on node's request event, below Fastify, whose per-request routing, hooks, child
- * logger and reply cost about as much as the answer itself (bench:mcp profiles). The HTTP app
+ * The MCP fast path: the hot /mcp requests (plain `tools/list`, read-only `tools/call` and
+ * `resources/read` of a view, on either era) answered on node's request event, below Fastify,
+ * whose per-request routing, hooks, child logger and reply cost about as much as the answer itself
+ * (bench:mcp profiles). The HTTP app
  * offers it the POSTs it may take (buildHttpApp's fastPath option).
  *
  * It answers only what it can answer exactly as the route would and declines the rest: malformed
@@ -66,12 +68,13 @@ export interface McpFastPathDeps {
  */
 export function createMcpFastPath(deps: McpFastPathDeps): FastPath {
   const tools = new ToolAnswers(deps.server);
-  const modern = new ModernAnswers(tools);
+  const views = new ViewReads(deps.server.registry.views, serverIdentity(deps.server));
+  const modern = new ModernAnswers(tools, views);
   return {
     url: '/mcp',
     bodyLimit: MCP_BODY_LIMIT,
     answer: (req, res, raw, requestId) =>
-      serve(deps, tools, modern, req, res, raw, requestId).catch((error: unknown) => {
+      serve(deps, tools, views, modern, req, res, raw, requestId).catch((error: unknown) => {
         // A defect here must cost one request, never the process (an unhandled rejection would).
         deps.log.error(
           { err: { message: error instanceof Error ? error.message : String(error) } },
@@ -90,6 +93,7 @@ export function createMcpFastPath(deps: McpFastPathDeps): FastPath {
 async function serve(
   deps: McpFastPathDeps,
   tools: ToolAnswers,
+  views: ViewReads,
   modern: ModernAnswers,
   req: IncomingMessage,
   res: ServerResponse,
@@ -109,7 +113,7 @@ async function serve(
   // Nested too deep for anything to walk: the route gives the JSON-RPC error (json-rpc-depth.ts).
   if (checkJsonDepth(body)) return decline();
   const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
-  if (method !== 'tools/list' && method !== 'tools/call') return decline();
+  if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read') return decline();
 
   let caller: CallerInfo;
   try {
@@ -132,7 +136,7 @@ async function serve(
   try {
     answer = await (sessionId === undefined
       ? modern.answer(req.headers, body, caller, cancel)
-      : answerOnSession(tools, req.headers, body, caller, cancel));
+      : answerOnSession(tools, views, req.headers, body, caller, cancel));
   } catch (error) {
     return decline({ error });
   } finally {

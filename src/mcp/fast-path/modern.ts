@@ -12,6 +12,7 @@ import { MODERN_PROTOCOL_VERSION } from '../protocol-versions.js';
 import { type CallerInfo, serverIdentity } from '../server.js';
 import { prewrittenResultJson } from './result-json.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
+import type { ViewReads } from './view-reads.js';
 
 const RESULT_OPEN = Buffer.from('{"result":');
 /** What the SDK adds to a modern result (its cache hint of its own is absent for tools/call). */
@@ -36,7 +37,10 @@ export class ModernAnswers {
   /** The serverInfo member the SDK adds to a modern result's `_meta`, as JSON. */
   private readonly serverInfoMember: string;
 
-  constructor(private readonly tools: ToolAnswers) {
+  constructor(
+    private readonly tools: ToolAnswers,
+    private readonly views: ViewReads,
+  ) {
     this.serverInfoMember = `${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(serverIdentity(tools.deps))}`;
   }
 
@@ -52,7 +56,7 @@ export class ModernAnswers {
   ): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const method = (body as { method?: unknown }).method;
-    if (method !== 'tools/list' && method !== 'tools/call') return undefined;
+    if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read') return undefined;
     if (!acceptsJsonAndEventStream(headers)) return undefined;
     const protocolVersionHeader = header(headers, 'mcp-protocol-version');
     const mcpMethodHeader = header(headers, 'mcp-method');
@@ -76,7 +80,9 @@ export class ModernAnswers {
     const result =
       method === 'tools/list'
         ? await this.list(message, params, mcpNameHeader, caller)
-        : await this.call(message, params, mcpNameHeader, caller, cancel);
+        : method === 'resources/read'
+          ? this.read(message, params, mcpNameHeader)
+          : await this.call(message, params, mcpNameHeader, caller, cancel);
     if (result === undefined) return undefined;
     return [RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)];
   }
@@ -91,6 +97,14 @@ export class ModernAnswers {
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     if (!isSpecType.ListToolsRequest(message)) return undefined;
     return this.tools.serializedListing('modern', caller);
+  }
+
+  private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {
+    // The name header carries the URI for resources/read; anything beyond the URI is the SDK's.
+    if (nameHeader !== params.uri || Object.keys(params).some((key) => key !== '_meta' && key !== 'uri'))
+      return undefined;
+    if (!isSpecType.ReadResourceRequest(message)) return undefined;
+    return this.views.result('modern', params.uri);
   }
 
   private async call(

@@ -4,11 +4,13 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../protocol-versions.js';
 import type { CallerInfo } from '../server.js';
 import { prewrittenResultJson } from './result-json.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
+import type { ViewReads } from './view-reads.js';
 
 const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 
 /**
- * The 2025-era answers to a plain `tools/list` or read-only `tools/call` on a live session this
+ * The 2025-era answers to a plain `tools/list`, read-only `tools/call` or `resources/read` of a
+ * view on a live session this
  * process holds, framed as the one-message event stream the SDK session transport answers with.
  * The answer goes out in one write once the tool has finished, so there is no partial stream to
  * resume; requests that ask for progress (a `_meta.progressToken`) or anything else that can
@@ -16,6 +18,7 @@ const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
  */
 export async function answerOnSession(
   tools: ToolAnswers,
+  views: ViewReads,
   headers: IncomingHttpHeaders,
   body: unknown,
   caller: CallerInfo,
@@ -24,7 +27,8 @@ export async function answerOnSession(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
-  if (message.method !== 'tools/list' && message.method !== 'tools/call') return undefined;
+  if (message.method !== 'tools/list' && message.method !== 'tools/call' && message.method !== 'resources/read')
+    return undefined;
   const id = message.id;
   if (!acceptsJsonAndEventStream(headers)) return undefined;
   if (!LEGACY_PROTOCOL_VERSIONS.includes(header(headers, 'mcp-protocol-version') ?? '')) return undefined;
@@ -35,7 +39,11 @@ export async function answerOnSession(
     return undefined;
 
   let result: Buffer | undefined;
-  if (message.method === 'tools/list') {
+  if (message.method === 'resources/read') {
+    if (Object.keys(params).some((key) => key !== 'uri') || !isSpecType.ReadResourceRequest(message)) return undefined;
+    result = views.result('legacy', params.uri);
+    if (!result) return undefined;
+  } else if (message.method === 'tools/list') {
     if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
     result = await tools.serializedListing('legacy', caller);
     if (!result) return undefined;

@@ -157,6 +157,21 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 }
 
 /**
+ * Where a command reaches the process serving the embedded store (its lock file names the URL),
+ * and the Host header to send: one the service accepts (ALLOWED_HOST under
+ * HOST_HEADER_VALIDATION=strict), which fetch cannot set, hence node:http in the callers.
+ */
+export function runningService(listenUrl: string, config: Config): { target: URL; hostHeader: string } {
+  const target = new URL(listenUrl);
+  // A wildcard bind is reached on loopback.
+  if (target.hostname === '0.0.0.0') target.hostname = '127.0.0.1';
+  if (target.hostname === '[::]') target.hostname = '[::1]';
+  const hostHeader =
+    config.hostHeaderValidation === 'strict' && config.allowedHosts[0] ? config.allowedHosts[0] : target.host;
+  return { target, hostHeader };
+}
+
+/**
  * Asks the running service for its snapshot. node:http rather than fetch: the Host header must be
  * one the service accepts (ALLOWED_HOST under HOST_HEADER_VALIDATION=strict), and fetch cannot set it.
  */
@@ -166,12 +181,7 @@ async function fetchSnapshot(
   config: Config,
   file: string,
 ): Promise<{ message: string; code: number } | undefined> {
-  const target = new URL(listenUrl);
-  // A wildcard bind is reached on loopback.
-  if (target.hostname === '0.0.0.0') target.hostname = '127.0.0.1';
-  if (target.hostname === '[::]') target.hostname = '[::1]';
-  const hostHeader =
-    config.hostHeaderValidation === 'strict' && config.allowedHosts[0] ? config.allowedHosts[0] : target.host;
+  const { target, hostHeader } = runningService(listenUrl, config);
   const partial = `${file}.partial`;
   try {
     return await new Promise((resolve, reject) => {

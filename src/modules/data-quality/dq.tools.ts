@@ -3,7 +3,26 @@ import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import type { DataQualityService } from './dq.service.js';
 
-const GetDqInput = z.object({ project_id: ProjectRef }).strict();
+const LEDGER_DEFAULT = 50;
+const LEDGER_MAX = 200;
+
+const GetDqInput = z
+  .object({
+    project_id: ProjectRef,
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(LEDGER_MAX)
+      .optional()
+      .describe(`Ledger entries to return, newest first (1–${LEDGER_MAX}, default ${LEDGER_DEFAULT}).`),
+    cursor: z
+      .string()
+      .max(500)
+      .optional()
+      .describe('data.next_cursor of the previous answer, for the older ledger entries.'),
+  })
+  .strict();
 
 export function dqTools(dq: DataQualityService) {
   return [
@@ -25,9 +44,13 @@ export function dqTools(dq: DataQualityService) {
           open_failures: z.array(z.record(z.string(), z.unknown())),
         }),
         ledger: z.array(z.record(z.string(), z.unknown())),
+        next_cursor: z.string().nullable().describe('Pass as cursor for older ledger entries; null when none.'),
       },
       run: async (ctx, input) => {
-        const r = await dq.status(ctx, input.project_id, { limit: 50 });
+        const r = await dq.status(ctx, input.project_id, {
+          limit: input.limit ?? LEDGER_DEFAULT,
+          cursor: input.cursor,
+        });
         const h = r.health;
         return {
           kind: 'enveloped',
@@ -43,10 +66,12 @@ export function dqTools(dq: DataQualityService) {
             ...h.open_failures
               .slice(0, 12)
               .map((c) => `- ${c.status} ${c.monitor} (${c.datastream_id ?? 'project'}): ${c.message.slice(0, 150)}`),
+            `Ledger: the ${r.ledger.length} newest check(s) in data.ledger` +
+              (r.next_cursor ? `; older ones: call get_data_quality with cursor "${r.next_cursor}".` : '.'),
           ],
           projectId: r.project_id,
           provenance: { source: 'dq_checks', resolved_from: r.resolved.resolvedFrom },
-          data: { health: h, ledger: r.ledger },
+          data: { health: h, ledger: r.ledger, next_cursor: r.next_cursor },
         };
       },
     }),

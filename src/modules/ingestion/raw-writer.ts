@@ -127,7 +127,16 @@ export class ChunkedCopyLander implements RawLander {
     this.failed = new Promise<never>((_, reject) => (this.fail = reject));
     // Observed through the races below (or not at all when nothing fails).
     this.failed.catch(() => undefined);
+    // The pool listens for errors on idle clients only: a checked-out connection that dies under
+    // the COPY (failover, restart, a proxy's timeout) would be an unhandled 'error' event, which
+    // ends the process. Here it fails the landing like any COPY error.
+    client.on('error', this.onConnectionError);
   }
+
+  private readonly onConnectionError = (error: Error): void => {
+    this.error ??= error;
+    this.fail(this.error);
+  };
 
   static async open(
     db: PostgresDatabase,
@@ -205,6 +214,7 @@ export class ChunkedCopyLander implements RawLander {
   private release(error?: Error): void {
     if (this.released) return;
     this.released = true;
+    this.client.off('error', this.onConnectionError);
     this.client.release(error);
   }
 }

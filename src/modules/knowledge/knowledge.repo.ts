@@ -1,3 +1,4 @@
+import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 
 export interface KnowledgeHeadRow {
@@ -21,10 +22,18 @@ export interface KnowledgeVersionRow {
   owner: string | null;
   created_at: Date;
   created_by: string;
+  via: WriteChannel | null;
+  client_name: string | null;
+  client_version: string | null;
+  request_id: string | null;
+  proposal_id: string | null;
 }
 
+/** The authorship columns of a version row (issue 24). */
+const AUTHOR = 'created_at, created_by, via, client_name, client_version, request_id, proposal_id';
+
 const HEAD = 'id, project_id, topic_id, version_number, title, owner, created_at, updated_at, deleted_at';
-const VERSION = 'knowledge_id, version_number, topic_id, title, body_md, owner, created_at, created_by';
+const VERSION = `knowledge_id, version_number, topic_id, title, body_md, owner, ${AUTHOR}`;
 
 /** Creates the head row or bumps its version under the row lock ON CONFLICT takes (no gaps). */
 export async function bumpHead(
@@ -51,16 +60,24 @@ export async function bumpHead(
 }
 
 export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): Promise<void> {
-  await tx.query(`INSERT INTO knowledge_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-    row.knowledge_id,
-    row.version_number,
-    row.topic_id,
-    row.title,
-    row.body_md,
-    row.owner,
-    row.created_at,
-    row.created_by,
-  ]);
+  await tx.query(
+    `INSERT INTO knowledge_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      row.knowledge_id,
+      row.version_number,
+      row.topic_id,
+      row.title,
+      row.body_md,
+      row.owner,
+      row.created_at,
+      row.created_by,
+      row.via,
+      row.client_name,
+      row.client_version,
+      row.request_id,
+      row.proposal_id,
+    ],
+  );
 }
 
 export async function findHead(
@@ -104,14 +121,13 @@ export async function findVersion(
 
 /** Oldest first, after version `after` (keyset), at most `limit`. */
 export async function listVersions(db: SqlExecutor, id: string, page: { after?: number | undefined; limit: number }) {
-  return db.query<{
-    version_number: number;
-    title: string;
-    owner: string | null;
-    created_at: Date;
-    created_by: string;
-  }>(
-    `SELECT version_number, title, owner, created_at, created_by FROM knowledge_versions
+  return db.query<
+    { version_number: number; title: string; owner: string | null } & Pick<
+      KnowledgeVersionRow,
+      'created_at' | 'created_by' | 'via' | 'client_name' | 'client_version' | 'request_id' | 'proposal_id'
+    >
+  >(
+    `SELECT version_number, title, owner, ${AUTHOR} FROM knowledge_versions
      WHERE knowledge_id = $1 AND ($2::int IS NULL OR version_number > $2) ORDER BY version_number LIMIT $3`,
     [id, page.after ?? null, page.limit],
   );

@@ -1,8 +1,11 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { PendingReviewOutput } from '../context-hub/context-hub.authorship.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddKnowledgeInput,
+  KnowledgeDiffOutput,
   KnowledgeListOutput,
   KnowledgeListQuery,
   KnowledgeOutput,
@@ -11,7 +14,16 @@ import {
   KnowledgeVersionsOutput,
   UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
-import type { KnowledgeService } from './knowledge.service.js';
+import { RestoreVersionInput, VersionDiffQuery } from '../skills/skills.schemas.js';
+import type { KnowledgeService, KnowledgeWrite } from './knowledge.service.js';
+
+/** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
+const KnowledgeWriteOutput = z.union([KnowledgeOutput, PendingReviewOutput]);
+
+function sendWrite(reply: FastifyReply, written: KnowledgeWrite, published?: number) {
+  if (written.pending) return reply.code(202).send(written.pending);
+  return reply.code(published ?? (written.knowledge.version_number === 1 ? 201 : 200)).send(written.knowledge);
+}
 
 const ProjectQuery = z.object({ project_id: ProjectRef });
 
@@ -30,15 +42,12 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
     defineRoute({
       method: 'POST',
       url: '/api/knowledge',
-      summary: 'Add a Knowledge sheet, or a new version of an existing topic_id (201 for version 1, else 200)',
+      summary: 'Add a Knowledge sheet, or a new version of a topic_id (201 for version 1, else 200; 202 when proposed)',
       tags: ['knowledge'],
       rule: { permission: 'context.write' },
       body: AddKnowledgeInput,
-      response: KnowledgeOutput,
-      handler: async ({ ctx, body, reply }) => {
-        const { knowledge: sheet } = await knowledge.add(ctx, body);
-        return reply.code(sheet.version_number === 1 ? 201 : 200).send(sheet);
-      },
+      response: KnowledgeWriteOutput,
+      handler: async ({ ctx, body, reply }) => sendWrite(reply, await knowledge.add(ctx, body)),
     }),
     defineRoute({
       method: 'GET',
@@ -55,14 +64,15 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
     defineRoute({
       method: 'PUT',
       url: '/api/knowledge/:topic_id',
-      summary: 'Change a Knowledge sheet: writes its next version',
+      summary: 'Change a Knowledge sheet: writes its next version (202 and a proposal when the project reviews)',
       tags: ['knowledge'],
       rule: { permission: 'context.write' },
       params: KnowledgePathParams,
       query: ProjectQuery,
       body: UpdateKnowledgeInput,
-      response: KnowledgeOutput,
-      handler: async ({ ctx, params, query, body }) => knowledge.update(ctx, query.project_id, params.topic_id, body),
+      response: KnowledgeWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await knowledge.update(ctx, query.project_id, params.topic_id, body), 200),
     }),
     defineRoute({
       method: 'DELETE',
@@ -88,6 +98,32 @@ export function knowledgeRoutes(knowledge: KnowledgeService) {
       query: KnowledgeListQuery,
       response: KnowledgeVersionsOutput,
       handler: async ({ ctx, params, query }) => knowledge.versions(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/knowledge/:topic_id/diff',
+      summary: 'What changed between two versions: unified diff of body_md, and title/owner',
+      tags: ['knowledge'],
+      rule: { permission: 'context.read' },
+      params: KnowledgePathParams,
+      query: VersionDiffQuery,
+      response: KnowledgeDiffOutput,
+      handler: async ({ ctx, params, query }) => knowledge.diff(ctx, query.project_id, params.topic_id, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/knowledge/:topic_id/restore',
+      summary:
+        "Restore a version: writes that version's content as the next version (history is never rewritten; " +
+        '202 and a proposal when the project reviews)',
+      tags: ['knowledge'],
+      rule: { permission: 'context.write' },
+      params: KnowledgePathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: KnowledgeWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await knowledge.restore(ctx, query.project_id, params.topic_id, body.version), 200),
     }),
   ];
 }

@@ -1,8 +1,9 @@
+import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
 import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
-import { BodyMd } from '../skills/skills.schemas.js';
+import { BodyMd, FieldChange } from '../skills/skills.schemas.js';
 
 /**
  * Lowercase letters and digits in groups joined by one "-", "_" or "." (roas-definition,
@@ -71,6 +72,8 @@ export const KnowledgeOutput = z.object({
   current_version: z.number(),
   created_at: z.string(),
   created_by: z.string(),
+  /** Issue 24: who wrote this version, through which channel and client. */
+  author: AuthorOutput,
   deleted: z.boolean(),
 });
 export type KnowledgeOutput = z.infer<typeof KnowledgeOutput>;
@@ -97,6 +100,7 @@ export const KnowledgeVersionsOutput = z.object({
       owner: z.string().nullable(),
       created_at: z.string(),
       created_by: z.string(),
+      author: AuthorOutput,
     }),
   ),
   next_cursor: z.string().nullable(),
@@ -110,11 +114,15 @@ export const GetKnowledgeInput = z
   })
   .strict();
 
+/** add_knowledge's answer: a published version, or (issue 24) a proposal waiting for review. */
 export const AddKnowledgeAck = z.object({
-  id: z.string(),
+  status: z.enum(['published', 'pending_review']),
+  id: z.string().nullable(),
   topic_id: z.string(),
   title: z.string(),
-  version_number: z.number(),
+  version_number: z.number().nullable(),
+  proposal_id: z.string().nullable(),
+  next: z.string(),
 });
 
 /** A topic id from a title: ASCII-folded, lowercase, hyphen-separated, at most 96 characters. */
@@ -128,3 +136,12 @@ export function slugify(title: string): string {
     .slice(0, 96)
     .replace(/-+$/, '');
 }
+
+export const KnowledgeDiffOutput = z.object({
+  topic_id: z.string(),
+  from_version: z.number(),
+  to_version: z.number(),
+  unified_diff: z.string().describe('body_md as a unified diff (diff -u); empty when the bodies are equal.'),
+  fields: z.array(FieldChange).describe('title and owner, when they differ.'),
+});
+export type KnowledgeDiffOutput = z.infer<typeof KnowledgeDiffOutput>;

@@ -1,4 +1,5 @@
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { pendingSummary } from '../context-hub/context-hub.authorship.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';
 import type { KnowledgeService } from './knowledge.service.js';
@@ -45,7 +46,12 @@ export function knowledgeTools(knowledge: KnowledgeService) {
           kind: 'enveloped',
           summary: knowledgeSummary(sheet),
           projectId: resolved.project.id,
-          provenance: provenanceOf(resolved, { object: `knowledge:${sheet.topic_id}`, version: sheet.version_number }),
+          provenance: provenanceOf(resolved, {
+            object: `knowledge:${sheet.topic_id}`,
+            version: sheet.version_number,
+            updated_at: sheet.created_at,
+            author: sheet.author,
+          }),
           data: {
             id: sheet.id,
             topic_id: sheet.topic_id,
@@ -63,23 +69,46 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       name: 'add_knowledge',
       title: 'Add or revise a Knowledge sheet',
       description:
-        'Saves a Knowledge sheet (Markdown). topic_id is derived from the title when not given; an existing topic_id gets a new version, nothing is overwritten.',
+        'Saves a Knowledge sheet (Markdown). topic_id is derived from the title when not given; an existing topic_id gets a new version, nothing is overwritten. When the project reviews agent writes, the answer is status pending_review with a proposal_id: follow it with get_proposal.',
       input: AddKnowledgeInput,
       view: 'knowledge',
       permission: 'context.write',
       annotations: ADDITIVE_WRITE,
       dataShape: AddKnowledgeAck.shape,
       run: async (ctx, input) => {
-        const { resolved, knowledge: sheet } = await knowledge.add(ctx, input);
+        const { resolved, knowledge: sheet, pending } = await knowledge.add(ctx, input);
+        if (pending) {
+          return {
+            kind: 'enveloped',
+            summary: pendingSummary(pending),
+            projectId: resolved.project.id,
+            provenance: provenanceOf(resolved, { agent_writes: resolved.project.agent_writes }),
+            data: {
+              status: pending.status,
+              id: null,
+              topic_id: pending.key,
+              title: input.title,
+              version_number: null,
+              proposal_id: pending.proposal_id,
+              next: pending.next,
+            },
+          };
+        }
+        const next = `Open it with get_knowledge {"topic_id": "${sheet.topic_id}"}.`;
         return {
           kind: 'enveloped',
-          summary: [
-            `Saved knowledge ${sheet.topic_id} ("${sheet.title}") as version ${sheet.version_number}.`,
-            `Open it with get_knowledge {"topic_id": "${sheet.topic_id}"}.`,
-          ],
+          summary: [`Saved knowledge ${sheet.topic_id} ("${sheet.title}") as version ${sheet.version_number}.`, next],
           projectId: resolved.project.id,
           provenance: provenanceOf(resolved),
-          data: { id: sheet.id, topic_id: sheet.topic_id, title: sheet.title, version_number: sheet.version_number },
+          data: {
+            status: 'published',
+            id: sheet.id,
+            topic_id: sheet.topic_id,
+            title: sheet.title,
+            version_number: sheet.version_number,
+            proposal_id: null,
+            next,
+          },
         };
       },
     }),

@@ -19,6 +19,14 @@ export class ProjectLimits {
     if (!row.present) await this.settings.assertWithinLimit('context_objects_per_project', row.total);
   }
 
+  /** Room for `adding` new context objects at once (an import). */
+  async assertCanAddContextObjects(projectId: string, adding: number): Promise<void> {
+    if (adding === 0) return;
+    // No object is named "": this counts the total only.
+    const row = await repo.countContextObjects(this.db, projectId, 'skill', '');
+    await this.settings.assertWithinLimit('context_objects_per_project', row.total, adding);
+  }
+
   async assertCanAddDatastream(projectId: string, name: string): Promise<void> {
     const row = await repo.countDatastreams(this.db, projectId, name);
     if (!row.present) await this.settings.assertWithinLimit('datastreams_per_project', row.total);

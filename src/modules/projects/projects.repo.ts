@@ -7,13 +7,17 @@ export interface ProjectRow {
   timezone: string;
   created_at: Date;
   created_by: string;
+  /** Issue 24: how agents' writes land (publish, review, off). */
+  agent_writes: AgentWrites;
 }
 
-const COLUMNS = 'id, name, reporting_currency, timezone, created_at, created_by';
+export type AgentWrites = 'publish' | 'review' | 'off';
+
+const COLUMNS = 'id, name, reporting_currency, timezone, created_at, created_by, agent_writes';
 
 export async function insertProject(
   db: SqlExecutor,
-  row: Omit<ProjectRow, 'created_at'> & { now: Date },
+  row: Omit<ProjectRow, 'created_at' | 'agent_writes'> & { now: Date },
 ): Promise<ProjectRow | undefined> {
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at)
@@ -66,14 +70,14 @@ export async function readOrgDefaults(db: SqlExecutor): Promise<{ reporting_curr
 export async function updateProject(
   db: SqlExecutor,
   id: string,
-  patch: { name?: string; reporting_currency?: string; timezone?: string },
+  patch: { name?: string; reporting_currency?: string; timezone?: string; agent_writes?: AgentWrites },
   now: Date,
 ): Promise<ProjectRow | undefined> {
   const rows = await db.query<ProjectRow>(
     `UPDATE projects SET name = COALESCE($2, name), reporting_currency = COALESCE($3, reporting_currency),
-       timezone = COALESCE($4, timezone), updated_at = $5
+       timezone = COALESCE($4, timezone), agent_writes = COALESCE($6, agent_writes), updated_at = $5
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, patch.name ?? null, patch.reporting_currency ?? null, patch.timezone ?? null, now],
+    [id, patch.name ?? null, patch.reporting_currency ?? null, patch.timezone ?? null, now, patch.agent_writes ?? null],
   );
   return rows[0];
 }

@@ -49,7 +49,7 @@ export function projectRoutes(projects: ProjectsService) {
     defineRoute({
       method: 'PATCH',
       url: '/api/projects/:id',
-      summary: "Change a project's name, reporting currency or timezone",
+      summary: "Change a project's name, reporting currency, timezone or agent_writes policy",
       tags: ['projects'],
       rule: { permission: 'admin' },
       params: ProjectPathParams,

@@ -1,19 +1,39 @@
 import { z } from 'zod';
 import { isValidTimeZone } from '../../platform/config.js';
 import { PageQuery } from '../../platform/pagination.js';
+import {
+  MAX_PROJECT_REFERENCE_LENGTH,
+  PROJECT_ID_PATTERN,
+  PROJECT_REFERENCE_PATTERN,
+  projectIdOf,
+  projectReferenceProblem,
+} from './projects.reference.js';
 
-export const PROJECT_ID_PATTERN = /^proj_[a-z0-9][a-z0-9_-]{0,62}$/;
-
-export const ProjectId = z
+/** A project's own id, exactly: a new project's `id`, the `{id}` of /api/projects/{id}. */
+export const ProjectSlug = z
   .string()
   .regex(PROJECT_ID_PATTERN, 'must match ^proj_[a-z0-9][a-z0-9_-]{0,62}$ (e.g. proj_marketing)')
   .describe('Project id, e.g. proj_marketing.');
 
+/** What a project_id field says; the pattern in its JSON Schema says the rest exactly. */
+const CONSOLE_URL_NOTE = 'A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used.';
+
+/**
+ * A `project_id` field: the id, or a console URL naming it (DESIGN §9), reduced here to the id so
+ * that every route, tool and service after the parse sees only ids.
+ */
+export const ProjectId = z
+  .string()
+  .max(MAX_PROJECT_REFERENCE_LENGTH, { abort: true })
+  .regex(PROJECT_REFERENCE_PATTERN, { error: (issue) => projectReferenceProblem(issue.input) })
+  .transform(projectIdOf)
+  .describe('Project id (e.g. proj_marketing), or a console URL naming it.');
+
 /** Tools accept `default`, which resolves to the caller's only project (DESIGN §5). */
 export const ProjectRef = z
-  .union([z.literal('default'), ProjectId])
+  .union([z.literal('default'), ProjectId], { error: (issue) => projectReferenceProblem(issue.input, true) })
   .default('default')
-  .describe('Project id; "default" resolves to the only project you can see.');
+  .describe(`Project id; "default" resolves to the only project you can see. ${CONSOLE_URL_NOTE}`);
 
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD or EUR');
 
@@ -21,7 +41,7 @@ export const TimeZone = z.string().refine(isValidTimeZone, 'must be an IANA time
 
 export const CreateProjectInput = z
   .object({
-    id: ProjectId,
+    id: ProjectSlug,
     name: z.string().trim().min(1).max(200),
     reporting_currency: CurrencyCode.optional().describe("Defaults to the organization's reporting currency."),
     timezone: TimeZone.optional().describe("Defaults to the organization's timezone; it defines a KPI day."),
@@ -31,11 +51,19 @@ export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
 export const ListProjectsQuery = PageQuery;
 
+/** Issue 24: how writes through MCP (and by people who may not review) land in the project. */
+export const AgentWrites = z
+  .enum(['publish', 'review', 'off'])
+  .describe(
+    'publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.',
+  );
+
 export const ProjectOutput = z.object({
   id: z.string(),
   name: z.string(),
   reporting_currency: z.string(),
   timezone: z.string(),
+  agent_writes: AgentWrites,
 });
 export type ProjectOutput = z.infer<typeof ProjectOutput>;
 
@@ -48,10 +76,11 @@ export const UpdateProjectInput = z
     name: z.string().trim().min(1).max(200).optional(),
     reporting_currency: CurrencyCode.optional(),
     timezone: TimeZone.optional(),
+    agent_writes: AgentWrites.optional(),
   })
   .strict();
 export type UpdateProjectInput = z.infer<typeof UpdateProjectInput>;
 
-export const ProjectPathParams = z.object({ id: ProjectId });
+export const ProjectPathParams = z.object({ id: ProjectSlug });
 
 export const projectResourceUri = (id: string) => `project://${id}`;

@@ -80,8 +80,22 @@ export class ProjectsService {
   async update(ctx: RequestContext, id: string, patch: UpdateProjectInput): Promise<repo.ProjectRow> {
     this.assertGrant(ctx, id, 'admin');
     const row = await this.db.transaction(async (tx) => {
+      const before = patch.agent_writes === undefined ? undefined : await repo.findProject(tx, id);
       const updated = await repo.updateProject(tx, id, patch, ctx.clock.now());
       if (!updated) throw new NotFoundError('project_not_found', `Project ${id} does not exist.`);
+      if (before && before.agent_writes !== updated.agent_writes) {
+        // Its own entry: who changed how agents' writes land is what a governance review looks for.
+        await this.audit?.record(
+          ctx,
+          {
+            action: 'project.agent_writes',
+            target: id,
+            projectId: id,
+            details: { from: before.agent_writes, to: updated.agent_writes },
+          },
+          tx,
+        );
+      }
       await this.audit?.record(
         ctx,
         { action: 'project.update', target: id, projectId: id, details: { changed: patch } },

@@ -30,6 +30,7 @@ export function reportTools(reports: ReportsService) {
         rows: z.array(z.record(z.string(), z.unknown())),
         row_count: z.number(),
         truncated: z.boolean(),
+        currency: z.string().describe("The project's reporting currency: money columns are in it."),
       },
       run: async (ctx, input) => {
         const r = await reports.run(ctx, input);
@@ -55,6 +56,7 @@ export function reportTools(reports: ReportsService) {
             rows: r.rows,
             row_count: r.row_count,
             truncated: r.truncated,
+            currency: r.resolved.project.reporting_currency.trim(),
           },
         };
       },

@@ -1,4 +1,5 @@
 import { MAX_SUMMARY_LINE_CHARS, MAX_SUMMARY_LINES, truncateCodePoints } from '../../mcp/envelope.js';
+import { presentAuthor } from '../context-hub/context-hub.authorship.js';
 import type { SkillHeadRow, SkillVersionRow } from './skills.repo.js';
 import type { SkillOutput } from './skills.schemas.js';
 
@@ -22,6 +23,7 @@ export function presentSkill(
     metadata: row.metadata,
     created_at: row.created_at.toISOString(),
     created_by: row.created_by,
+    author: presentAuthor(row),
     deleted: head.deleted_at !== null && head.deleted_at !== undefined,
   };
 }

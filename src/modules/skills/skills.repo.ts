@@ -1,3 +1,4 @@
+import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { SkillStep } from './skills.parse.js';
 
@@ -27,11 +28,18 @@ export interface SkillVersionRow {
   frontmatter_raw: string | null;
   created_at: Date;
   created_by: string;
+  via: WriteChannel | null;
+  client_name: string | null;
+  client_version: string | null;
+  request_id: string | null;
+  proposal_id: string | null;
 }
 
+/** The authorship columns of a version row (issue 24). */
+const AUTHOR = 'created_at, created_by, via, client_name, client_version, request_id, proposal_id';
+
 const HEAD = 'id, project_id, name, version, description, mdm_references, created_at, updated_at, deleted_at';
-const VERSION =
-  'skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, created_at, created_by';
+const VERSION = `skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}`;
 
 /**
  * Creates the head row or bumps its version. ON CONFLICT … DO UPDATE locks the existing row, so
@@ -63,7 +71,8 @@ export async function bumpHead(
 
 export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Promise<void> {
   await tx.query(
-    `INSERT INTO skill_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13)`,
+    `INSERT INTO skill_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14, $15, $16,
+       $17, $18)`,
     [
       row.skill_id,
       row.version,
@@ -78,6 +87,11 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
       row.frontmatter_raw,
       row.created_at,
       row.created_by,
+      row.via,
+      row.client_name,
+      row.client_version,
+      row.request_id,
+      row.proposal_id,
     ],
   );
 }
@@ -120,9 +134,14 @@ export async function listVersions(
   db: SqlExecutor,
   skillId: string,
   page: { after?: number | undefined; limit: number },
-): Promise<{ version: number; description: string; step_count: number; created_at: Date; created_by: string }[]> {
+): Promise<
+  ({ version: number; description: string; step_count: number } & Pick<
+    SkillVersionRow,
+    'created_at' | 'created_by' | 'via' | 'client_name' | 'client_version' | 'request_id' | 'proposal_id'
+  >)[]
+> {
   return db.query(
-    `SELECT version, description, jsonb_array_length(steps) AS step_count, created_at, created_by
+    `SELECT version, description, jsonb_array_length(steps) AS step_count, ${AUTHOR}
      FROM skill_versions WHERE skill_id = $1 AND ($2::int IS NULL OR version > $2) ORDER BY version LIMIT $3`,
     [skillId, page.after ?? null, page.limit],
   );

@@ -1,10 +1,14 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { PendingReviewOutput } from '../context-hub/context-hub.authorship.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {
   AddSkillInput,
   ParsedSkillOutput,
   ParseSkillInput,
+  RestoreVersionInput,
+  SkillDiffOutput,
   SkillListOutput,
   SkillListQuery,
   SkillOutput,
@@ -12,8 +16,17 @@ import {
   SkillReadQuery,
   SkillVersionsOutput,
   UpdateSkillInput,
+  VersionDiffQuery,
 } from './skills.schemas.js';
-import type { SkillsService } from './skills.service.js';
+import type { SkillsService, SkillWrite } from './skills.service.js';
+
+/** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
+const SkillWriteOutput = z.union([SkillOutput, PendingReviewOutput]);
+
+function sendWrite(reply: FastifyReply, written: SkillWrite, published?: number) {
+  if (written.pending) return reply.code(202).send(written.pending);
+  return reply.code(published ?? (written.skill.version === 1 ? 201 : 200)).send(written.skill);
+}
 
 const ProjectQuery = z.object({ project_id: ProjectRef });
 /** SKILL.md imports may carry a 1 MiB body plus front matter. */
@@ -34,15 +47,12 @@ export function skillRoutes(skills: SkillsService) {
     defineRoute({
       method: 'POST',
       url: '/api/skills',
-      summary: 'Add a skill, or a new version of an existing name (201 for version 1, else 200)',
+      summary: 'Add a skill, or a new version of an existing name (201 for version 1, else 200; 202 when proposed)',
       tags: ['skills'],
       rule: { permission: 'context.write' },
       body: AddSkillInput,
-      response: SkillOutput,
-      handler: async ({ ctx, body, reply }) => {
-        const { skill } = await skills.add(ctx, body);
-        return reply.code(skill.version === 1 ? 201 : 200).send(skill);
-      },
+      response: SkillWriteOutput,
+      handler: async ({ ctx, body, reply }) => sendWrite(reply, await skills.add(ctx, body)),
     }),
     defineRoute({
       method: 'POST',
@@ -64,11 +74,9 @@ export function skillRoutes(skills: SkillsService) {
       query: ProjectQuery,
       rawBody: ['text/markdown', 'text/plain'],
       bodyLimit: IMPORT_BODY_LIMIT,
-      response: SkillOutput,
-      handler: async ({ ctx, query, body, reply }) => {
-        const { skill } = await skills.importFile(ctx, query.project_id, String(body as unknown));
-        return reply.code(skill.version === 1 ? 201 : 200).send(skill);
-      },
+      response: SkillWriteOutput,
+      handler: async ({ ctx, query, body, reply }) =>
+        sendWrite(reply, await skills.importFile(ctx, query.project_id, String(body as unknown))),
     }),
     defineRoute({
       method: 'GET',
@@ -85,14 +93,15 @@ export function skillRoutes(skills: SkillsService) {
     defineRoute({
       method: 'PUT',
       url: '/api/skills/:name',
-      summary: 'Change a skill: writes its next version',
+      summary: 'Change a skill: writes its next version (202 and a proposal when the project reviews writes)',
       tags: ['skills'],
       rule: { permission: 'context.write' },
       params: SkillPathParams,
       query: ProjectQuery,
       body: UpdateSkillInput,
-      response: SkillOutput,
-      handler: async ({ ctx, params, query, body }) => skills.update(ctx, query.project_id, params.name, body),
+      response: SkillWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await skills.update(ctx, query.project_id, params.name, body), 200),
     }),
     defineRoute({
       method: 'DELETE',
@@ -118,6 +127,32 @@ export function skillRoutes(skills: SkillsService) {
       query: SkillListQuery,
       response: SkillVersionsOutput,
       handler: async ({ ctx, params, query }) => skills.versions(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/diff',
+      summary: 'What changed between two versions: unified diff of body_md, steps, acceptance, references, fields',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: VersionDiffQuery,
+      response: SkillDiffOutput,
+      handler: async ({ ctx, params, query }) => skills.diff(ctx, query.project_id, params.name, query),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/:name/restore',
+      summary:
+        "Restore a version: writes that version's content as the next version (history is never rewritten; " +
+        '202 and a proposal when the project reviews)',
+      tags: ['skills'],
+      rule: { permission: 'context.write' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      body: RestoreVersionInput,
+      response: SkillWriteOutput,
+      handler: async ({ ctx, params, query, body, reply }) =>
+        sendWrite(reply, await skills.restore(ctx, query.project_id, params.name, body.version), 200),
     }),
     defineRoute({
       method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
+import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
 
@@ -100,6 +101,8 @@ export const SkillOutput = z.object({
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   created_by: z.string(),
+  /** Issue 24: who wrote this version, through which channel and client. */
+  author: AuthorOutput,
   deleted: z.boolean(),
 });
 export type SkillOutput = z.infer<typeof SkillOutput>;
@@ -120,6 +123,7 @@ export const SkillVersionOutput = z.object({
   step_count: z.number(),
   created_at: z.string(),
   created_by: z.string(),
+  author: AuthorOutput,
 });
 export const SkillVersionsOutput = z.object({
   name: z.string(),
@@ -138,4 +142,59 @@ export const GetProcedureInput = z
 
 export const GetSkillsInput = z.object({ project_id: ProjectRef }).strict();
 
-export const AddSkillAck = z.object({ id: z.string(), name: z.string(), version_number: z.number() });
+/**
+ * add_skill's answer: a published version, or (issue 24) a proposal waiting for review, in which case
+ * id and version_number are null and proposal_id names what get_proposal follows.
+ */
+export const AddSkillAck = z.object({
+  status: z.enum(['published', 'pending_review']),
+  id: z.string().nullable(),
+  name: z.string(),
+  version_number: z.number().nullable(),
+  proposal_id: z.string().nullable(),
+  next: z.string(),
+});
+
+/** GET …/diff: both default to the neighbours of the current version (to = current, from = to − 1). */
+export const VersionDiffQuery = z.object({
+  project_id: ProjectRef,
+  from: z.coerce.number().int().min(1).optional().describe('The older version; default to − 1.'),
+  to: z.coerce.number().int().min(1).optional().describe('The newer version; default the current one.'),
+});
+export type VersionDiffQuery = z.infer<typeof VersionDiffQuery>;
+
+export const RestoreVersionInput = z
+  .object({ version: z.number().int().min(1).describe('The version whose content becomes the next version.') })
+  .strict();
+
+export const FieldChange = z.object({ field: z.string(), from: z.unknown(), to: z.unknown() });
+export type FieldChange = z.infer<typeof FieldChange>;
+
+export const ListChange = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  reordered: z.boolean().describe('Items in both versions whose order changed.'),
+});
+export type ListChange = z.infer<typeof ListChange>;
+
+export const StepChange = z.object({
+  change: z.enum(['added', 'removed', 'changed', 'moved']),
+  title: z.string(),
+  from_index: z.number().nullable(),
+  to_index: z.number().nullable(),
+  from_instruction: z.string().nullable(),
+  to_instruction: z.string().nullable(),
+});
+export type StepChange = z.infer<typeof StepChange>;
+
+export const SkillDiffOutput = z.object({
+  name: z.string(),
+  from_version: z.number(),
+  to_version: z.number(),
+  unified_diff: z.string().describe('body_md as a unified diff (diff -u); empty when the bodies are equal.'),
+  fields: z.array(FieldChange).describe('description and metadata, when they differ.'),
+  steps: z.array(StepChange).describe('Parsed steps added, removed, changed (same title) or moved.'),
+  acceptance: ListChange,
+  references: ListChange.describe('Business keys (mdm_references).'),
+});
+export type SkillDiffOutput = z.infer<typeof SkillDiffOutput>;

@@ -2,22 +2,43 @@ import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
-import type { Database } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import {
+  authorOf,
+  presentAuthor,
+  type PendingReview,
+  type VersionAuthor,
+  type WriteGate,
+} from '../context-hub/context-hub.authorship.js';
+import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
+import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
 import type {
   AddSkillInput,
   ParsedSkillOutput,
   ParseSkillInput,
+  SkillDiffOutput,
   SkillOutput,
   UpdateSkillInput,
+  VersionDiffQuery,
 } from './skills.schemas.js';
-import { parseSkillFile, renderSkillFile } from './skills.skillmd.js';
+import { parseSkillFile, renderSkillFile, type SkillFile } from './skills.skillmd.js';
+
+/** What a write became: a published version, or a proposal waiting for review (issue 24). */
+export type SkillWrite = { resolved: ResolvedProject } & (
+  | { skill: SkillOutput; pending?: undefined }
+  | { skill?: undefined; pending: PendingReview }
+);
+
+export interface SkillSnapshot {
+  current_version: number;
+  version: SkillOutput | undefined;
+}
 
 interface FrontmatterExtras {
   frontmatterRaw: string | null;
@@ -32,35 +53,39 @@ export class SkillsService {
     private readonly limits?: ProjectLimits,
   ) {}
 
+  private gate: WriteGate | undefined;
+
   /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
   async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
     return repo.findLiveByIdOrName(this.db, projectId, ref);
   }
 
-  /** add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name. */
-  async add(
-    ctx: RequestContext,
-    input: AddSkillInput,
-    file?: FrontmatterExtras,
-  ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
+  /**
+   * add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name;
+   * or, when the project's write policy says so (issue 24), a proposal that waits for review.
+   */
+  async add(ctx: RequestContext, input: AddSkillInput, file?: FrontmatterExtras): Promise<SkillWrite> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     await this.limits?.assertCanAddContextObject(resolved.project.id, 'skill', input.name);
-    const skill = await this.write(ctx, resolved.project.id, input, file ?? { frontmatterRaw: null, extra: {} });
+    const pending = await this.proposeIfGoverned(ctx, resolved.project, input);
+    if (pending) return { resolved, pending };
+    const written = file ?? { frontmatterRaw: null, extra: {} };
+    const skill = await this.db.transaction((tx) =>
+      this.writeIn(tx, ctx, resolved.project.id, input, written, authorOf(ctx)),
+    );
     return { resolved, skill };
   }
 
   /** POST /api/skills/import: a SKILL.md file becomes the next version of the skill it names. */
-  async importFile(
-    ctx: RequestContext,
-    projectRef: string,
-    text: string,
-  ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
+  async importFile(ctx: RequestContext, projectRef: string, text: string): Promise<SkillWrite> {
     const file = parseSkillFile(text);
     if (Buffer.byteLength(file.body, 'utf8') > 1024 * 1024) {
       throw new ValidationError([{ path: 'body', message: 'the Markdown body must be at most 1 MiB' }]);
     }
+    // A file is recorded as an import (issue 24), unless the console sent it: that is a person's edit.
+    const via = ctx.via === 'console' ? 'console' : 'import';
     return this.add(
-      ctx,
+      { ...ctx, via },
       {
         project_id: projectRef,
         name: file.name,
@@ -88,68 +113,126 @@ export class SkillsService {
     };
   }
 
-  async update(ctx: RequestContext, projectRef: string, name: string, patch: UpdateSkillInput): Promise<SkillOutput> {
-    const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
+  async update(ctx: RequestContext, projectRef: string, name: string, patch: UpdateSkillInput): Promise<SkillWrite> {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const { project } = resolved;
     const head = await repo.findHead(this.db, project.id, name);
     if (!head || head.deleted_at) throw notFound(name, project.id);
     const current = (await repo.findVersion(this.db, head.id, head.version))!;
     const bodyChanged = patch.body_md !== undefined;
-    return this.write(
-      ctx,
-      project.id,
-      {
-        project_id: project.id,
-        name,
-        description: patch.description ?? current.description,
-        body_md: patch.body_md ?? current.body_md,
-        // Explicit lists carry over only while the body they supplemented stays the same.
-        mdm_references: patch.mdm_references ?? (bodyChanged ? undefined : current.mdm_references),
-        acceptance: patch.acceptance ?? (bodyChanged ? undefined : current.acceptance),
-        metadata: patch.metadata ?? current.metadata,
-      },
-      { frontmatterRaw: null, extra: current.frontmatter_extra },
-    );
+    const input: AddSkillInput = {
+      project_id: project.id,
+      name,
+      description: patch.description ?? current.description,
+      body_md: patch.body_md ?? current.body_md,
+      // Explicit lists carry over only while the body they supplemented stays the same.
+      mdm_references: patch.mdm_references ?? (bodyChanged ? undefined : current.mdm_references),
+      acceptance: patch.acceptance ?? (bodyChanged ? undefined : current.acceptance),
+      metadata: patch.metadata ?? current.metadata,
+    };
+    const pending = await this.proposeIfGoverned(ctx, project, input);
+    if (pending) return { resolved, pending };
+    const file = { frontmatterRaw: null, extra: current.frontmatter_extra };
+    const skill = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)));
+    return { resolved, skill };
   }
 
-  private async write(
+  /** Attaches the project write policy (the proposals module); without one every write publishes. */
+  governWith(gate: WriteGate): void {
+    this.gate = gate;
+  }
+
+  private async proposeIfGoverned(
+    ctx: RequestContext,
+    project: ProjectRow,
+    input: AddSkillInput,
+  ): Promise<PendingReview | undefined> {
+    if (!this.gate || this.gate.decide(ctx, project) === 'publish') return undefined;
+    const head = await repo.findHead(this.db, project.id, input.name);
+    const { project_id: _project, name: _name, ...fields } = input;
+    return this.gate.propose(ctx, project, {
+      kind: 'skill',
+      key: input.name,
+      base_version: head && !head.deleted_at ? head.version : null,
+      fields,
+    });
+  }
+
+  /** The live head's version and a version's fields, with no grant check (proposals: staleness and diffs). */
+  async snapshot(projectId: string, name: string, version?: number): Promise<SkillSnapshot | undefined> {
+    const head = await repo.findHead(this.db, projectId, name);
+    if (!head || head.deleted_at) return undefined;
+    const row = await repo.findVersion(this.db, head.id, version ?? head.version);
+    return { current_version: head.version, version: row ? presentSkill(head, row, new Set()) : undefined };
+  }
+
+  /**
+   * Publishes an approved proposal as the next version; the version keeps the proposal's author, and
+   * `within` (the proposal's decision) runs in the same transaction, so both land or neither does.
+   */
+  async publishApproved(
+    ctx: RequestContext,
+    projectId: string,
+    name: string,
+    fields: Omit<AddSkillInput, 'project_id' | 'name'>,
+    author: VersionAuthor,
+    within: (tx: SqlExecutor, version: number) => Promise<void>,
+  ): Promise<SkillOutput> {
+    await this.limits?.assertCanAddContextObject(projectId, 'skill', name);
+    return this.db.transaction(async (tx) => {
+      const head = await repo.findHead(tx, projectId, name);
+      const current = head ? await repo.findVersion(tx, head.id, head.version) : undefined;
+      const file = { frontmatterRaw: null, extra: current?.frontmatter_extra ?? {} };
+      const skill = await this.writeIn(tx, ctx, projectId, { project_id: projectId, name, ...fields }, file, author);
+      await within(tx, skill.version);
+      return skill;
+    });
+  }
+
+  private async writeIn(
+    tx: SqlExecutor,
     ctx: RequestContext,
     projectId: string,
     input: AddSkillInput,
     file: FrontmatterExtras,
+    author: VersionAuthor,
   ): Promise<SkillOutput> {
     const steps = parseSteps(input.body_md);
     const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
     const acceptance = input.acceptance ?? parseAcceptance(input.body_md);
     const now = ctx.clock.now();
-    const { head, version } = await this.db.transaction(async (tx) => {
-      const bumped = await repo.bumpHead(tx, {
-        id: `sk_${randomBytes(8).toString('hex')}`,
-        project_id: projectId,
-        name: input.name,
-        description: input.description,
-        body_md: input.body_md,
-        mdm_references: references,
-        now,
-      });
-      const row: repo.SkillVersionRow = {
-        skill_id: bumped.id,
-        version: bumped.version,
-        name: input.name,
-        description: input.description,
-        body_md: input.body_md,
-        steps,
-        mdm_references: references,
-        acceptance,
-        metadata: input.metadata ?? {},
-        frontmatter_extra: file.extra,
-        frontmatter_raw: file.frontmatterRaw,
-        created_at: now,
-        created_by: ctx.actor.subject,
-      };
-      await repo.insertVersion(tx, row);
-      return { head: (await repo.findHead(tx, projectId, input.name))!, version: row };
+    const bumped = await repo.bumpHead(tx, {
+      id: `sk_${randomBytes(8).toString('hex')}`,
+      project_id: projectId,
+      name: input.name,
+      description: input.description,
+      body_md: input.body_md,
+      mdm_references: references,
+      now,
     });
-    return presentSkill(head, version, await repo.existingKeys(this.db, projectId, references));
+    const row: repo.SkillVersionRow = {
+      skill_id: bumped.id,
+      version: bumped.version,
+      name: input.name,
+      description: input.description,
+      body_md: input.body_md,
+      steps,
+      mdm_references: references,
+      acceptance,
+      metadata: input.metadata ?? {},
+      frontmatter_extra: file.extra,
+      frontmatter_raw: file.frontmatterRaw,
+      created_at: now,
+      created_by: author.subject,
+      via: author.via,
+      client_name: author.client_name,
+      client_version: author.client_version,
+      request_id: author.request_id,
+      proposal_id: author.proposal_id,
+    };
+    await repo.insertVersion(tx, row);
+    const head = (await repo.findHead(tx, projectId, input.name))!;
+    return presentSkill(head, row, await repo.existingKeys(tx, projectId, references));
   }
 
   /** One version (default: current). A deleted skill's versions stay readable to admins only. */
@@ -194,7 +277,14 @@ export class SkillsService {
     return {
       name,
       deleted: head.deleted_at !== null,
-      versions: items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      versions: items.map((r) => ({
+        version: r.version,
+        description: r.description,
+        step_count: r.step_count,
+        created_at: r.created_at.toISOString(),
+        created_by: r.created_by,
+        author: presentAuthor(r),
+      })),
       next_cursor,
     };
   }
@@ -239,6 +329,90 @@ export class SkillsService {
       ),
     );
     return { resolved, skills };
+  }
+
+  /** GET …/diff: what changed between two versions (default: the current one and the one before). */
+  async diff(ctx: RequestContext, projectRef: string, name: string, query: VersionDiffQuery): Promise<SkillDiffOutput> {
+    const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
+    const head = await this.readableHead(ctx, project.id, name);
+    const to = query.to ?? head.version;
+    const from = query.from ?? Math.max(1, to - 1);
+    const [older, newer] = await Promise.all([this.versionRow(head, name, from), this.versionRow(head, name, to)]);
+    return diffSkillVersions(name, older, newer);
+  }
+
+  /**
+   * POST …/restore: an earlier version's content written as the next version (history stays as it
+   * is). A write like any other: under the project's review policy it becomes a proposal.
+   */
+  async restore(ctx: RequestContext, projectRef: string, name: string, version: number): Promise<SkillWrite> {
+    const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
+    const { project } = resolved;
+    const head = await repo.findHead(this.db, project.id, name);
+    if (!head || head.deleted_at) throw notFound(name, project.id);
+    if (version === head.version) {
+      throw new ConflictError('version_is_current', `Version ${version} of skill ${name} is its current version.`, {
+        hint: `Restore a version from 1 to ${head.version - 1}; GET …/versions lists them.`,
+      });
+    }
+    const row = await this.versionRow(head, name, version);
+    const input: AddSkillInput = {
+      project_id: project.id,
+      name,
+      description: row.description,
+      body_md: row.body_md,
+      mdm_references: row.mdm_references,
+      acceptance: row.acceptance,
+      metadata: row.metadata,
+    };
+    const pending = await this.proposeIfGoverned(ctx, project, input);
+    if (pending) return { resolved, pending };
+    const file = { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra };
+    const skill = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)));
+    return { resolved, skill };
+  }
+
+  private async versionRow(head: repo.SkillHeadRow, name: string, version: number): Promise<repo.SkillVersionRow> {
+    const row = await repo.findVersion(this.db, head.id, version);
+    if (!row) {
+      throw new NotFoundError(
+        'skill_version_not_found',
+        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
+        { hint: `Use a version from 1 to ${head.version}.` },
+      );
+    }
+    return row;
+  }
+
+  /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
+  async currentFiles(projectId: string): Promise<{ id: string; name: string; version: number; text: string }[]> {
+    const rows = await repo.allCurrent(this.db, projectId);
+    return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
+  }
+
+  /** A SKILL.md written as the next version in the caller's transaction (an import); no grant check. */
+  async writeFileIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    file: SkillFile,
+    author: VersionAuthor,
+  ): Promise<{ id: string; version: number }> {
+    const input = {
+      project_id: projectId,
+      name: file.name,
+      description: file.description,
+      body_md: file.body,
+      metadata: file.metadata,
+    };
+    const extras = { frontmatterRaw: file.frontmatterRaw, extra: file.extra };
+    const skill = await this.writeIn(tx, ctx, projectId, input, extras, author);
+    return { id: skill.id, version: skill.version };
+  }
+
+  /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
+  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
+    await repo.markDeleted(tx, id, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {

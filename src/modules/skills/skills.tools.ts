@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { pendingSummary } from '../context-hub/context-hub.authorship.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { procedureSummary } from './skills.presenter.js';
 import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
@@ -34,7 +35,12 @@ export function skillTools(skills: SkillsService) {
           kind: 'enveloped',
           summary: procedureSummary(skill),
           projectId: resolved.project.id,
-          provenance: provenanceOf(resolved, { object: `skill:${skill.name}`, version: skill.version }),
+          provenance: provenanceOf(resolved, {
+            object: `skill:${skill.name}`,
+            version: skill.version,
+            updated_at: skill.created_at,
+            author: skill.author,
+          }),
           data: {
             name: skill.name,
             version: skill.version,
@@ -54,27 +60,51 @@ export function skillTools(skills: SkillsService) {
       name: 'add_skill',
       title: 'Add or revise a Skill',
       description:
-        'Saves a procedure. body_md is Markdown: put the steps as an ordered list under a "Steps" heading, the checks under an "Acceptance" heading, and reference business keys as [[kpi.roas]]. An existing name gets a new version; nothing is overwritten.',
+        'Saves a procedure. body_md is Markdown: put the steps as an ordered list under a "Steps" heading, the checks under an "Acceptance" heading, and reference business keys as [[kpi.roas]]. An existing name gets a new version; nothing is overwritten. When the project reviews agent writes, the answer is status pending_review with a proposal_id: follow it with get_proposal.',
       input: AddSkillInput,
       view: 'procedure',
       permission: 'context.write',
       annotations: ADDITIVE_WRITE,
       dataShape: AddSkillAck.shape,
       run: async (ctx, input) => {
-        const { resolved, skill } = await skills.add(ctx, input);
+        const { resolved, skill, pending } = await skills.add(ctx, input);
+        if (pending) {
+          return {
+            kind: 'enveloped',
+            summary: pendingSummary(pending),
+            projectId: resolved.project.id,
+            provenance: provenanceOf(resolved, { agent_writes: resolved.project.agent_writes }),
+            data: {
+              status: pending.status,
+              id: null,
+              name: pending.key,
+              version_number: null,
+              proposal_id: pending.proposal_id,
+              next: pending.next,
+            },
+          };
+        }
         const unresolved =
           skill.unresolved_references.length > 0
             ? ` Unresolved business keys (kept): ${skill.unresolved_references.join(', ')}.`
             : '';
+        const next = `Open it with get_procedure {"name": "${skill.name}"}.`;
         return {
           kind: 'enveloped',
           summary: [
             `Saved skill ${skill.name} as version ${skill.version} with ${skill.steps.length} steps and ${skill.acceptance.length} acceptance items.${unresolved}`,
-            `Open it with get_procedure {"name": "${skill.name}"}.`,
+            next,
           ],
           projectId: resolved.project.id,
           provenance: provenanceOf(resolved),
-          data: { id: skill.id, name: skill.name, version_number: skill.version },
+          data: {
+            status: 'published',
+            id: skill.id,
+            name: skill.name,
+            version_number: skill.version,
+            proposal_id: null,
+            next,
+          },
         };
       },
     }),

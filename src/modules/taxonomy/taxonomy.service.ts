@@ -39,6 +39,15 @@ export function presentLink(row: repo.LinkRow): LinkOutput {
   };
 }
 
+/** What an import changes in the taxonomy, in the order it is applied (TaxonomyService.applyIn). */
+export interface TaxonomyChanges {
+  createKeys: Omit<repo.KeyRow, 'updated_at'>[];
+  updateKeys: Omit<repo.KeyRow, 'updated_at'>[];
+  removeLinks: string[];
+  addLinks: { relation_type: string; source_type: string; source_id: string; business_key: string }[];
+  deleteKeys: string[];
+}
+
 export interface LinkedObject {
   kind: 'skill' | 'knowledge';
   id: string;
@@ -285,6 +294,33 @@ export class TaxonomyService {
       repo.listLinks(this.db, resolved.project.id, {}),
     ]);
     return { keys: keys.map(presentKey), links: links.map(presentLink) };
+  }
+
+  /**
+   * A folder's taxonomy changes in the caller's transaction (an import, which validated them and
+   * resolved the project): keys created (parents before children) and changed, links added and
+   * removed, keys deleted (children first; their links go with them). No grant check.
+   */
+  async applyIn(tx: SqlExecutor, ctx: RequestContext, projectId: string, changes: TaxonomyChanges): Promise<void> {
+    const now = ctx.clock.now();
+    for (const key of changes.createKeys) {
+      if (!(await repo.insertKey(tx, projectId, key, now)))
+        throw new ConflictError('business_key_exists', `Business key ${key.key} was created meanwhile.`, {
+          hint: 'Run the import again: it plans against the hub as it is now.',
+        });
+    }
+    for (const key of changes.updateKeys) await repo.updateKey(tx, projectId, key, now);
+    for (const id of changes.removeLinks) await repo.deleteLink(tx, projectId, id);
+    for (const link of changes.addLinks) {
+      await repo.insertLink(tx, {
+        id: `bl_${randomBytes(8).toString('hex')}`,
+        project_id: projectId,
+        ...link,
+        created_by: ctx.actor.subject,
+        now,
+      });
+    }
+    for (const key of changes.deleteKeys) await repo.deleteKey(tx, projectId, key);
   }
 
   private async requireParent(projectId: string, parent: string, db: SqlExecutor = this.db): Promise<void> {

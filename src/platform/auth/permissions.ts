@@ -5,14 +5,15 @@
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const PERMISSIONS = ['context.read', 'data.read', 'context.write', 'admin', 'owner'] as const;
+/** `context.review` (issue 24): approving or rejecting proposals, and publishing directly under `review`. */
+export const PERMISSIONS = ['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   viewer: new Set(['context.read', 'data.read']),
   editor: new Set(['context.read', 'data.read', 'context.write']),
-  admin: new Set(['context.read', 'data.read', 'context.write', 'admin']),
-  owner: new Set(['context.read', 'data.read', 'context.write', 'admin', 'owner']),
+  admin: new Set(['context.read', 'data.read', 'context.write', 'context.review', 'admin']),
+  owner: new Set(['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner']),
 };
 
 export function roleAllows(role: Role, permission: Permission): boolean {
@@ -33,5 +34,6 @@ export type Scope = (typeof SCOPES)[number];
 
 /** The scope a permission needs when a token carries a `scope` claim. */
 export function scopeFor(permission: Permission): Scope {
-  return permission === 'owner' ? 'admin' : permission;
+  // Reviewing is an administrator's act: a token narrowed to context.write may propose, not approve.
+  return permission === 'owner' || permission === 'context.review' ? 'admin' : permission;
 }

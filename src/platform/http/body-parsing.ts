@@ -5,6 +5,8 @@ import { checkJsonDepth } from '../json-depth.js';
 /** Marks a JSON body that did not parse on routes that answer it themselves (JSON-RPC -32700). */
 export const MALFORMED_JSON = Symbol('malformed-json');
 
+export const BINARY_MEDIA_TYPES = ['application/gzip', 'application/x-gzip', 'application/x-tar'];
+
 /** JSON bodies: an empty body is "no body" (action endpoints), a malformed one a clear 400. */
 export function installBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -34,4 +36,6 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
     done(null, String(body)),
   );
+  // Archives (POST /api/projects/{id}/import) arrive as bytes; routes that take none refuse them.
+  app.addContentTypeParser(BINARY_MEDIA_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 }

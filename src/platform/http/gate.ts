@@ -6,7 +6,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { InsufficientScopeError } from '../auth/errors.js';
 import { scopeFor } from '../auth/permissions.js';
 import type { Clock } from '../clock.js';
-import type { RequestContext } from '../context/request-context.js';
+import { CLIENT_HEADER, type RequestContext } from '../context/request-context.js';
 import { ForbiddenError } from '../errors.js';
 import type { RouteRule } from './route.js';
 
@@ -45,5 +45,6 @@ export async function authorizeRequest(request: AuthorizableRequest, deps: GateD
 
 export function requestContext(request: FastifyRequest, deps: { clock: Clock }): RequestContext {
   if (!request.actor) throw new Error('request context built before authentication');
-  return { actor: request.actor, requestId: String(request.id), clock: deps.clock, log: request.log };
+  const via = request.headers[CLIENT_HEADER] === 'console' ? 'console' : 'rest';
+  return { actor: request.actor, requestId: String(request.id), clock: deps.clock, log: request.log, via };
 }

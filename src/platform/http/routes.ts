@@ -81,7 +81,7 @@ async function handleRoute(
       .split(';')[0]!
       .trim()
       .toLowerCase();
-    if (!route.rawBody.includes(type) || typeof rawBody !== 'string') {
+    if (!route.rawBody.includes(type) || (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody))) {
       throw new ValidationError(
         [{ path: 'body', message: `must be sent as ${route.rawBody.join(' or ')}` }],
         undefined,
@@ -92,7 +92,8 @@ async function handleRoute(
   const nul = [
     ...nulViolations(request.params, 'path'),
     ...nulViolations(request.query, 'query'),
-    ...nulViolations(rawBody, 'body'),
+    // A binary body (an archive) is bytes, not text: the route reads and checks what it holds.
+    ...(Buffer.isBuffer(rawBody) ? [] : nulViolations(rawBody, 'body')),
   ];
   if (nul.length > 0) throw new ValidationError(nul);
   const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;

@@ -1,14 +1,14 @@
 import type { RegisteredRoute } from '../../../src/platform/http/app.js';
 
 export type Role = 'viewer' | 'editor' | 'admin' | 'owner';
-export type Permission = 'context.read' | 'data.read' | 'context.write' | 'admin' | 'owner';
+export type Permission = 'context.read' | 'data.read' | 'context.write' | 'context.review' | 'admin' | 'owner';
 
 /** The role table of issue 4, written out independently of the code under test. */
 const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
   viewer: ['context.read', 'data.read'],
   editor: ['context.read', 'data.read', 'context.write'],
-  admin: ['context.read', 'data.read', 'context.write', 'admin'],
-  owner: ['context.read', 'data.read', 'context.write', 'admin', 'owner'],
+  admin: ['context.read', 'data.read', 'context.write', 'context.review', 'admin'],
+  owner: ['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner'],
 };
 
 export function allows(role: Role | undefined, permission: Permission): boolean {

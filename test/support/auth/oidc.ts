@@ -10,6 +10,17 @@ export interface AuthorizationRequest {
   resource: string | undefined;
 }
 
+export interface TestOidcOptions {
+  /**
+   * The provider's own login and consent pages (its devInteractions: a login form that takes any
+   * login, a consent form listing the scopes per resource), which a user agent must fill in and
+   * submit. Without it, the interaction URL approves at once as the start's `subject`.
+   */
+  pages?: boolean;
+  /** Claims the access tokens of a subject carry beyond the standard ones (e.g. `projects`). */
+  accessTokenClaims?: Record<string, Record<string, unknown>>;
+}
+
 /**
  * A real OpenID provider (oidc-provider) on loopback, as a deployment would put in front of the
  * service: dynamic client registration, PKCE (required), RFC 8707 resource indicators, and RS256
@@ -23,10 +34,13 @@ export class TestOidcProvider {
   private provider!: Provider;
   issuer = '';
 
-  private constructor(private readonly subject: string) {}
+  private constructor(
+    private readonly subject: string,
+    private readonly options: TestOidcOptions,
+  ) {}
 
-  static async start(subject: string): Promise<TestOidcProvider> {
-    const op = new TestOidcProvider(subject);
+  static async start(subject: string, options: TestOidcOptions = {}): Promise<TestOidcProvider> {
+    const op = new TestOidcProvider(subject, options);
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: 'op-1', alg: 'RS256', use: 'sig' };
     op.server = http.createServer((req, res) => void op.handle(req, res));
@@ -41,7 +55,7 @@ export class TestOidcProvider {
       // DCR refuses a registration whose `scope` names a value the provider does not list.
       scopes: ['openid', 'offline_access', ...SCOPES],
       features: {
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: options.pages === true },
         registration: { enabled: true },
         resourceIndicators: {
           enabled: true,
@@ -65,8 +79,17 @@ export class TestOidcProvider {
           delete metadata.scope;
         },
       },
-      interactions: {
-        url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+      // devInteractions route /interaction/:uid themselves (and warn when a url is configured too).
+      ...(options.pages
+        ? {}
+        : {
+            interactions: {
+              url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+            },
+          }),
+      extraTokenClaims: (_ctx: KoaContextWithOIDC, token: object) => {
+        const account = 'accountId' in token ? (token.accountId as string | undefined) : undefined;
+        return (account ? options.accessTokenClaims?.[account] : undefined) ?? {};
       },
       findAccount: (_ctx: KoaContextWithOIDC, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
     });
@@ -85,7 +108,7 @@ export class TestOidcProvider {
           scope: url.searchParams.get('scope') ?? '',
           resource: url.searchParams.get('resource') ?? undefined,
         });
-      if (url.pathname.startsWith('/interaction/')) return await this.approve(req, res);
+      if (url.pathname.startsWith('/interaction/') && !this.options.pages) return await this.approve(req, res);
       await this.provider.callback()(req, res);
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));

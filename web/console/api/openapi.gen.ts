@@ -373,7 +373,7 @@ export interface paths {
         /** List the live Knowledge sheets of a project (by topic_id) */
         get: operations["getApiKnowledge"];
         put?: never;
-        /** Add a Knowledge sheet, or a new version of an existing topic_id (201 for version 1, else 200) */
+        /** Add a Knowledge sheet, or a new version of a topic_id (201 for version 1, else 200; 202 when proposed) */
         post: operations["postApiKnowledge"];
         delete?: never;
         options?: never;
@@ -390,11 +390,45 @@ export interface paths {
         };
         /** Read a Knowledge sheet (current version, or ?version=N) */
         get: operations["getApiKnowledgeTopicId"];
-        /** Change a Knowledge sheet: writes its next version */
+        /** Change a Knowledge sheet: writes its next version (202 and a proposal when the project reviews) */
         put: operations["putApiKnowledgeTopicId"];
         post?: never;
         /** Delete a Knowledge sheet: gone from search and lists; versions stay readable to admins */
         delete: operations["deleteApiKnowledgeTopicId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What changed between two versions: unified diff of body_md, and title/owner */
+        get: operations["getApiKnowledgeTopicIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{topic_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: writes that version's content as the next version (history is never rewritten; 202 and a proposal when the project reviews) */
+        post: operations["postApiKnowledgeTopicIdRestore"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -590,8 +624,127 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a project's name, reporting currency or timezone */
+        /** Change a project's name, reporting currency, timezone or agent_writes policy */
         patch: operations["patchApiProjectsId"];
+        trace?: never;
+    };
+    "/api/projects/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hub as files (tar.gz): skills/<name>/SKILL.md, knowledge/<topic_id>.md, taxonomy.yaml (context as code; the same hub always gives the same bytes) */
+        get: operations["getApiProjectsIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a folder of files (tar.gz body, the export layout): new and changed objects become new versions, unchanged ones stay; ?dry_run=true plans only, ?prune=true deletes what the folder lacks; any bad file refuses it all (400 import_invalid, every problem with file:line) */
+        post: operations["postApiProjectsIdImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's proposals, newest first (reviewers see all; others their own), paginated */
+        get: operations["getApiProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a proposal, with the diff of its body against its base and against the current version */
+        get: operations["getApiProposalsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a proposal (optionally with edits): publishes it as the next version; 409 proposal_stale */
+        post: operations["postApiProposalsIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a proposal with a comment its author reads */
+        post: operations["postApiProposalsIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw your own pending proposal */
+        post: operations["postApiProposalsIdWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/reports/run": {
@@ -638,7 +791,7 @@ export interface paths {
         /** List the live skills of a project (by name) */
         get: operations["getApiSkills"];
         put?: never;
-        /** Add a skill, or a new version of an existing name (201 for version 1, else 200) */
+        /** Add a skill, or a new version of an existing name (201 for version 1, else 200; 202 when proposed) */
         post: operations["postApiSkills"];
         delete?: never;
         options?: never;
@@ -655,11 +808,45 @@ export interface paths {
         };
         /** Read a skill (current version, or ?version=N) */
         get: operations["getApiSkillsName"];
-        /** Change a skill: writes its next version */
+        /** Change a skill: writes its next version (202 and a proposal when the project reviews writes) */
         put: operations["putApiSkillsName"];
         post?: never;
         /** Delete a skill: gone from search and lists; its versions stay readable to admins */
         delete: operations["deleteApiSkillsName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What changed between two versions: unified diff of body_md, steps, acceptance, references, fields */
+        get: operations["getApiSkillsNameDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: writes that version's content as the next version (history is never rewritten; 202 and a proposal when the project reviews) */
+        post: operations["postApiSkillsNameRestore"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1647,10 +1834,7 @@ export interface operations {
                 "application/json": {
                     /** @description Business key, dotted lowercase, e.g. kpi.roas. */
                     business_key: string;
-                    /**
-                     * @description Project id; "default" resolves to the only project you can see.
-                     * @default default
-                     */
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
                     project_id?: "default" | string;
                     /** @enum {string} */
                     relation_type: "explains" | "uses" | "related_to";
@@ -1805,7 +1989,7 @@ export interface operations {
                      * @default 7
                      */
                     impact_window_days?: number;
-                    /** @description Project id, e.g. proj_marketing. */
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                     project_id: string;
                     /** @description Short name, e.g. "Checkout v2 release". */
                     title: string;
@@ -2013,7 +2197,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     connection_ref_id: string;
-                    /** @description Project id, e.g. proj_marketing. */
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                     project_id: string;
                     provider: string;
                     /** @description Credentials (client secret, refresh token, connection string…). Encrypted at rest, never returned. Omit to keep the stored ones. */
@@ -2152,7 +2336,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connection_ref_id: string;
-                    /** @description Project id, e.g. proj_marketing. */
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                     project_id: string;
                     provider: string;
                 };
@@ -2419,7 +2603,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     kind: string;
-                    /** @description Project id, e.g. proj_marketing. */
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                     project_id: string;
                 };
             };
@@ -2571,10 +2755,7 @@ export interface operations {
                     body_md: string;
                     /** @description Who keeps this sheet current (team or person). */
                     owner?: string;
-                    /**
-                     * @description Project id; "default" resolves to the only project you can see.
-                     * @default default
-                     */
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
                     project_id?: "default" | string;
                     title: string;
                     /** @description Derived from the title when not given; an existing topic_id gets a new version. */
@@ -2590,6 +2771,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -2601,6 +2793,16 @@ export interface operations {
                         title: string;
                         topic_id: string;
                         version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
                     };
                 };
             };
@@ -2636,6 +2838,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -2689,6 +2902,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -2700,6 +2924,16 @@ export interface operations {
                         title: string;
                         topic_id: string;
                         version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
                     };
                 };
             };
@@ -2745,6 +2979,126 @@ export interface operations {
             };
         };
     };
+    getApiKnowledgeTopicIdDiff: {
+        parameters: {
+            query?: {
+                from?: number;
+                project_id?: "default" | string;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description title and owner, when they differ. */
+                        fields: {
+                            field: string;
+                            from: unknown;
+                            to: unknown;
+                        }[];
+                        from_version: number;
+                        to_version: number;
+                        topic_id: string;
+                        /** @description body_md as a unified diff (diff -u); empty when the bodies are equal. */
+                        unified_diff: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiKnowledgeTopicIdRestore: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version whose content becomes the next version. */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        id: string;
+                        owner: string | null;
+                        project_id: string;
+                        title: string;
+                        topic_id: string;
+                        version_number: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiKnowledgeTopicIdVersions: {
         parameters: {
             query?: {
@@ -2771,6 +3125,17 @@ export interface operations {
                         next_cursor: string | null;
                         topic_id: string;
                         versions: {
+                            author: {
+                                at: string;
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                proposal_id: string | null;
+                                request_id: string | null;
+                                subject: string;
+                                via: ("mcp" | "rest" | "console" | "import") | null;
+                            };
                             created_at: string;
                             created_by: string;
                             owner: string | null;
@@ -3043,7 +3408,7 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     grants?: {
-                        /** @description Project id, e.g. proj_marketing. */
+                        /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                         project_id: string;
                         /**
                          * @default viewer
@@ -3271,7 +3636,7 @@ export interface operations {
             content: {
                 "application/json": {
                     grants: {
-                        /** @description Project id, e.g. proj_marketing. */
+                        /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
                         project_id: string;
                         /**
                          * @default viewer
@@ -3446,6 +3811,11 @@ export interface operations {
                     "application/json": {
                         next_cursor: string | null;
                         projects: {
+                            /**
+                             * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                             * @enum {string}
+                             */
+                            agent_writes: "publish" | "review" | "off";
                             id: string;
                             name: string;
                             reporting_currency: string;
@@ -3493,6 +3863,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
                         id: string;
                         name: string;
                         reporting_currency: string;
@@ -3529,6 +3904,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
                         id: string;
                         name: string;
                         reporting_currency: string;
@@ -3559,6 +3939,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                     * @enum {string}
+                     */
+                    agent_writes?: "publish" | "review" | "off";
                     name?: string;
                     reporting_currency?: string;
                     timezone?: string;
@@ -3573,10 +3958,490 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description publish: agent writes become versions at once; review: they become proposals a reviewer approves; off: refused.
+                         * @enum {string}
+                         */
+                        agent_writes: "publish" | "review" | "off";
                         id: string;
                         name: string;
                         reporting_currency: string;
                         timezone: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProjectsIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProjectsIdImport: {
+        parameters: {
+            query?: {
+                dry_run?: "0" | "1" | "true" | "false";
+                propose?: "0" | "1" | "true" | "false";
+                prune?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/gzip": string;
+                "application/x-gzip": string;
+                "application/x-tar": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the changes were written (false in a dry run or when nothing changes). */
+                        applied: boolean;
+                        changes: {
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete";
+                            /** @description The file it comes from; null for a deletion. */
+                            file: string | null;
+                            /** @enum {string} */
+                            kind: "skill" | "knowledge" | "business_key" | "business_link";
+                            /** @description Skill name, topic_id, business key, or "<skill|knowledge>:<source> <relation> <key>". */
+                            name: string;
+                            /** @description Skills and Knowledge: the version written (null in a dry run). */
+                            version: number | null;
+                        }[];
+                        dry_run: boolean;
+                        /** @description Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml). */
+                        ignored: string[];
+                        /** @description Objects the folder does not hold, left in place because prune is off. */
+                        kept: {
+                            business_keys: number;
+                            business_links: number;
+                            knowledge: number;
+                            skills: number;
+                        };
+                        project_id: string;
+                        /** @description With propose: the ids of the proposals created. */
+                        proposals: string[];
+                        prune: boolean;
+                        /** @description Objects in the folder identical to the hub: left alone. */
+                        unchanged: {
+                            business_keys: number;
+                            business_links: number;
+                            knowledge: number;
+                            skills: number;
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProposals: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                project_id?: "default" | string;
+                status?: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        proposals: {
+                            author: {
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                request_id: string | null;
+                                subject: string;
+                                /** @enum {string} */
+                                via: "mcp" | "rest" | "console" | "import";
+                            };
+                            base_version: number | null;
+                            comment: string | null;
+                            created_at: string;
+                            decided_at: string | null;
+                            decided_by: string | null;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            /** @enum {string} */
+                            kind: "skill" | "knowledge";
+                            name: string | null;
+                            project_id: string;
+                            published_version: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                            superseded_by: string | null;
+                            topic_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProposalsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                    /** @description Changes applied on top of the proposed fields before publishing. */
+                    edits?: {
+                        /** @description Skill only. */
+                        acceptance?: string[];
+                        body_md?: string;
+                        /** @description Skill only. */
+                        description?: string;
+                        /** @description Skill only. */
+                        mdm_references?: string[];
+                        /** @description Skill only. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Knowledge only. */
+                        owner?: string | null;
+                        /** @description Knowledge only. */
+                        title?: string;
+                    };
+                    /** @description Publish even though the object has a newer version than the proposal was based on. */
+                    rebase?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; the author reads it with get_proposal. */
+                    comment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiProposalsIdWithdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            request_id: string | null;
+                            subject: string;
+                            /** @enum {string} */
+                            via: "mcp" | "rest" | "console" | "import";
+                        };
+                        base_version: number | null;
+                        comment: string | null;
+                        created_at: string;
+                        current_version: number | null;
+                        decided_at: string | null;
+                        decided_by: string | null;
+                        diff: {
+                            against_base: string;
+                            against_current: string;
+                        };
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        name: string | null;
+                        project_id: string;
+                        published_version: number | null;
+                        stale: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
+                        superseded_by: string | null;
+                        topic_id: string | null;
                     };
                 };
             };
@@ -3754,10 +4619,7 @@ export interface operations {
                     };
                     /** @description Skill name (Agent Skills style), e.g. investigate-roas-drop. */
                     name: string;
-                    /**
-                     * @description Project id; "default" resolves to the only project you can see.
-                     * @default default
-                     */
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
                     project_id?: "default" | string;
                 };
             };
@@ -3771,6 +4633,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -3791,6 +4664,16 @@ export interface operations {
                         }[];
                         unresolved_references: string[];
                         version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
                     };
                 };
             };
@@ -3827,6 +4710,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -3894,6 +4788,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -3914,6 +4819,16 @@ export interface operations {
                         }[];
                         unresolved_references: string[];
                         version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
                     };
                 };
             };
@@ -3947,6 +4862,159 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsNameDiff: {
+        parameters: {
+            query?: {
+                from?: number;
+                project_id?: "default" | string;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: {
+                            added: string[];
+                            removed: string[];
+                            /** @description Items in both versions whose order changed. */
+                            reordered: boolean;
+                        };
+                        /** @description description and metadata, when they differ. */
+                        fields: {
+                            field: string;
+                            from: unknown;
+                            to: unknown;
+                        }[];
+                        from_version: number;
+                        name: string;
+                        /** @description Business keys (mdm_references). */
+                        references: {
+                            added: string[];
+                            removed: string[];
+                            /** @description Items in both versions whose order changed. */
+                            reordered: boolean;
+                        };
+                        /** @description Parsed steps added, removed, changed (same title) or moved. */
+                        steps: {
+                            /** @enum {string} */
+                            change: "added" | "removed" | "changed" | "moved";
+                            from_index: number | null;
+                            from_instruction: string | null;
+                            title: string;
+                            to_index: number | null;
+                            to_instruction: string | null;
+                        }[];
+                        to_version: number;
+                        /** @description body_md as a unified diff (diff -u); empty when the bodies are equal. */
+                        unified_diff: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSkillsNameRestore: {
+        parameters: {
+            query?: {
+                project_id?: "default" | string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version whose content becomes the next version. */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
+                        body_md: string;
+                        created_at: string;
+                        created_by: string;
+                        current_version: number;
+                        deleted: boolean;
+                        description: string;
+                        id: string;
+                        mdm_references: string[];
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        project_id: string;
+                        steps: {
+                            index: number;
+                            instruction: string;
+                            title: string;
+                        }[];
+                        unresolved_references: string[];
+                        version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
+                    };
+                };
             };
             /** @description Problem */
             default: {
@@ -4019,6 +5087,17 @@ export interface operations {
                         name: string;
                         next_cursor: string | null;
                         versions: {
+                            author: {
+                                at: string;
+                                client: {
+                                    name: string;
+                                    version: string;
+                                } | null;
+                                proposal_id: string | null;
+                                request_id: string | null;
+                                subject: string;
+                                via: ("mcp" | "rest" | "console" | "import") | null;
+                            };
                             created_at: string;
                             created_by: string;
                             description: string;
@@ -4063,6 +5142,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         acceptance: string[];
+                        author: {
+                            at: string;
+                            client: {
+                                name: string;
+                                version: string;
+                            } | null;
+                            proposal_id: string | null;
+                            request_id: string | null;
+                            subject: string;
+                            via: ("mcp" | "rest" | "console" | "import") | null;
+                        };
                         body_md: string;
                         created_at: string;
                         created_by: string;
@@ -4083,6 +5173,16 @@ export interface operations {
                         }[];
                         unresolved_references: string[];
                         version: number;
+                    } | {
+                        base_version: number | null;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "skill" | "knowledge";
+                        next: string;
+                        proposal_id: string;
+                        /** @constant */
+                        status: "pending_review";
+                        supersedes: string | null;
                     };
                 };
             };
@@ -4110,10 +5210,7 @@ export interface operations {
                     acceptance?: string[];
                     body_md: string;
                     mdm_references?: string[];
-                    /**
-                     * @description Project id; "default" resolves to the only project you can see.
-                     * @default default
-                     */
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
                     project_id?: "default" | string;
                 };
             };
@@ -4243,10 +5340,7 @@ export interface operations {
                     label: string;
                     /** @description The parent key; it must exist. */
                     parent?: string | null;
-                    /**
-                     * @description Project id; "default" resolves to the only project you can see.
-                     * @default default
-                     */
+                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
                     project_id?: "default" | string;
                     synonyms?: string[];
                 };

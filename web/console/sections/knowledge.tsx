@@ -78,7 +78,9 @@ function NewSheet() {
       ),
     (sheet) => {
       clear();
-      navigate(`${project.id}/knowledge/${sheet.topic_id}`);
+      // Under review the save is a proposal, not a version: show the proposal.
+      if ('proposal_id' in sheet) navigate(`${project.id}/proposals/${sheet.proposal_id}`);
+      else navigate(`${project.id}/knowledge/${sheet.topic_id}`);
     },
   );
   const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
@@ -233,7 +235,8 @@ function SheetEditor(props: {
       ),
     (saved) => {
       clear();
-      props.onSaved(saved.version_number);
+      if ('proposal_id' in saved) navigate(`${project.id}/proposals/${saved.proposal_id}`);
+      else props.onSaved(saved.version_number);
     },
   );
   const set = (k: keyof typeof draft) => (e: { currentTarget: { value: string } }) =>

@@ -99,7 +99,9 @@ function NewSkill() {
     () => ok(api.POST('/api/skills', { body: { project_id: project.id, ...form } })),
     (skill) => {
       clear();
-      navigate(`${project.id}/skills/${skill.name}`);
+      // Under review the save is a proposal, not a version: show the proposal.
+      if ('proposal_id' in skill) navigate(`${project.id}/proposals/${skill.proposal_id}`);
+      else navigate(`${project.id}/skills/${skill.name}`);
     },
   );
   return (
@@ -298,7 +300,8 @@ function SkillEditor(props: { name: string; description: string; body: string; o
       ),
     (saved) => {
       clear();
-      props.onSaved(saved.version);
+      if ('proposal_id' in saved) navigate(`${project.id}/proposals/${saved.proposal_id}`);
+      else props.onSaved(saved.version);
     },
   );
   return (

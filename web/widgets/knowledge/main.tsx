@@ -8,7 +8,11 @@ interface KnowledgeAck {
   id: string;
   topic_id: string;
   title: string;
-  version_number: number;
+  version_number: number | null;
+  /** Issue 24: a project that reviews agent writes answers pending_review and a proposal id instead. */
+  status?: 'published' | 'pending_review';
+  proposal_id?: string | null;
+  next?: string;
 }
 const isAck = (d: KnowledgeSheet | KnowledgeAck): d is KnowledgeAck => !('body_md' in d);
 
@@ -16,8 +20,9 @@ function KnowledgeWidget({ answer, host }: ViewProps<KnowledgeSheet | KnowledgeA
   const [opened, setOpened] = useState<Answer<KnowledgeSheet> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ack = isAck(answer.data) ? answer.data : null;
+  const pending = ack?.status === 'pending_review';
   useEffect(() => {
-    if (!ack) return;
+    if (!ack || pending) return;
     host
       .call<KnowledgeSheet>('get_knowledge', {
         topic_id: ack.topic_id,
@@ -28,6 +33,14 @@ function KnowledgeWidget({ answer, host }: ViewProps<KnowledgeSheet | KnowledgeA
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [ack?.id, ack?.version_number]);
   if (!ack) return <KnowledgeView sheet={answer.data as KnowledgeSheet} projectId={answer.projectId} host={host} />;
+  if (ack && pending) {
+    return (
+      <p class="notice" role="status">
+        Not published yet: your change to knowledge {ack.topic_id} is proposal {ack.proposal_id}, pending review.{' '}
+        {ack.next}
+      </p>
+    );
+  }
   return (
     <div class="stack">
       <p class="notice" role="status">

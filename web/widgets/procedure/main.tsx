@@ -7,7 +7,11 @@ import { startView, type ViewProps } from '../../shared/view.js';
 interface SkillAck {
   id: string;
   name: string;
-  version_number: number;
+  version_number: number | null;
+  /** Issue 24: a project that reviews agent writes answers pending_review and a proposal id instead. */
+  status?: 'published' | 'pending_review';
+  proposal_id?: string | null;
+  next?: string;
 }
 const isAck = (d: Procedure | SkillAck): d is SkillAck => !('steps' in d);
 
@@ -15,14 +19,22 @@ function ProcedureWidget({ answer, host }: ViewProps<Procedure | SkillAck>) {
   const [opened, setOpened] = useState<Answer<Procedure> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ack = isAck(answer.data) ? answer.data : null;
+  const pending = ack?.status === 'pending_review';
   useEffect(() => {
-    if (!ack) return;
+    if (!ack || pending) return;
     host
       .call<Procedure>('get_procedure', { name: ack.name, version: ack.version_number, project_id: answer.projectId })
       .then(setOpened)
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [ack?.id, ack?.version_number]);
   if (!ack) return <ProcedureSteps answer={answer as Answer<Procedure>} host={host} />;
+  if (ack && pending) {
+    return (
+      <p class="notice" role="status">
+        Not published yet: your change to skill {ack.name} is proposal {ack.proposal_id}, pending review. {ack.next}
+      </p>
+    );
+  }
   return (
     <div class="stack">
       <p class="notice" role="status">

@@ -14,18 +14,20 @@ interface ReportData {
   rows: Row[];
   row_count: number;
   truncated: boolean;
+  /** The project's reporting currency (older services omit it; a currency column wins). */
+  currency?: string;
 }
 
 const BAR_ROWS = 15;
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function cell(column: string, value: unknown, row: Row, f: FormatContext): string {
+function cell(column: string, value: unknown, row: Row, projectCurrency: string | null, f: FormatContext): string {
   if (value === null || value === undefined) return '–';
   if (column === 'date' && typeof value === 'string') return fmtDay(value, f);
   if (column === 'channel' && typeof value === 'string') return channelName(value);
   const meta = KPI_META[column];
   if (meta && typeof value === 'number') {
-    const currency = typeof row.currency === 'string' ? row.currency : null;
+    const currency = typeof row.currency === 'string' ? row.currency : projectCurrency;
     return fmtKpi(value, meta.unit, currency, f);
   }
   if (typeof value === 'number') return fmtNumber(value, f, 4);
@@ -36,6 +38,7 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
   const d = answer.data;
   const f = host.format;
   const r = d.report;
+  const currency = d.currency ?? null;
   const kind = chartKindOf(r.dimensions);
   const metrics = r.metrics.filter((m) => d.columns.includes(m));
   const [metric, setMetric] = useState(metrics[0] ?? '');
@@ -113,7 +116,7 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
               {bars.rows.map((row) => {
                 const v = num(row[metric]) ?? 0;
                 const label = groupOf(row);
-                const shown = cell(metric, v, row, f);
+                const shown = cell(metric, v, row, currency, f);
                 return (
                   <li key={label} class="bar-row">
                     <span>{channelName(label)}</span>
@@ -150,7 +153,7 @@ function ReportView({ answer, host }: ViewProps<ReportData>) {
                 <tr key={i}>
                   {d.columns.map((c) => (
                     <td key={c} class={KPI_META[c] || r.metrics.includes(c) ? 'num' : ''}>
-                      {cell(c, row[c], row, f)}
+                      {cell(c, row[c], row, currency, f)}
                     </td>
                   ))}
                 </tr>

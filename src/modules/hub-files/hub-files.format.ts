@@ -1,0 +1,197 @@
+import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { ValidationError } from '../../platform/errors.js';
+import { AddKnowledgeInput, TopicId } from '../knowledge/knowledge.schemas.js';
+import { parseReferences } from '../skills/skills.parse.js';
+import {
+  MAX_BODY_BYTES,
+  MAX_SKILL_NAME_LENGTH,
+  SKILL_NAME_PATTERN,
+  skillNameMessage,
+} from '../skills/skills.schemas.js';
+import { parseSkillFile, type SkillFile } from '../skills/skills.skillmd.js';
+
+/**
+ * The hub as files (DESIGN §10, "context as code"): `skills/<name>/SKILL.md` (Agent Skills),
+ * `knowledge/<topic_id>.md` (front matter: title, owner) and `taxonomy.yaml` (keys and links).
+ * Reading a file never throws: every problem is collected with its file and line.
+ */
+export interface FileProblem {
+  file: string;
+  /** 1-based; null when the problem is the file's name or place rather than a line in it. */
+  line: number | null;
+  message: string;
+}
+
+export const TAXONOMY_FILE = 'taxonomy.yaml';
+export const skillPath = (name: string) => `skills/${name}/SKILL.md`;
+export const knowledgePath = (topicId: string) => `knowledge/${topicId}.md`;
+
+/** Where a file of a folder belongs; `ignored` for anything else (scripts next to a SKILL.md, a README …). */
+export type FileRole =
+  | { kind: 'skill'; name: string }
+  | { kind: 'knowledge'; topicId: string }
+  | { kind: 'taxonomy' }
+  | { kind: 'ignored' };
+
+export function roleOf(path: string): FileRole {
+  if (path === TAXONOMY_FILE) return { kind: 'taxonomy' };
+  const skill = /^skills\/([^/]+)\/SKILL\.md$/.exec(path);
+  if (skill) return { kind: 'skill', name: skill[1]! };
+  const sheet = /^knowledge\/([^/]+)\.md$/.exec(path);
+  if (sheet) return { kind: 'knowledge', topicId: sheet[1]! };
+  return { kind: 'ignored' };
+}
+
+const YAML_OPTIONS = { lineWidth: 0 } as const;
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export { byCodePoint };
+
+/** UTF-8 text, or the problem that it is not text we can store. */
+export function decodeText(file: string, bytes: Buffer): { text?: string; problem?: FileProblem } {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { problem: { file, line: null, message: 'is not UTF-8 text' } };
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul !== -1) return { problem: { file, line: lineAt(text, nul), message: 'contains the NUL character (U+0000)' } };
+  return { text };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
+  return line;
+}
+
+interface FrontMatter {
+  doc: Document;
+  counter: LineCounter;
+  body: string;
+  /** Line of the first body line in the file. */
+  bodyLine: number;
+}
+
+const OPEN = /^---[ \t]*\r?\n/;
+const CLOSE = /^---[ \t]*(\r?\n|$)/m;
+
+/** YAML front matter between `---` lines (as skills.skillmd reads it), with line numbers. */
+function frontMatter(file: string, text: string, problems: FileProblem[]): FrontMatter | undefined {
+  const open = OPEN.exec(text);
+  if (!open) {
+    problems.push({ file, line: 1, message: 'must start with YAML front matter between --- lines' });
+    return undefined;
+  }
+  const rest = text.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  if (!close) {
+    problems.push({ file, line: 1, message: 'the front matter has no closing --- line' });
+    return undefined;
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(rest.slice(0, close.index), { lineCounter: counter });
+  for (const error of doc.errors) {
+    const at = error.linePos?.[0]?.line ?? 1;
+    problems.push({ file, line: at + 1, message: `front matter: ${error.message.split('\n')[0]}` });
+  }
+  const bodyStart = open[0].length + close.index + close[0].length;
+  return { doc, counter, body: text.slice(bodyStart), bodyLine: lineAt(text, bodyStart) };
+}
+
+/** The file line of a top-level front-matter key (line 1 when it is absent). */
+function keyLine(front: FrontMatter, key: string): number {
+  const contents = front.doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] } | null;
+  const pair = contents?.items?.find((item) => item.key?.value === key);
+  return pair?.key?.range ? front.counter.linePos(pair.key.range[0]).line + 1 : 1;
+}
+
+/** The line of the first `[[key]]` in a body, as a file line. */
+function referenceLine(front: FrontMatter, key: string): number {
+  const at = front.body.indexOf(`[[${key}]]`);
+  return at === -1 ? front.bodyLine : front.bodyLine + lineAt(front.body, at) - 1;
+}
+
+export interface SkillFromFile {
+  file: string;
+  name: string;
+  text: string;
+  parsed: SkillFile;
+  /** Each `[[key]]` of the body with the file line it is first on. */
+  references: { key: string; line: number }[];
+}
+
+export function readSkillFile(file: string, folder: string, text: string, problems: FileProblem[]) {
+  const before = problems.length;
+  const front = frontMatter(file, text, problems);
+  const folderOk = SKILL_NAME_PATTERN.test(folder) && folder.length <= MAX_SKILL_NAME_LENGTH;
+  if (!folderOk)
+    problems.push({ file, line: null, message: `the folder name "${folder}" ${skillNameMessage(folder)}` });
+  if (!front || front.doc.errors.length > 0) return undefined;
+  let parsed: SkillFile;
+  try {
+    parsed = parseSkillFile(text);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const v of error.errors) {
+      const key = /^front_matter\.(\w+)/.exec(v.path)?.[1];
+      problems.push({ file, line: key ? keyLine(front, key) : 1, message: `${key ?? v.path} ${v.message}` });
+    }
+    return undefined;
+  }
+  if (parsed.name !== folder) {
+    problems.push({
+      file,
+      line: keyLine(front, 'name'),
+      message: `name "${parsed.name}" differs from its folder "${folder}": they must be the same`,
+    });
+  }
+  if (Buffer.byteLength(parsed.body, 'utf8') > MAX_BODY_BYTES)
+    problems.push({ file, line: front.bodyLine, message: 'the Markdown body must be at most 1 MiB' });
+  if (problems.length > before) return undefined;
+  const references = parseReferences(parsed.body).map((key) => ({ key, line: referenceLine(front, key) }));
+  return { file, name: folder, text, parsed, references } satisfies SkillFromFile;
+}
+
+export interface SheetFromFile {
+  file: string;
+  topic_id: string;
+  title: string;
+  owner: string | null;
+  body_md: string;
+}
+
+/** knowledge/<topic_id>.md: front matter with title and (optionally) owner, then the body. */
+export function renderKnowledgeFile(sheet: { title: string; owner: string | null; body_md: string }): string {
+  const doc = sheet.owner === null ? { title: sheet.title } : { title: sheet.title, owner: sheet.owner };
+  return `---\n${stringify(doc, YAML_OPTIONS)}---\n${sheet.body_md}`;
+}
+
+const KNOWLEDGE_KEYS = new Set(['title', 'owner']);
+
+export function readKnowledgeFile(file: string, topicId: string, text: string, problems: FileProblem[]) {
+  const before = problems.length;
+  const id = TopicId.safeParse(topicId);
+  if (!id.success)
+    problems.push({ file, line: null, message: `the file name "${topicId}" ${id.error.issues[0]!.message}` });
+  const front = frontMatter(file, text, problems);
+  if (!front || front.doc.errors.length > 0) return undefined;
+  const data: unknown = front.doc.toJS({ maxAliasCount: 10 });
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    problems.push({ file, line: 2, message: 'the front matter must be a mapping with title (and owner)' });
+    return undefined;
+  }
+  for (const key of Object.keys(data).filter((k) => !KNOWLEDGE_KEYS.has(k)))
+    problems.push({ file, line: keyLine(front, key), message: `unknown front matter key "${key}" (title, owner)` });
+  const fields = data as { title?: unknown; owner?: unknown };
+  const title = AddKnowledgeInput.shape.title.safeParse(fields.title);
+  if (!title.success)
+    problems.push({ file, line: keyLine(front, 'title'), message: `title ${title.error.issues[0]!.message}` });
+  const owner = AddKnowledgeInput.shape.owner.nullable().safeParse(fields.owner ?? null);
+  if (!owner.success)
+    problems.push({ file, line: keyLine(front, 'owner'), message: `owner ${owner.error.issues[0]!.message}` });
+  if (Buffer.byteLength(front.body, 'utf8') > MAX_BODY_BYTES)
+    problems.push({ file, line: front.bodyLine, message: 'the Markdown body must be at most 1 MiB' });
+  if (problems.length > before || !title.success || !owner.success) return undefined;
+  return { file, topic_id: topicId, title: title.data, owner: owner.data ?? null, body_md: front.body };
+}

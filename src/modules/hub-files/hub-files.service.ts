@@ -1,0 +1,373 @@
+import type { RequestContext } from '../../platform/context/request-context.js';
+import type { Database } from '../../platform/db/database.js';
+import { ConflictError, ValidationError } from '../../platform/errors.js';
+import { readTarGz, TarFormatError, type TarEntry, writeTarGz } from '../../platform/tar.js';
+import { authorOf, type ProposedWrite, type WriteGate } from '../context-hub/context-hub.authorship.js';
+import type { KnowledgeService } from '../knowledge/knowledge.service.js';
+import type { AuditRecorder } from '../org/index.js';
+import type { ProjectLimits } from '../org/project-limits.js';
+import type { ProjectRow, ProjectsService } from '../projects/projects.service.js';
+import type { SkillsService } from '../skills/skills.service.js';
+import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import {
+  byCodePoint,
+  decodeText,
+  type FileProblem,
+  knowledgePath,
+  readKnowledgeFile,
+  readSkillFile,
+  renderKnowledgeFile,
+  roleOf,
+  skillPath,
+  TAXONOMY_FILE,
+} from './hub-files.format.js';
+import { type Folder, type HubState, type Plan, planImport } from './hub-files.plan.js';
+import type { Counts, ImportOptions, ImportResultOutput, PlannedChange } from './hub-files.schemas.js';
+import { readTaxonomy, renderTaxonomy } from './hub-files.taxonomy.js';
+
+/** An archive inflates to at most this (a 1 MiB body per object leaves room for hundreds). */
+export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+export const MAX_ARCHIVE_FILES = 20_000;
+
+export interface HubFilesDeps {
+  db: Database;
+  projects: ProjectsService;
+  skills: SkillsService;
+  knowledge: KnowledgeService;
+  taxonomy: TaxonomyService;
+  audit: AuditRecorder;
+  limits?: ProjectLimits;
+}
+
+/** The hub of a project as a folder of files, out (export) and back in (import). See hub-files.format. */
+export class HubFilesService {
+  constructor(private readonly deps: HubFilesDeps) {}
+
+  private gate: WriteGate | undefined;
+
+  /**
+   * Attaches the project write policy (the proposals module): with `propose`, or when the policy
+   * sends this caller's writes to review, new and changed Skills and Knowledge become proposals.
+   */
+  governWith(gate: WriteGate): void {
+    this.gate = gate;
+  }
+
+  async exportFiles(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; files: TarEntry[] }> {
+    const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.read');
+    const state = await this.state(ctx, project.id);
+    const files = [
+      ...[...state.skills].map(([name, s]) => ({ path: skillPath(name), text: s.text })),
+      ...[...state.knowledge].map(([id, k]) => ({ path: knowledgePath(id), text: renderKnowledgeFile(k) })),
+      { path: TAXONOMY_FILE, text: renderTaxonomy([...state.keys.values()], state.links) },
+    ].sort((a, b) => byCodePoint(a.path, b.path));
+    return { projectId: project.id, files: files.map((f) => ({ path: f.path, data: Buffer.from(f.text, 'utf8') })) };
+  }
+
+  async exportArchive(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; archive: Buffer }> {
+    const { projectId, files } = await this.exportFiles(ctx, projectRef);
+    return { projectId, archive: writeTarGz(files) };
+  }
+
+  async importArchive(
+    ctx: RequestContext,
+    projectRef: string,
+    archive: Buffer,
+    options: ImportOptions,
+  ): Promise<ImportResultOutput> {
+    let files: TarEntry[];
+    try {
+      files = readTarGz(archive, { maxBytes: MAX_ARCHIVE_BYTES, maxEntries: MAX_ARCHIVE_FILES });
+    } catch (error) {
+      if (!(error instanceof TarFormatError)) throw error;
+      throw new ValidationError(
+        [{ path: 'body', message: `the archive ${error.message}` }],
+        undefined,
+        'archive_invalid',
+      );
+    }
+    return this.importFiles(ctx, projectRef, files, options);
+  }
+
+  /**
+   * Applies a folder: everything is read and checked first, and any problem refuses the whole
+   * import with every problem listed (file and line); otherwise the changes land in one transaction.
+   */
+  async importFiles(
+    ctx: RequestContext,
+    projectRef: string,
+    entries: TarEntry[],
+    options: ImportOptions,
+  ): Promise<ImportResultOutput> {
+    const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.write');
+    // Versions an import writes are recorded as such (issue 24), unless the console sent the folder.
+    const importCtx: RequestContext = { ...ctx, via: ctx.via === 'console' ? 'console' : 'import' };
+    const propose = options.propose || this.gate?.decide(importCtx, project) === 'propose';
+    if (propose && !this.gate) {
+      throw new ConflictError(
+        'proposals_unavailable',
+        'No review of writes is attached to this service, so the import cannot make proposals.',
+        { hint: 'Import without propose: new and changed objects then become new versions.' },
+      );
+    }
+    if (propose && options.prune) {
+      const why = options.propose ? 'propose' : "the project's review policy, which makes your writes proposals";
+      throw new ValidationError([
+        { path: 'query.prune', message: `cannot be combined with ${why}: deletions are not proposals` },
+      ]);
+    }
+    const problems: FileProblem[] = [];
+    const { folder, ignored } = readFolder(entries, problems);
+    const state = await this.state(ctx, project.id);
+    const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: propose }, problems);
+    if (problems.length > 0) {
+      throw new ValidationError(
+        problems.map((p) => ({ path: p.line === null ? p.file : `${p.file}:${p.line}`, message: p.message })),
+        `The folder has ${problems.length} problem(s); nothing was changed.`,
+        'import_invalid',
+        'Fix each file at the line named, then import again (--dry-run shows the plan without writing).',
+      );
+    }
+    const result: ImportResultOutput = {
+      project_id: project.id,
+      dry_run: options.dry_run,
+      prune: options.prune,
+      applied: false,
+      changes: changesOf(plan),
+      unchanged: {
+        skills: plan.skills.unchanged,
+        knowledge: plan.knowledge.unchanged,
+        business_keys: plan.keys.unchanged,
+        business_links: plan.links.unchanged,
+      },
+      kept: keptOf(plan),
+      ignored,
+      proposals: [],
+    };
+    if (options.dry_run || result.changes.length === 0) return result;
+    const creates = plan.skills.create.length + plan.knowledge.create.length + plan.keys.create.length;
+    await this.deps.limits?.assertCanAddContextObjects(project.id, propose ? plan.keys.create.length : creates);
+    if (propose) return this.propose(importCtx, project, state, plan, result);
+    const versions = await this.apply(importCtx, project.id, state, plan, result);
+    for (const change of result.changes) change.version = versions.get(`${change.kind}:${change.name}`) ?? null;
+    return { ...result, applied: true };
+  }
+
+  private async apply(
+    ctx: RequestContext,
+    projectId: string,
+    state: HubState,
+    plan: Plan,
+    result: ImportResultOutput,
+  ): Promise<Map<string, number>> {
+    const { skills, knowledge, taxonomy } = this.deps;
+    const versions = new Map<string, number>();
+    await this.deps.db.transaction(async (tx) => {
+      const skillIds = new Map([...state.skills].map(([name, s]) => [name, s.id]));
+      const sheetIds = new Map([...state.knowledge].map(([id, k]) => [id, k.id]));
+      for (const skill of [...plan.skills.create, ...plan.skills.update]) {
+        const written = await skills.writeFileIn(tx, ctx, projectId, skill.parsed, authorOf(ctx));
+        skillIds.set(skill.name, written.id);
+        versions.set(`skill:${skill.name}`, written.version);
+      }
+      for (const sheet of [...plan.knowledge.create, ...plan.knowledge.update]) {
+        const { file: _file, ...fields } = sheet;
+        const written = await knowledge.writeIn(tx, ctx, projectId, fields, authorOf(ctx));
+        sheetIds.set(sheet.topic_id, written.id);
+        versions.set(`knowledge:${sheet.topic_id}`, written.version_number);
+      }
+      const now = ctx.clock.now();
+      for (const name of plan.skills.remove) await skills.deleteIn(tx, skillIds.get(name)!, now);
+      for (const id of plan.knowledge.remove) await knowledge.deleteIn(tx, sheetIds.get(id)!, now);
+      const keyRow = (k: {
+        key: string;
+        label: string;
+        description: string | null;
+        parent: string | null;
+        synonyms: string[];
+      }) => ({
+        key: k.key,
+        label: k.label,
+        description: k.description,
+        parent_key: k.parent,
+        synonyms: k.synonyms,
+      });
+      await taxonomy.applyIn(tx, ctx, projectId, {
+        createKeys: plan.keys.create.map(keyRow),
+        updateKeys: plan.keys.update.map(keyRow),
+        removeLinks: plan.links.remove.map((l) => l.id),
+        addLinks: plan.links.add.map((l) => ({
+          relation_type: l.relation_type,
+          source_type: l.source_type,
+          source_id: (l.source_type === 'skill' ? skillIds : sheetIds).get(l.source)!,
+          business_key: l.key,
+        })),
+        deleteKeys: plan.keys.remove,
+      });
+      await this.deps.audit.record(
+        ctx,
+        { action: 'context.import', target: projectId, projectId, details: summary(result) },
+        tx,
+      );
+    });
+    return versions;
+  }
+
+  /**
+   * With proposals: taxonomy changes land (links only to objects that exist); each new or changed
+   * Skill and Knowledge sheet goes to review through the project's write gate.
+   */
+  private async propose(
+    ctx: RequestContext,
+    project: ProjectRow,
+    state: HubState,
+    plan: Plan,
+    result: ImportResultOutput,
+  ): Promise<ImportResultOutput> {
+    const writes: ProposedWrite[] = [
+      ...[...plan.skills.create, ...plan.skills.update].map(
+        (s): ProposedWrite => ({
+          kind: 'skill',
+          key: s.name,
+          base_version: state.skills.get(s.name)?.version ?? null,
+          fields: { description: s.parsed.description, body_md: s.parsed.body, metadata: s.parsed.metadata },
+        }),
+      ),
+      ...[...plan.knowledge.create, ...plan.knowledge.update].map(
+        (k): ProposedWrite => ({
+          kind: 'knowledge',
+          key: k.topic_id,
+          base_version: state.knowledge.get(k.topic_id)?.version ?? null,
+          fields: { title: k.title, owner: k.owner, body_md: k.body_md },
+        }),
+      ),
+    ];
+    const taxonomyOnly: Plan = {
+      ...plan,
+      skills: { ...plan.skills, create: [], update: [] },
+      knowledge: { ...plan.knowledge, create: [], update: [] },
+    };
+    if (result.changes.some((c) => c.kind === 'business_key' || c.kind === 'business_link'))
+      await this.apply(ctx, project.id, state, taxonomyOnly, result);
+    const proposals: string[] = [];
+    for (const write of writes) proposals.push((await this.gate!.propose(ctx, project, write)).proposal_id);
+    return { ...result, applied: true, proposals };
+  }
+
+  private async state(ctx: RequestContext, projectId: string): Promise<HubState> {
+    const [skills, sheets, { keys, links }] = await Promise.all([
+      this.deps.skills.currentFiles(projectId),
+      this.deps.knowledge.currentRows(projectId),
+      this.deps.taxonomy.all(ctx, projectId),
+    ]);
+    return {
+      skills: new Map(skills.map((s) => [s.name, s])),
+      knowledge: new Map(
+        sheets.map((k) => [
+          k.topic_id,
+          { id: k.id, version: k.version_number, title: k.title, owner: k.owner, body_md: k.body_md },
+        ]),
+      ),
+      keys: new Map(
+        keys.map((k) => [
+          k.key,
+          { key: k.key, label: k.label, description: k.description, parent: k.parent, synonyms: k.synonyms },
+        ]),
+      ),
+      links: links.map((l) => ({
+        id: l.id,
+        source_type: l.source_type as 'skill' | 'knowledge',
+        source: l.source_key,
+        relation_type: l.relation_type as 'uses',
+        key: l.business_key,
+      })),
+    };
+  }
+}
+
+/** "./skills/x/SKILL.md" → "skills/x/SKILL.md"; undefined for a path that leaves the folder. */
+function normalPath(path: string): string | undefined {
+  const parts = path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p !== '' && p !== '.');
+  if (path.startsWith('/') || parts.some((p) => p === '..')) return undefined;
+  return parts.join('/');
+}
+
+/** Every file read and checked; problems collected, nothing thrown. */
+function readFolder(entries: TarEntry[], problems: FileProblem[]): { folder: Folder; ignored: string[] } {
+  const folder: Folder = { skills: new Map(), knowledge: new Map(), taxonomy: null, taxonomyUnreadable: false };
+  const ignored: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const path = normalPath(entry.path);
+    const role = path === undefined ? { kind: 'ignored' as const } : roleOf(path);
+    if (path === undefined || role.kind === 'ignored') {
+      ignored.push(entry.path);
+      continue;
+    }
+    if (seen.has(path)) {
+      problems.push({ file: path, line: null, message: 'appears twice in the archive' });
+      continue;
+    }
+    seen.add(path);
+    const { text, problem } = decodeText(path, entry.data);
+    if (problem || text === undefined) {
+      if (problem) problems.push(problem);
+      continue;
+    }
+    if (role.kind === 'skill') {
+      const skill = readSkillFile(path, role.name, text, problems);
+      if (skill) folder.skills.set(skill.name, skill);
+    } else if (role.kind === 'knowledge') {
+      const sheet = readKnowledgeFile(path, role.topicId, text, problems);
+      if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
+    } else {
+      const taxonomy = readTaxonomy(text, problems);
+      folder.taxonomy = taxonomy ?? null;
+      folder.taxonomyUnreadable = taxonomy === undefined;
+    }
+  }
+  return { folder, ignored: ignored.sort(byCodePoint) };
+}
+
+function changesOf(plan: Plan): PlannedChange[] {
+  const change = (
+    kind: PlannedChange['kind'],
+    name: string,
+    action: PlannedChange['action'],
+    file: string | null,
+  ): PlannedChange => ({ kind, name, action, file, version: null });
+  return [
+    ...plan.keys.create.map((k) => change('business_key', k.key, 'create', TAXONOMY_FILE)),
+    ...plan.keys.update.map((k) => change('business_key', k.key, 'update', TAXONOMY_FILE)),
+    ...plan.skills.create.map((s) => change('skill', s.name, 'create', s.file)),
+    ...plan.skills.update.map((s) => change('skill', s.name, 'update', s.file)),
+    ...plan.knowledge.create.map((k) => change('knowledge', k.topic_id, 'create', k.file)),
+    ...plan.knowledge.update.map((k) => change('knowledge', k.topic_id, 'update', k.file)),
+    ...plan.links.add.map((l) =>
+      change('business_link', `${l.source_type}:${l.source} ${l.relation_type} ${l.key}`, 'create', TAXONOMY_FILE),
+    ),
+    ...plan.links.remove.map((l) =>
+      change('business_link', `${l.source_type}:${l.source} ${l.relation_type} ${l.key}`, 'delete', null),
+    ),
+    ...plan.skills.remove.map((name) => change('skill', name, 'delete', null)),
+    ...plan.knowledge.remove.map((id) => change('knowledge', id, 'delete', null)),
+    ...plan.keys.remove.map((key) => change('business_key', key, 'delete', null)),
+  ];
+}
+
+function keptOf(plan: Plan): Counts {
+  return {
+    skills: plan.skills.kept,
+    knowledge: plan.knowledge.kept,
+    business_keys: plan.keys.kept,
+    business_links: plan.links.kept,
+  };
+}
+
+function summary(result: ImportResultOutput): Record<string, number> {
+  const count = (action: string) => result.changes.filter((c) => c.action === action).length;
+  return { created: count('create'), updated: count('update'), deleted: count('delete') };
+}

@@ -1,0 +1,53 @@
+import type { ResourceSpec } from '../../mcp/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { proposalSummary } from './proposals.presenter.js';
+import { GetProposalInput, pendingProposalsUri, ProposalDetailOutput } from './proposals.schemas.js';
+import type { ProposalsService } from './proposals.service.js';
+
+export function proposalTools(proposals: ProposalsService) {
+  return [
+    defineTool({
+      name: 'get_proposal',
+      title: 'Follow a proposal',
+      description:
+        'Reads a proposal your add_skill or add_knowledge made when the project reviews agent writes (the answer said status pending_review and gave a proposal_id): its status (pending, approved, rejected, superseded, withdrawn), the reviewer and comment, the published version, and the diff against the current version.',
+      input: GetProposalInput,
+      permission: 'context.read',
+      annotations: READ_ONLY,
+      dataShape: ProposalDetailOutput.shape,
+      run: async (ctx, input) => {
+        const proposal = await proposals.get(ctx, input.id);
+        return {
+          kind: 'enveloped',
+          summary: proposalSummary(proposal),
+          projectId: proposal.project_id,
+          provenance: { source: 'proposals', object: `proposal:${proposal.id}` },
+          data: proposal,
+        };
+      },
+    }),
+  ];
+}
+
+export function proposalResources(proposals: ProposalsService, projects: ProjectsService): ResourceSpec[] {
+  return [
+    {
+      name: 'proposals-pending',
+      uriTemplate: 'proposals://{project_id}/pending',
+      title: 'Pending proposals',
+      description:
+        "A project's proposals waiting for review (a reviewer sees all, an author their own); subscribe to hear when one is made, approved, rejected, superseded or withdrawn.",
+      mimeType: 'application/json',
+      permission: 'context.read',
+      list: async (ctx) =>
+        (await projects.list(ctx, { limit: 200 })).items.map((p) => ({
+          uri: pendingProposalsUri(p.id),
+          name: `${p.id} pending proposals`,
+        })),
+      read: async (ctx, _uri, vars) => ({
+        text: JSON.stringify(await proposals.pending(ctx, vars.project_id ?? '')),
+      }),
+    },
+  ];
+}
