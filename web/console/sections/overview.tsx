@@ -30,13 +30,20 @@ function Overview() {
   const q = { project_id: project.id };
   const data = useLoad(async () => {
     const canData = can('data.read');
-    const [insights, anomalies, dq, runs] = await Promise.all([
+    const [insights, anomalies, dq, runs, proposals] = await Promise.all([
       canData ? ok(api.GET('/api/insights', { params: { query: { ...q, limit: 1 } } })) : undefined,
       canData ? ok(api.GET('/api/anomalies', { params: { query: { ...q, limit: 5 } } })) : undefined,
       canData ? ok(api.GET('/api/dq/status', { params: { query: { ...q, limit: 1 } } })) : undefined,
       canData ? ok(api.GET('/api/flows/runs', { params: { query: { ...q, limit: 5 } } })) : undefined,
+      ok(api.GET('/api/proposals', { params: { query: { ...q, status: 'pending', limit: 20 } } })),
     ]);
-    return { insight: (insights as InsightList | undefined)?.insights[0], anomalies, dq: dq as DqStatus, runs };
+    return {
+      insight: (insights as InsightList | undefined)?.insights[0],
+      anomalies,
+      dq: dq as DqStatus,
+      runs,
+      proposals: proposals.proposals,
+    };
   }, [project.id]);
   const d = data.data;
   const insight = d?.insight;
@@ -86,6 +93,10 @@ function Overview() {
           <section aria-labelledby="ov-pending">
             <h2 id="ov-pending">Pending work</h2>
             <PendingWork
+              proposals={d.proposals.map((p) => ({
+                id: p.id,
+                label: `${p.kind === 'skill' ? 'Skill' : 'Sheet'} ${p.name ?? p.topic_id}`,
+              }))}
               failures={d.dq?.health.open_failures ?? []}
               failedRuns={(d.runs?.runs ?? []).filter((r) => r.status === 'failed').map((r) => r.id)}
             />
@@ -149,16 +160,30 @@ function Overview() {
   );
 }
 
-/** What needs a person: open data-quality failures and failed runs, each a link to where it is fixed. */
+/**
+ * What needs a person: agents' proposals waiting for review, open data-quality failures and failed
+ * runs, each a link to where it is dealt with.
+ */
 function PendingWork(props: {
+  proposals: { id: string; label: string }[];
   failures: { check_id: string; monitor: string; message: string }[];
   failedRuns: string[];
 }) {
   const link = useLinks();
-  if (props.failures.length === 0 && props.failedRuns.length === 0)
-    return <p class="muted">Nothing waits: no open data-quality failure, no failed run among the latest.</p>;
+  if (props.proposals.length === 0 && props.failures.length === 0 && props.failedRuns.length === 0)
+    return (
+      <p class="muted">
+        Nothing waits: no proposal to review, no open data-quality failure, no failed run among the latest.
+      </p>
+    );
   return (
     <ul>
+      {props.proposals.map((p) => (
+        <li key={p.id}>
+          <strong>{p.label}</strong>: an agent's proposed change waits for review{' '}
+          <span class="muted small mono">({p.id})</span>
+        </li>
+      ))}
       {props.failures.map((f) => (
         <li key={f.check_id}>
           <a href={link('data-quality')}>{f.monitor}</a>: {f.message}
