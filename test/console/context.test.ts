@@ -48,6 +48,11 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     }[];
     expect(audit.filter((e) => e.target.includes('parse'))).toEqual([]);
     expect(audit.some((e) => /skill/i.test(`${e.action} ${e.target}`))).toBe(true);
+    // A [[key]] in the rendered body opens that key in the taxonomy.
+    await page.getByRole('region', { name: 'Body' }).getByRole('link', { name: 'kpi.roas' }).first().click();
+    await page.getByRole('region', { name: 'Key kpi.roas' }).waitFor();
+    await page.goBack();
+    await page.getByText('Version 2 of 2').waitFor();
     // History lists both; version 1 is one click away.
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByRole('button', { name: 'Version 1' }).click();
@@ -143,5 +148,19 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     expect(summary).toMatch(/roas/i);
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
     await suite.ui.check('search');
+    // Dark theme (the header's toggle, kept for the next pages): the editor and the tree.
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    await suite.ui.open(`${P}/skills/investigate-roas-drop`);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page
+      .getByRole('region', { name: 'Preview' })
+      .getByRole('heading', { name: /^Steps/ })
+      .waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await suite.ui.check('skill-edit-dark');
+    await suite.ui.open(`${P}/taxonomy?key=kpi.roas`);
+    await page.getByRole('region', { name: 'Key kpi.roas' }).waitFor();
+    await suite.ui.check('taxonomy-dark');
+    await page.getByRole('button', { name: 'Light theme' }).click();
   });
 });

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { ConsoleDriver } from '../support/console.js';
+import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
@@ -61,6 +62,20 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
   });
 
   it("the overview shows today's insight, anomalies and datastream health; sections navigate", async () => {
+    // An agent's write under the review policy waits as a proposal: pending work on the overview.
+    const policy = await api(`${service.url}/api/projects/${P}`, { method: 'PATCH', json: { agent_writes: 'review' } });
+    expect(policy.status).toBe(200);
+    const agent = await connectModern(service.url);
+    await agent.callTool({
+      name: 'add_skill',
+      arguments: {
+        project_id: P,
+        name: 'agent-proposed',
+        description: 'From an agent.',
+        body_md: '## Steps\n\n1. Do it.\n',
+      },
+    });
+    await agent.close();
     const page = await ui.start();
     await ui.open(`${P}/overview`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
@@ -68,6 +83,7 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     expect(await page.locator('.kpi').count()).toBeGreaterThan(3);
     await page.getByRole('heading', { name: 'Latest anomalies' }).waitFor();
     await page.getByRole('heading', { name: 'Pending work' }).waitFor();
+    await page.getByText("Skill agent-proposed: an agent's proposed change waits for review").waitFor();
     await page.getByRole('cell', { name: 'Demo ad platform' }).waitFor();
     await ui.check('overview-light');
     // Dark theme through the toggle.
@@ -117,5 +133,12 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await ui.check('overview-390');
+    for (const path of [`${P}/skills/investigate-roas-drop`, `${P}/anomalies`, `${P}/datastreams`, 'org/members']) {
+      await ui.open(path);
+      await ui.loaded();
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(wider, path).toBeLessThanOrEqual(0);
+    }
+    await ui.check('members-390');
   });
 });

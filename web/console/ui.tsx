@@ -188,3 +188,33 @@ export function StatusBadge(props: { status: string }) {
   };
   return <span class={`badge ${tone[props.status] ?? ''}`}>{props.status}</span>;
 }
+
+/** A table with its caption (for screen readers) and header row; `{ num }` columns align right. */
+export function DataTable(props: {
+  caption: string;
+  columns: (string | { num: string })[];
+  'data-loaded'?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <table data-loaded={props['data-loaded']}>
+      <caption class="visually-hidden">{props.caption}</caption>
+      <thead>
+        <tr>
+          {props.columns.map((c) =>
+            typeof c === 'string' ? (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ) : (
+              <th key={c.num} scope="col" class="num">
+                {c.num}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}

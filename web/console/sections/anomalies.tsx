@@ -6,7 +6,7 @@ import { bandOf, chartRange } from '../../shared/series.js';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
-import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Day, metricLabel } from './common.js';
 
 type Anomaly = Res<'/api/anomalies', 'get'>['anomalies'][number];
@@ -97,41 +97,28 @@ function AnomalyList() {
       {list.loading && !list.data && <Loading what="anomalies" />}
       {current && <AnomalyChart key={keyOf(current)} a={current} />}
       <div class="table-wrap">
-        <table data-loaded={list.data ? 'true' : undefined}>
-          <caption class="visually-hidden">Fired anomalies</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Metric</th>
-              <th scope="col">Direction</th>
-              <th scope="col" class="num">
-                Value
-              </th>
-              <th scope="col" class="num">
-                Change
-              </th>
-              <th scope="col">Events</th>
+        <DataTable
+          caption={'Fired anomalies'}
+          columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Events']}
+          data-loaded={list.data ? 'true' : undefined}
+        >
+          {anomalies.map((a) => (
+            <tr key={keyOf(a)} class={a === current ? 'selected' : undefined}>
+              <td>
+                <Day day={a.date} />
+              </td>
+              <td>
+                <button type="button" class="link" aria-pressed={a === current} onClick={() => setSelected(keyOf(a))}>
+                  {metricLabel(a.metric, a.channel)}
+                </button>
+              </td>
+              <td>{a.direction ?? '–'}</td>
+              <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
+              <td class="num">{fmtDelta(a.relative_change, format)}</td>
+              <td class="small">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {anomalies.map((a) => (
-              <tr key={keyOf(a)} class={a === current ? 'selected' : undefined}>
-                <td>
-                  <Day day={a.date} />
-                </td>
-                <td>
-                  <button type="button" class="link" aria-pressed={a === current} onClick={() => setSelected(keyOf(a))}>
-                    {metricLabel(a.metric, a.channel)}
-                  </button>
-                </td>
-                <td>{a.direction ?? '–'}</td>
-                <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
-                <td class="num">{fmtDelta(a.relative_change, format)}</td>
-                <td class="small">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       {list.data && anomalies.length === 0 && <p class="muted">Nothing fired with these filters.</p>}
     </div>

@@ -1,13 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { renderMarkdown } from '../../shared/markdown.js';
 import { api, ok, type Res } from '../api.js';
+import { href } from '../router.js';
 import { ErrorBox, useProject } from '../ui.js';
 
 type Parsed = Res<'/api/skills/parse', 'post'>;
 
-/** Sanitized Markdown, rendered. */
+const KEY_REFERENCE = /\[\[([a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*)\]\]/g;
+
+/**
+ * Sanitized Markdown, rendered; `[[key]]` references become links to the key in the taxonomy
+ * (added after sanitizing: the key grammar has no character HTML would read).
+ */
 export function Markdown(props: { source: string }) {
-  return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(props.source) }} />;
+  const { project } = useProject();
+  const html = renderMarkdown(props.source).replace(
+    KEY_REFERENCE,
+    (_m, key: string) => `<a class="key-ref" href="${href(`${project.id}/taxonomy?key=${key}`)}">${key}</a>`,
+  );
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
-import { ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
 import { Day, Instant, useLinks } from './common.js';
 
 type Connection = Res<'/api/credentials/list', 'get'>['connections'][number];
@@ -468,49 +468,43 @@ function Runs() {
       <ErrorBox error={runs.error} />
       {runs.loading && !runs.data && <Loading what="runs" />}
       <div class="table-wrap">
-        <table data-loaded={runs.data ? 'true' : undefined}>
-          <caption class="visually-hidden">Run history</caption>
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Run</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Window</th>
-              <th scope="col" class="num">
-                Rows read
-              </th>
-              <th scope="col" class="num">
-                Rows written
-              </th>
-              <th scope="col">Queued</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Error</th>
+        <DataTable
+          caption={'Run history'}
+          columns={[
+            'Status',
+            'Run',
+            'Trigger',
+            'Window',
+            { num: 'Rows read' },
+            { num: 'Rows written' },
+            'Queued',
+            'Finished',
+            'Error',
+          ]}
+          data-loaded={runs.data ? 'true' : undefined}
+        >
+          {runs.data?.runs.map((run) => (
+            <tr key={run.id}>
+              <td>
+                <StatusBadge status={run.status} />
+              </td>
+              <td class="mono small">{run.id}</td>
+              <td>{run.trigger}</td>
+              <td class="small">
+                <Day day={run.window.from} /> – <Day day={run.window.to} />
+              </td>
+              <td class="num">{run.rows_read}</td>
+              <td class="num">{run.rows_written}</td>
+              <td>
+                <Instant at={run.queued_at} />
+              </td>
+              <td>
+                <Instant at={run.finished_at} />
+              </td>
+              <td class="small">{run.error ?? run.waiting_reason ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {runs.data?.runs.map((run) => (
-              <tr key={run.id}>
-                <td>
-                  <StatusBadge status={run.status} />
-                </td>
-                <td class="mono small">{run.id}</td>
-                <td>{run.trigger}</td>
-                <td class="small">
-                  <Day day={run.window.from} /> – <Day day={run.window.to} />
-                </td>
-                <td class="num">{run.rows_read}</td>
-                <td class="num">{run.rows_written}</td>
-                <td>
-                  <Instant at={run.queued_at} />
-                </td>
-                <td>
-                  <Instant at={run.finished_at} />
-                </td>
-                <td class="small">{run.error ?? run.waiting_reason ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
     </>
   );

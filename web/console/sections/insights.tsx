@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { api, ok } from '../api.js';
-import { ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
 import { Day, Instant, todayIn } from './common.js';
 import { Markdown } from './editor.js';
 
@@ -51,45 +51,31 @@ function Insights() {
             <Day day={insight.date} /> · version {insight.version}, composed <Instant at={insight.composed_at} />
           </p>
           <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">KPIs of the day</caption>
-              <thead>
-                <tr>
-                  <th scope="col">KPI</th>
-                  <th scope="col" class="num">
-                    Value
-                  </th>
-                  <th scope="col" class="num">
-                    vs day before
-                  </th>
-                  <th scope="col" class="num">
-                    vs a week before
-                  </th>
+            <DataTable
+              caption={'KPIs of the day'}
+              columns={['KPI', { num: 'Value' }, { num: 'vs day before' }, { num: 'vs a week before' }]}
+            >
+              {insight.record.kpis.map((k) => (
+                <tr key={k.metric}>
+                  <th scope="row">{kpiLabel(k.metric)}</th>
+                  <td class="num">{fmtKpi(k.value, k.unit as KpiUnit, insight.record.currency, format)}</td>
+                  <td class="num">
+                    <Delta
+                      ratio={pctToRatio(k.day_over_day_pct)}
+                      tone={toneOf(k.metric, k.day_over_day_pct)}
+                      format={format}
+                    />
+                  </td>
+                  <td class="num">
+                    <Delta
+                      ratio={pctToRatio(k.week_over_week_pct)}
+                      tone={toneOf(k.metric, k.week_over_week_pct)}
+                      format={format}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {insight.record.kpis.map((k) => (
-                  <tr key={k.metric}>
-                    <th scope="row">{kpiLabel(k.metric)}</th>
-                    <td class="num">{fmtKpi(k.value, k.unit as KpiUnit, insight.record.currency, format)}</td>
-                    <td class="num">
-                      <Delta
-                        ratio={pctToRatio(k.day_over_day_pct)}
-                        tone={toneOf(k.metric, k.day_over_day_pct)}
-                        format={format}
-                      />
-                    </td>
-                    <td class="num">
-                      <Delta
-                        ratio={pctToRatio(k.week_over_week_pct)}
-                        tone={toneOf(k.metric, k.week_over_week_pct)}
-                        format={format}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           {insight.narrative_md && (
             <section class="card">
@@ -165,33 +151,24 @@ function DataQuality() {
             )}
           </Field>
           <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Data-quality ledger</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Monitor</th>
-                  <th scope="col">Dataset</th>
-                  <th scope="col">Finished</th>
-                  <th scope="col">Message</th>
+            <DataTable
+              caption={'Data-quality ledger'}
+              columns={['Status', 'Monitor', 'Dataset', 'Finished', 'Message']}
+            >
+              {d.ledger.map((c) => (
+                <tr key={c.check_id}>
+                  <td>
+                    <StatusBadge status={c.status} />
+                  </td>
+                  <td>{c.monitor}</td>
+                  <td class="mono small">{c.dataset}</td>
+                  <td>
+                    <Instant at={c.finished_at} />
+                  </td>
+                  <td class="small">{c.message}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.ledger.map((c) => (
-                  <tr key={c.check_id}>
-                    <td>
-                      <StatusBadge status={c.status} />
-                    </td>
-                    <td>{c.monitor}</td>
-                    <td class="mono small">{c.dataset}</td>
-                    <td>
-                      <Instant at={c.finished_at} />
-                    </td>
-                    <td class="small">{c.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
-import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { Markdown, Preview } from './editor.js';
 import { VersionHistory } from './history.js';
@@ -29,35 +29,25 @@ function KnowledgeList() {
       {list.loading && !list.data && <Loading what="knowledge" />}
       {list.data && (
         <div class="table-wrap">
-          <table data-loaded="true">
-            <caption class="visually-hidden">Knowledge sheets of {project.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Topic</th>
-                <th scope="col">Owner</th>
-                <th scope="col" class="num">
-                  Version
-                </th>
-                <th scope="col">Updated</th>
+          <DataTable
+            caption={`Knowledge sheets of ${project.name}`}
+            columns={['Title', 'Topic', 'Owner', { num: 'Version' }, 'Updated']}
+            data-loaded="true"
+          >
+            {shown.map((k) => (
+              <tr key={k.id}>
+                <td>
+                  <a href={link(`knowledge/${k.topic_id}`)}>{k.title}</a>
+                </td>
+                <td class="mono small">{k.topic_id}</td>
+                <td>{k.owner ?? '–'}</td>
+                <td class="num">{k.version_number}</td>
+                <td>
+                  <Instant at={k.updated_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((k) => (
-                <tr key={k.id}>
-                  <td>
-                    <a href={link(`knowledge/${k.topic_id}`)}>{k.title}</a>
-                  </td>
-                  <td class="mono small">{k.topic_id}</td>
-                  <td>{k.owner ?? '–'}</td>
-                  <td class="num">{k.version_number}</td>
-                  <td>
-                    <Instant at={k.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {shown.length === 0 && <p class="muted">No sheet matches.</p>}
         </div>
       )}

@@ -3,7 +3,7 @@ import { defaultFormat, fmtInstant } from '../../shared/format.js';
 import { api, ok, type Res } from '../api.js';
 import { meStore } from '../me.js';
 import { useStore } from '../store.js';
-import { allows, ErrorBox, Field, Loading, PageTitle, useLoad, useSubmit } from '../ui.js';
+import { allows, DataTable, ErrorBox, Field, Loading, PageTitle, useLoad, useSubmit } from '../ui.js';
 
 type Member = Res<'/api/org/members', 'get'>['members'][number];
 type Grant = Member['grants'][number];
@@ -340,29 +340,21 @@ function Audit() {
       <ErrorBox error={audit.error} />
       {!audit.data && audit.loading && <Loading what="the audit log" />}
       <div class="table-wrap">
-        <table data-loaded={audit.data ? 'true' : undefined}>
-          <caption class="visually-hidden">Audit log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Project</th>
+        <DataTable
+          caption={'Audit log, newest first'}
+          columns={['When', 'Actor', 'Action', 'Target', 'Project']}
+          data-loaded={audit.data ? 'true' : undefined}
+        >
+          {audit.data?.entries.map((e) => (
+            <tr key={e.id}>
+              <td>{fmtInstant(e.at, format)}</td>
+              <td class="mono small">{e.actor.subject}</td>
+              <td>{e.action}</td>
+              <td class="mono small">{e.target}</td>
+              <td class="mono small">{e.project_id ?? '–'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {audit.data?.entries.map((e) => (
-              <tr key={e.id}>
-                <td>{fmtInstant(e.at, format)}</td>
-                <td class="mono small">{e.actor.subject}</td>
-                <td>{e.action}</td>
-                <td class="mono small">{e.target}</td>
-                <td class="mono small">{e.project_id ?? '–'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
     </>
   );

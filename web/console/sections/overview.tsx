@@ -2,7 +2,7 @@ import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { renderMarkdown } from '../../shared/markdown.js';
 import { api, ok } from '../api.js';
-import { ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
 import { Day, Instant, metricLabel, useLinks } from './common.js';
 
 interface InsightList {
@@ -30,13 +30,20 @@ function Overview() {
   const q = { project_id: project.id };
   const data = useLoad(async () => {
     const canData = can('data.read');
-    const [insights, anomalies, dq, runs] = await Promise.all([
+    const [insights, anomalies, dq, runs, proposals] = await Promise.all([
       canData ? ok(api.GET('/api/insights', { params: { query: { ...q, limit: 1 } } })) : undefined,
       canData ? ok(api.GET('/api/anomalies', { params: { query: { ...q, limit: 5 } } })) : undefined,
       canData ? ok(api.GET('/api/dq/status', { params: { query: { ...q, limit: 1 } } })) : undefined,
       canData ? ok(api.GET('/api/flows/runs', { params: { query: { ...q, limit: 5 } } })) : undefined,
+      ok(api.GET('/api/proposals', { params: { query: { ...q, status: 'pending', limit: 20 } } })),
     ]);
-    return { insight: (insights as InsightList | undefined)?.insights[0], anomalies, dq: dq as DqStatus, runs };
+    return {
+      insight: (insights as InsightList | undefined)?.insights[0],
+      anomalies,
+      dq: dq as DqStatus,
+      runs,
+      proposals: proposals.proposals,
+    };
   }, [project.id]);
   const d = data.data;
   const insight = d?.insight;
@@ -86,6 +93,10 @@ function Overview() {
           <section aria-labelledby="ov-pending">
             <h2 id="ov-pending">Pending work</h2>
             <PendingWork
+              proposals={d.proposals.map((p) => ({
+                id: p.id,
+                label: `${p.kind === 'skill' ? 'Skill' : 'Sheet'} ${p.name ?? p.topic_id}`,
+              }))}
               failures={d.dq?.health.open_failures ?? []}
               failedRuns={(d.runs?.runs ?? []).filter((r) => r.status === 'failed').map((r) => r.id)}
             />
@@ -119,27 +130,18 @@ function Overview() {
               </p>
             )}
             <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">Freshness per datastream</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Datastream</th>
-                    <th scope="col">Latest day</th>
-                    <th scope="col" class="num">
-                      Lag (days)
-                    </th>
+              <DataTable
+                caption={'Freshness per datastream'}
+                columns={['Datastream', 'Latest day', { num: 'Lag (days)' }]}
+              >
+                {d.dq?.health.freshness.map((f) => (
+                  <tr key={f.datastream_id}>
+                    <td>{f.name}</td>
+                    <td>{f.last_date ? <Day day={f.last_date} /> : '–'}</td>
+                    <td class="num">{f.lag_days ?? '–'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {d.dq?.health.freshness.map((f) => (
-                    <tr key={f.datastream_id}>
-                      <td>{f.name}</td>
-                      <td>{f.last_date ? <Day day={f.last_date} /> : '–'}</td>
-                      <td class="num">{f.lag_days ?? '–'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
             <h3>Latest runs</h3>
             <ul class="plain stack">
@@ -158,16 +160,30 @@ function Overview() {
   );
 }
 
-/** What needs a person: open data-quality failures and failed runs, each a link to where it is fixed. */
+/**
+ * What needs a person: agents' proposals waiting for review, open data-quality failures and failed
+ * runs, each a link to where it is dealt with.
+ */
 function PendingWork(props: {
+  proposals: { id: string; label: string }[];
   failures: { check_id: string; monitor: string; message: string }[];
   failedRuns: string[];
 }) {
   const link = useLinks();
-  if (props.failures.length === 0 && props.failedRuns.length === 0)
-    return <p class="muted">Nothing waits: no open data-quality failure, no failed run among the latest.</p>;
+  if (props.proposals.length === 0 && props.failures.length === 0 && props.failedRuns.length === 0)
+    return (
+      <p class="muted">
+        Nothing waits: no proposal to review, no open data-quality failure, no failed run among the latest.
+      </p>
+    );
   return (
     <ul>
+      {props.proposals.map((p) => (
+        <li key={p.id}>
+          <strong>{p.label}</strong>: an agent's proposed change waits for review{' '}
+          <span class="muted small mono">({p.id})</span>
+        </li>
+      ))}
       {props.failures.map((f) => (
         <li key={f.check_id}>
           <a href={link('data-quality')}>{f.monitor}</a>: {f.message}

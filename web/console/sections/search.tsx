@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
-import { ErrorBox, Field, PageTitle, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, PageTitle, useProject, useSubmit } from '../ui.js';
 import { useLinks } from './common.js';
 
 type Answer = Res<'/api/search', 'get'>;
@@ -49,35 +49,23 @@ function Search() {
             {answer.total_is_lower_bound ? '+' : ''})
           </h2>
           <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Hits for {answer.query}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Tier</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Snippet</th>
-                  <th scope="col" class="num">
-                    Score
-                  </th>
-                  <th scope="col">Next call</th>
+            <DataTable
+              caption={`Hits for ${answer.query}`}
+              columns={['Tier', 'Kind', 'Title', 'Snippet', { num: 'Score' }, 'Next call']}
+            >
+              {answer.hits.map((h) => (
+                <tr key={`${h.kind}:${h.id}`}>
+                  <td>{h.tier}</td>
+                  <td>{h.kind}</td>
+                  <td>
+                    <a href={target(h)}>{h.title}</a>
+                  </td>
+                  <td class="small">{h.snippet}</td>
+                  <td class="num">{h.score.toFixed(2)}</td>
+                  <td class="mono small">{h.next.tool}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {answer.hits.map((h) => (
-                  <tr key={`${h.kind}:${h.id}`}>
-                    <td>{h.tier}</td>
-                    <td>{h.kind}</td>
-                    <td>
-                      <a href={target(h)}>{h.title}</a>
-                    </td>
-                    <td class="small">{h.snippet}</td>
-                    <td class="num">{h.score.toFixed(2)}</td>
-                    <td class="mono small">{h.next.tool}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok, rawFetch } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
-import { ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
 import { VersionHistory } from './history.js';
@@ -67,33 +67,24 @@ function SkillList() {
       {list.loading && !list.data && <Loading what="skills" />}
       {list.data && (
         <div class="table-wrap">
-          <table data-loaded="true">
-            <caption class="visually-hidden">Skills of {project.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col" class="num">
-                  Version
-                </th>
-                <th scope="col">Updated</th>
+          <DataTable
+            caption={`Skills of ${project.name}`}
+            columns={['Name', 'Description', { num: 'Version' }, 'Updated']}
+            data-loaded="true"
+          >
+            {shown.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <a href={link(`skills/${s.name}`)}>{s.name}</a>
+                </td>
+                <td>{s.description}</td>
+                <td class="num">{s.version}</td>
+                <td>
+                  <Instant at={s.updated_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <a href={link(`skills/${s.name}`)}>{s.name}</a>
-                  </td>
-                  <td>{s.description}</td>
-                  <td class="num">{s.version}</td>
-                  <td>
-                    <Instant at={s.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {shown.length === 0 && <p class="muted">No skill matches.</p>}
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
+import { route } from '../router.js';
 import { ErrorBox, Field, Loading, PageTitle, useLoad, useProject, useSubmit } from '../ui.js';
 
 type Node = Res<'/api/taxonomy', 'get'>['roots'][number];
@@ -35,7 +36,7 @@ function Taxonomy() {
     () => ok(api.GET('/api/context/business-links', { params: { query: { ...q, limit: 500 } } })),
     [project.id],
   );
-  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useState<string | undefined>(route.get().query.get('key') ?? undefined);
   const [creating, setCreating] = useState(false);
   return (
     <>
