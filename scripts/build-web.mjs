@@ -79,7 +79,8 @@ if (only.length === 0 || only.includes('console')) {
       emptyOutDir: true,
       target: 'es2022',
       reportCompressedSize: false,
-      // One stylesheet: sections add no CSS of their own, and a lazy chunk's CSS would be a second request.
+      // One stylesheet, sections' own CSS (review.css) folded in: a lazy chunk's CSS would be a
+      // second request.
       cssCodeSplit: false,
       modulePreload: { polyfill: false },
     },

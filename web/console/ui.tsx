@@ -7,13 +7,13 @@ import { navigationCount } from './router.js';
 
 export type Project = Res<'/api/projects/{id}', 'get'>;
 export type Me = Res<'/api/org/me', 'get'>;
-export type Permission = 'context.read' | 'data.read' | 'context.write' | 'admin' | 'owner';
+export type Permission = 'context.read' | 'data.read' | 'context.write' | 'context.review' | 'admin' | 'owner';
 
 const ROLE_PERMISSIONS: Record<string, Permission[]> = {
   viewer: ['context.read', 'data.read'],
   editor: ['context.read', 'data.read', 'context.write'],
-  admin: ['context.read', 'data.read', 'context.write', 'admin'],
-  owner: ['context.read', 'data.read', 'context.write', 'admin', 'owner'],
+  admin: ['context.read', 'data.read', 'context.write', 'context.review', 'admin'],
+  owner: ['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner'],
 };
 
 /**
@@ -22,7 +22,9 @@ const ROLE_PERMISSIONS: Record<string, Permission[]> = {
  */
 export function allows(me: Me | undefined, projectId: string | undefined, permission: Permission): boolean {
   if (!me) return false;
-  if (me.scopes && !me.scopes.includes(permission === 'owner' ? 'admin' : permission)) return false;
+  // As on the service (permissions.ts): owner and context.review ride on the admin scope.
+  const scope = permission === 'owner' || permission === 'context.review' ? 'admin' : permission;
+  if (me.scopes && !me.scopes.includes(scope)) return false;
   if (ROLE_PERMISSIONS[me.role]?.includes(permission) && (me.all_projects || permission === 'owner')) return true;
   if (!projectId) return ROLE_PERMISSIONS[me.role]?.includes(permission) ?? false;
   const grant = me.grants.find((g) => g.project_id === projectId);

@@ -16,7 +16,7 @@ const STATUSES = ['pending', 'approved', 'rejected', 'superseded', 'withdrawn'] 
 type Status = (typeof STATUSES)[number];
 
 /** Project admins hold `context.review` (the console's role table names it by its scope, admin). */
-const useCanReview = () => useProject().can('admin');
+const useCanReview = () => useProject().can('context.review');
 
 const objectOf = (p: Pick<ListItem, 'kind' | 'name' | 'topic_id'>) =>
   p.kind === 'skill'
