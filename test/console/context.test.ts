@@ -136,6 +136,16 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
       ),
     ).toBe(true);
     await suite.ui.check('taxonomy-key');
+
+    // Moving a key is editing its parent: the tree and the API both follow.
+    await panel.getByRole('button', { name: 'Edit key' }).click();
+    const edit = page.getByRole('form', { name: 'Edit kpi.console_margin' });
+    await edit.getByLabel('Parent key (moves the key)').fill('channel');
+    await edit.getByRole('button', { name: 'Save key' }).click();
+    await panel.getByRole('heading', { name: 'Console margin' }).waitFor();
+    await panel.locator('dd.mono', { hasText: /^channel$/ }).waitFor();
+    const moved = await api(`${suite.service.url}/api/taxonomy/keys/kpi.console_margin?project_id=${P}`);
+    expect(moved.body.parent).toBe('channel');
   });
 
   it('search playground: the summary an agent reads and the hits', async () => {

@@ -40,6 +40,23 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     // Nothing listens on port 9: a check fails and says why.
     await result.getByText('fail').first().waitFor();
     expect(await page.content()).not.toContain(SECRET);
+
+    // Rotating: new secret values are sent, never shown, and the connection says when.
+    const connection = async () =>
+      (await api(`${suite.service.url}/api/credentials/list?project_id=${P}&limit=200`)).body.connections.find(
+        (c: { connection_ref_id: string }) => c.connection_ref_id === 'console-api',
+      ) as { secrets_rotated_at: string | null };
+    const before = (await connection()).secrets_rotated_at;
+    await card.getByRole('button', { name: 'Rotate secrets' }).click();
+    const rotate = page.getByRole('form', { name: 'Rotate console-api' });
+    await rotate.getByLabel('Secret 1 name').fill('bearer_token');
+    await rotate.getByLabel('Secret 1 value').fill(`${SECRET}-rotated`);
+    await rotate.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await rotate.waitFor({ state: 'detached' });
+    const after = (await connection()).secrets_rotated_at;
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    expect(await page.content()).not.toContain(SECRET);
     // A demo connection (no secrets) for the datastream below.
     await page.getByRole('button', { name: 'New connection' }).click();
     form = page.getByRole('form', { name: 'New connection' });

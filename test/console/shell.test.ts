@@ -84,6 +84,10 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     await page.getByRole('heading', { name: 'Latest anomalies' }).waitFor();
     await page.getByRole('heading', { name: 'Pending work' }).waitFor();
     await page.getByText("Skill agent-proposed: an agent's proposed change waits for review").waitFor();
+    // Each pending proposal links to its review page.
+    expect(await page.getByRole('link', { name: 'Skill agent-proposed' }).getAttribute('href')).toMatch(
+      /\/console\/proj_demo\/proposals\/prop_/,
+    );
     await page.getByRole('cell', { name: 'Demo ad platform' }).waitFor();
     await ui.check('overview-light');
     // Dark theme through the toggle.

@@ -180,7 +180,7 @@ function PendingWork(props: {
     <ul>
       {props.proposals.map((p) => (
         <li key={p.id}>
-          <strong>{p.label}</strong>: an agent's proposed change waits for review{' '}
+          <a href={link(`proposals/${p.id}`)}>{p.label}</a>: an agent's proposed change waits for review{' '}
           <span class="muted small mono">({p.id})</span>
         </li>
       ))}
