@@ -12,6 +12,19 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     const { page } = suite.ui;
     await suite.ui.open(`${P}/skills`);
     await page.locator('table[data-loaded="true"]').waitFor();
+    // The key filter keeps exactly the Skills that reference the key (as the API says).
+    const all = (await api(`${suite.service.url}/api/skills?project_id=${P}&limit=200`)).body.skills as {
+      name: string;
+      mdm_references: string[];
+    }[];
+    const usingRoas = all.filter((s) => s.mdm_references.includes('kpi.roas')).map((s) => s.name);
+    expect(usingRoas.length).toBeGreaterThan(0);
+    expect(usingRoas.length).toBeLessThan(all.length);
+    await page.getByLabel('Uses business key').selectOption('kpi.roas');
+    const rows = page.locator('table tbody tr td:first-child');
+    await expect.poll(() => rows.allTextContents()).toEqual(expect.arrayContaining(usingRoas));
+    expect((await rows.allTextContents()).sort()).toEqual([...usingRoas].sort());
+    await page.getByLabel('Uses business key').selectOption('');
     await page.getByLabel('Search skills').fill('roas drop');
     await suite.ui.check('skills-list');
     await page.getByRole('link', { name: 'investigate-roas-drop' }).click();
@@ -97,7 +110,12 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     const { page } = suite.ui;
     await suite.ui.open(`${P}/knowledge`);
     await page.locator('table[data-loaded="true"]').waitFor();
+    await page.getByLabel('Owned by').selectOption('Performance marketing');
+    const owners = page.locator('table tbody tr td:nth-child(3)');
+    await expect.poll(async () => new Set(await owners.allTextContents())).toEqual(new Set(['Performance marketing']));
+    expect(await owners.count()).toBe(2);
     await suite.ui.check('knowledge-list');
+    await page.getByLabel('Owned by').selectOption('');
     await suite.ui.open(`${P}/knowledge/roas-definition`);
     await page.locator('article[data-loaded="true"]').waitFor();
     await page.getByRole('tab', { name: 'Edit' }).click();

@@ -3,6 +3,7 @@ import { api, ok } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { allPages, choicesOf } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { Markdown, Preview } from './editor.js';
 import { VersionHistory } from './history.js';
@@ -11,20 +12,48 @@ function KnowledgeList() {
   const { project, can } = useProject();
   const link = useLinks();
   const [filter, setFilter] = useState('');
+  const [owner, setOwner] = useState('');
   const list = useLoad(
-    () => ok(api.GET('/api/knowledge', { params: { query: { project_id: project.id, limit: 200 } } })),
+    () =>
+      allPages(async (cursor) => {
+        const page = await ok(
+          api.GET('/api/knowledge', { params: { query: { project_id: project.id, limit: 200, cursor } } }),
+        );
+        return { items: page.knowledge, next_cursor: page.next_cursor };
+      }),
     [project.id],
   );
+  const sheets = list.data?.items ?? [];
+  const owners = choicesOf(sheets.map((k) => k.owner));
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const shown = (list.data?.knowledge ?? []).filter((k) =>
-    words.every((w) => `${k.topic_id} ${k.title} ${k.owner ?? ''}`.toLowerCase().includes(w)),
+  const shown = sheets.filter(
+    (k) =>
+      (!owner || k.owner === owner) &&
+      words.every((w) => `${k.topic_id} ${k.title} ${k.owner ?? ''}`.toLowerCase().includes(w)),
   );
   return (
     <>
       <PageTitle>Knowledge</PageTitle>
-      <Field label="Search sheets">
-        {(attrs) => <input {...attrs} type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />}
-      </Field>
+      <div class="row">
+        <Field label="Search sheets">
+          {(attrs) => (
+            <input {...attrs} type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+          )}
+        </Field>
+        <Field label="Owned by">
+          {(attrs) => (
+            <select {...attrs} value={owner} onChange={(e) => setOwner(e.currentTarget.value)}>
+              <option value="">Any owner</option>
+              {owners.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {list.data?.truncated && <p class="notice small">Showing the first {sheets.length} sheets.</p>}
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="knowledge" />}
       {list.data && (

@@ -3,6 +3,7 @@ import { api, ok, rawFetch } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { allPages, choicesOf } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
 import { VersionHistory } from './history.js';
@@ -14,13 +15,24 @@ function SkillList() {
   const { project, can } = useProject();
   const link = useLinks();
   const [filter, setFilter] = useState('');
+  const [key, setKey] = useState('');
   const list = useLoad(
-    () => ok(api.GET('/api/skills', { params: { query: { project_id: project.id, limit: 200 } } })),
+    () =>
+      allPages(async (cursor) => {
+        const page = await ok(
+          api.GET('/api/skills', { params: { query: { project_id: project.id, limit: 200, cursor } } }),
+        );
+        return { items: page.skills, next_cursor: page.next_cursor };
+      }),
     [project.id],
   );
+  const skills = list.data?.items ?? [];
+  const keys = choicesOf(skills.flatMap((s) => s.mdm_references));
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const shown = (list.data?.skills ?? []).filter((s) =>
-    words.every((w) => `${s.name} ${s.description} ${s.mdm_references.join(' ')}`.toLowerCase().includes(w)),
+  const shown = skills.filter(
+    (s) =>
+      (!key || s.mdm_references.includes(key)) &&
+      words.every((w) => `${s.name} ${s.description} ${s.mdm_references.join(' ')}`.toLowerCase().includes(w)),
   );
   const [importError, setImportError] = useState<unknown>(null);
   const importFile = async (file: File) => {
@@ -46,6 +58,18 @@ function SkillList() {
             <input {...attrs} type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
           )}
         </Field>
+        <Field label="Uses business key">
+          {(attrs) => (
+            <select {...attrs} value={key} onChange={(e) => setKey(e.currentTarget.value)}>
+              <option value="">Any key</option>
+              {keys.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         {can('context.write') && (
           <Field label="Import a SKILL.md">
             {(attrs) => (
@@ -64,6 +88,7 @@ function SkillList() {
       </div>
       <ErrorBox error={importError} />
       <ErrorBox error={list.error} />
+      {list.data?.truncated && <p class="notice small">Showing the first {skills.length} skills.</p>}
       {list.loading && !list.data && <Loading what="skills" />}
       {list.data && (
         <div class="table-wrap">
