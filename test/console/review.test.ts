@@ -121,6 +121,8 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     await ui.check('proposal-detail');
 
     await page.getByText('Edit before approving').click();
+    const description = page.getByLabel('Description to publish');
+    await description.fill(`${await description.inputValue()} Reviewed.`);
     const edit = page.getByLabel('Body to publish (Markdown)');
     await edit.fill((await edit.inputValue()).replace('share the finding.', 'share the finding in their channel.'));
     await page.getByLabel('Comment').fill('Good: owners need to hear it.');
@@ -130,6 +132,8 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     await page.getByText('Version 2 of 2').waitFor();
     await page.locator('ol.steps').getByText('Tell the channel owner').waitFor();
     await page.getByText('share the finding in their channel.').waitFor();
+    const published = await rest('ann', `/api/skills/${ROAS}?project_id=${P}`);
+    expect(published.body.description).toMatch(/ Reviewed\.$/);
     expect(await page.getByTestId('pending-count').count()).toBe(0);
     await page.getByRole('tab', { name: 'History' }).click();
     const v2 = page.getByRole('row').filter({ hasText: 'Version 2' });

@@ -139,7 +139,17 @@ function ProposalPage(props: { id: string }) {
     [props.id],
   );
   const p = proposal.data;
-  const proposedBody = String((p?.fields as { body_md?: unknown } | undefined)?.body_md ?? '');
+  const proposed = (p?.fields ?? {}) as Record<string, unknown>;
+  const proposedBody = String(proposed.body_md ?? '');
+  // The short fields a reviewer may change too, by kind (approve's edits refuse the other kind's).
+  const shortFields: { name: 'description' | 'title' | 'owner'; label: string }[] =
+    p?.kind === 'skill'
+      ? [{ name: 'description', label: 'Description to publish' }]
+      : [
+          { name: 'title', label: 'Title to publish' },
+          { name: 'owner', label: 'Owner to publish' },
+        ];
+  const [editedFields, setEditedFields] = useState<Record<string, string>>({});
   const changes = useProposedChanges(p);
   const [comment, setComment] = useState('');
   // The reviewer's own version of the body, when they change it before approving (approve's edits).
@@ -147,6 +157,7 @@ function ProposalPage(props: { id: string }) {
   const decided = () => {
     setComment('');
     setEdited(null);
+    setEditedFields({});
     proposalsChanged.set(proposalsChanged.get() + 1);
     proposal.reload();
   };
@@ -158,10 +169,20 @@ function ProposalPage(props: { id: string }) {
         body: {
           ...(comment.trim() ? { comment: comment.trim() } : {}),
           ...(rebase ? { rebase: true } : {}),
-          ...(edited !== null && edited !== proposedBody ? { edits: { body_md: edited } } : {}),
+          ...(editsOf() ? { edits: editsOf() } : {}),
         },
       }),
     );
+  /** Only what the reviewer changed; an emptied owner publishes no owner. */
+  function editsOf(): Record<string, string | null> | undefined {
+    const edits: Record<string, string | null> = {};
+    if (edited !== null && edited !== proposedBody) edits.body_md = edited;
+    for (const [name, value] of Object.entries(editedFields)) {
+      if (value === String(proposed[name] ?? '')) continue;
+      edits[name] = name === 'owner' && value.trim() === '' ? null : value;
+    }
+    return Object.keys(edits).length ? edits : undefined;
+  }
   const approve = useSubmit(approval(false), decided);
   const rebase = useSubmit(approval(true), decided);
   const reject = useSubmit(() => ok(api.POST('/api/proposals/{id}/reject', { ...path, body: { comment } })), decided);
@@ -258,6 +279,21 @@ function ProposalPage(props: { id: string }) {
               {canReview && (
                 <details>
                   <summary>Edit before approving</summary>
+                  {shortFields.map((f) => (
+                    <Field
+                      key={f.name}
+                      label={f.label}
+                      error={approve.fieldError(`edits.${f.name}`) ?? rebase.fieldError(`edits.${f.name}`)}
+                    >
+                      {(a) => (
+                        <input
+                          {...a}
+                          value={editedFields[f.name] ?? String(proposed[f.name] ?? '')}
+                          onInput={(e) => setEditedFields({ ...editedFields, [f.name]: e.currentTarget.value })}
+                        />
+                      )}
+                    </Field>
+                  ))}
                   <Field
                     label="Body to publish (Markdown)"
                     hint="Approving publishes this text, still credited to the proposal's author."
