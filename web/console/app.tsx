@@ -1,3 +1,4 @@
+import { wholeList } from './pages.js';
 import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { defaultFormat } from '../shared/format.js';
@@ -182,7 +183,11 @@ function Header(props: { me: Me | undefined }) {
 }
 
 function ProjectPicker() {
-  const projects = useLoad(() => ok(api.GET('/api/projects', { params: { query: { limit: 200 } } })), []);
+  const projects = useLoad(
+    () =>
+      wholeList('projects', (cursor) => ok(api.GET('/api/projects', { params: { query: { limit: 200, cursor } } }))),
+    [],
+  );
   const me = useStore(meStore);
   useEffect(() => {
     document.title = 'Projects · Context Hub';

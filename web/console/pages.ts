@@ -1,20 +1,23 @@
 /**
- * Every page of a cursor-paged list (DESIGN §7: `limit`, `cursor`, `next_cursor`), up to a cap. The
- * lists a person filters in the browser (Skills, Knowledge) are read whole so a filter never
- * silently misses what sits past the first page; past the cap the answer says it stopped.
+ * Every page of a cursor-paged list (DESIGN §7: `limit`, `cursor`, `next_cursor`), up to a cap,
+ * as one answer of the same shape: the items under `key` are all pages' items. The lists the
+ * console shows whole (and filters in the browser) are read so, so nothing past a first page is
+ * silently missing; past the cap, `truncated` says it stopped.
  */
-export async function allPages<T>(
-  page: (cursor: string | undefined) => Promise<{ items: T[]; next_cursor: string | null }>,
+export async function wholeList<K extends string, A extends { [P in K]: unknown[] } & { next_cursor: string | null }>(
+  key: K,
+  page: (cursor: string | undefined) => Promise<A>,
   cap = 2_000,
-): Promise<{ items: T[]; truncated: boolean }> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const answer = await page(cursor);
-    items.push(...answer.items);
-    cursor = answer.next_cursor ?? undefined;
-  } while (cursor && items.length < cap);
-  return { items, truncated: cursor !== undefined };
+): Promise<A & { truncated: boolean }> {
+  const first = await page(undefined);
+  const items = [...first[key]];
+  let cursor = first.next_cursor ?? undefined;
+  while (cursor && items.length < cap) {
+    const next = await page(cursor);
+    items.push(...next[key]);
+    cursor = next.next_cursor ?? undefined;
+  }
+  return { ...first, [key]: items, next_cursor: cursor ?? null, truncated: cursor !== undefined };
 }
 
 /** The distinct values, sorted, for a filter's choices. */

@@ -1,3 +1,4 @@
+import { wholeList } from '../pages.js';
 import { useMemo, useState } from 'preact/hooks';
 import { SeriesChart } from '../../shared/chart.js';
 import { fmtDelta, fmtNumber } from '../../shared/format.js';
@@ -137,7 +138,9 @@ function AnomalyChart(props: { a: Anomaly }) {
           params: { query: { project_id: project.id, metric: a.metric as 'roas', channel: a.channel, ...range } },
         }),
       ),
-      ok(api.GET('/api/context/events', { params: { query: { project_id: project.id, limit: 200 } } })),
+      wholeList('events', (cursor) =>
+        ok(api.GET('/api/context/events', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     ]);
     return { series, events: events.events };
   }, [keyOf(a)]);

@@ -1,3 +1,4 @@
+import { wholeList } from '../pages.js';
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
 import { ErrorBox, Field, Loading, PageTitle, useLoad, useProject, useSubmit } from '../ui.js';
@@ -9,7 +10,10 @@ type Event = Res<'/api/context/events', 'get'>['events'][number];
 function Events() {
   const { project, can } = useProject();
   const list = useLoad(
-    () => ok(api.GET('/api/context/events', { params: { query: { project_id: project.id, limit: 200 } } })),
+    () =>
+      wholeList('events', (cursor) =>
+        ok(api.GET('/api/context/events', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     [project.id],
   );
   const [editing, setEditing] = useState<Event | 'new' | null>(null);

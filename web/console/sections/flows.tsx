@@ -1,3 +1,4 @@
+import { wholeList } from '../pages.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
@@ -13,7 +14,10 @@ type Datastream = Res<'/api/flows', 'get'>['datastreams'][number];
 function Connections() {
   const { project, can } = useProject();
   const list = useLoad(
-    () => ok(api.GET('/api/credentials/list', { params: { query: { project_id: project.id, limit: 200 } } })),
+    () =>
+      wholeList('connections', (cursor) =>
+        ok(api.GET('/api/credentials/list', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     [project.id],
   );
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
@@ -367,7 +371,10 @@ function Datastreams() {
 function DatastreamForm(props: { existing?: Datastream; onDone(): void }) {
   const { project } = useProject();
   const connections = useLoad(
-    () => ok(api.GET('/api/credentials/list', { params: { query: { project_id: project.id, limit: 200 } } })),
+    () =>
+      wholeList('connections', (cursor) =>
+        ok(api.GET('/api/credentials/list', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     [project.id],
   );
   const e = props.existing;

@@ -3,10 +3,11 @@ import { api, ok } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
-import { allPages, choicesOf } from '../pages.js';
+import { choicesOf, wholeList } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { Markdown, Preview } from './editor.js';
 import { VersionHistory } from './history.js';
+import { useVersionPage } from './version-page.js';
 
 function KnowledgeList() {
   const { project, can } = useProject();
@@ -15,15 +16,12 @@ function KnowledgeList() {
   const [owner, setOwner] = useState('');
   const list = useLoad(
     () =>
-      allPages(async (cursor) => {
-        const page = await ok(
-          api.GET('/api/knowledge', { params: { query: { project_id: project.id, limit: 200, cursor } } }),
-        );
-        return { items: page.knowledge, next_cursor: page.next_cursor };
-      }),
+      wholeList('knowledge', (cursor) =>
+        ok(api.GET('/api/knowledge', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     [project.id],
   );
-  const sheets = list.data?.items ?? [];
+  const sheets = list.data?.knowledge ?? [];
   const owners = choicesOf(sheets.map((k) => k.owner));
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = sheets.filter(
@@ -145,9 +143,8 @@ function NewSheet() {
 function SheetPage(props: { topic: string }) {
   const { project, can } = useProject();
   const link = useLinks();
-  const [tab, setTab] = useState('view');
-  const [version, setVersion] = useState<number | undefined>(undefined);
-  const [notice, setNotice] = useState<string | null>(null);
+  const page = useVersionPage();
+  const { tab, version, notice } = page;
   const q = { project_id: project.id };
   const path = { topic_id: props.topic };
   const sheet = useLoad(
@@ -197,7 +194,7 @@ function SheetPage(props: { topic: string }) {
             <span class="mono">{k.topic_id}</span> · version {k.version_number} of {k.current_version} · owner{' '}
             {k.owner ?? '–'} · <Instant at={k.created_at} />
           </p>
-          <Tabs tabs={tabs} current={tab} onChange={setTab} />
+          <Tabs tabs={tabs} current={tab} onChange={page.setTab} />
           {tab === 'view' && (
             <article class="card" data-loaded="true">
               <Markdown source={k.body_md} />
@@ -208,28 +205,15 @@ function SheetPage(props: { topic: string }) {
               key={`${k.topic_id}:${k.current_version}`}
               topic={k.topic_id}
               initial={{ title: k.title, owner: k.owner ?? '', body_md: k.body_md }}
-              onSaved={(v) => {
-                setNotice(`Saved as version ${v}.`);
-                setVersion(undefined);
-                setTab('view');
-                sheet.reload();
-              }}
+              onSaved={(v) => page.wrote('Saved', v, sheet.reload)}
             />
           )}
           {tab === 'history' && (
             <VersionHistory
               target={{ kind: 'knowledge', topic: k.topic_id }}
               current={k.current_version}
-              onOpen={(v) => {
-                setVersion(v);
-                setTab('view');
-              }}
-              onRestored={(v) => {
-                setNotice(`Restored as version ${v}.`);
-                setVersion(undefined);
-                setTab('view');
-                sheet.reload();
-              }}
+              onOpen={page.open}
+              onRestored={(v) => page.wrote('Restored', v, sheet.reload)}
             />
           )}
         </>

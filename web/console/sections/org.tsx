@@ -1,3 +1,4 @@
+import { wholeList } from '../pages.js';
 import { useState } from 'preact/hooks';
 import { defaultFormat, fmtInstant } from '../../shared/format.js';
 import { api, ok, type Res } from '../api.js';
@@ -110,7 +111,11 @@ function Settings() {
 }
 
 function Members() {
-  const members = useLoad(() => ok(api.GET('/api/org/members', { params: { query: { limit: 200 } } })), []);
+  const members = useLoad(
+    () =>
+      wholeList('members', (cursor) => ok(api.GET('/api/org/members', { params: { query: { limit: 200, cursor } } }))),
+    [],
+  );
   const [adding, setAdding] = useState(false);
   return (
     <>

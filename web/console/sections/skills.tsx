@@ -3,10 +3,11 @@ import { api, ok, rawFetch } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
-import { allPages, choicesOf } from '../pages.js';
+import { choicesOf, wholeList } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
 import { VersionHistory } from './history.js';
+import { useVersionPage } from './version-page.js';
 
 const TEMPLATE =
   '## Steps\n\n1. First step, using [[kpi.roas]].\n2. Second step.\n\n## Acceptance\n\n- What done means.\n';
@@ -18,15 +19,12 @@ function SkillList() {
   const [key, setKey] = useState('');
   const list = useLoad(
     () =>
-      allPages(async (cursor) => {
-        const page = await ok(
-          api.GET('/api/skills', { params: { query: { project_id: project.id, limit: 200, cursor } } }),
-        );
-        return { items: page.skills, next_cursor: page.next_cursor };
-      }),
+      wholeList('skills', (cursor) =>
+        ok(api.GET('/api/skills', { params: { query: { project_id: project.id, limit: 200, cursor } } })),
+      ),
     [project.id],
   );
-  const skills = list.data?.items ?? [];
+  const skills = list.data?.skills ?? [];
   const keys = choicesOf(skills.flatMap((s) => s.mdm_references));
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = skills.filter(
@@ -171,9 +169,8 @@ function NewSkill() {
 function SkillPage(props: { name: string }) {
   const { project, can } = useProject();
   const link = useLinks();
-  const [tab, setTab] = useState('view');
-  const [version, setVersion] = useState<number | undefined>(undefined);
-  const [notice, setNotice] = useState<string | null>(null);
+  const page = useVersionPage();
+  const { tab, version, notice } = page;
   const q = { project_id: project.id };
   const skill = useLoad(
     () => ok(api.GET('/api/skills/{name}', { params: { path: { name: props.name }, query: { ...q, version } } })),
@@ -235,7 +232,7 @@ function SkillPage(props: { name: string }) {
             </span>{' '}
             · {s.created_by} · <Instant at={s.created_at} />
           </p>
-          <Tabs tabs={tabs} current={tab} onChange={setTab} />
+          <Tabs tabs={tabs} current={tab} onChange={page.setTab} />
           {tab === 'view' && (
             <div class="split" data-loaded="true">
               <section class="stack" aria-label="Parsed procedure">
@@ -255,28 +252,15 @@ function SkillPage(props: { name: string }) {
               name={s.name}
               description={s.description}
               body={s.body_md}
-              onSaved={(v) => {
-                setNotice(`Saved as version ${v}.`);
-                setVersion(undefined);
-                setTab('view');
-                skill.reload();
-              }}
+              onSaved={(v) => page.wrote('Saved', v, skill.reload)}
             />
           )}
           {tab === 'history' && (
             <VersionHistory
               target={{ kind: 'skill', name: s.name }}
               current={s.current_version}
-              onOpen={(v) => {
-                setVersion(v);
-                setTab('view');
-              }}
-              onRestored={(v) => {
-                setNotice(`Restored as version ${v}.`);
-                setVersion(undefined);
-                setTab('view');
-                skill.reload();
-              }}
+              onOpen={page.open}
+              onRestored={(v) => page.wrote('Restored', v, skill.reload)}
             />
           )}
         </>

@@ -1,3 +1,4 @@
+import { wholeList } from '../pages.js';
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
@@ -33,7 +34,10 @@ function Taxonomy() {
   const q = { project_id: project.id };
   const tree = useLoad(() => ok(api.GET('/api/taxonomy', { params: { query: q } })), [project.id]);
   const links = useLoad(
-    () => ok(api.GET('/api/context/business-links', { params: { query: { ...q, limit: 500 } } })),
+    () =>
+      wholeList('links', (cursor) =>
+        ok(api.GET('/api/context/business-links', { params: { query: { ...q, limit: 500, cursor } } })),
+      ),
     [project.id],
   );
   const [selected, setSelected] = useState<string | undefined>(route.get().query.get('key') ?? undefined);
