@@ -1,52 +1,31 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Answer } from '../../shared/answer.js';
 import { BusinessKeyView, type BusinessKey, type Procedure, ProcedureView } from '../../shared/context-views.js';
 import { startView, type ViewProps } from '../../shared/view.js';
+import { type WriteAck, WrittenObject } from '../../shared/write-ack.js';
 
 /** add_skill answers an acknowledgement (id, name, version); the view opens the saved version. */
-interface SkillAck {
-  id: string;
+interface SkillAck extends WriteAck {
   name: string;
-  version_number: number | null;
-  /** Issue 24: a project that reviews agent writes answers pending_review and a proposal id instead. */
-  status?: 'published' | 'pending_review';
-  proposal_id?: string | null;
-  next?: string;
 }
 const isAck = (d: Procedure | SkillAck): d is SkillAck => !('steps' in d);
 
 function ProcedureWidget({ answer, host }: ViewProps<Procedure | SkillAck>) {
-  const [opened, setOpened] = useState<Answer<Procedure> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const ack = isAck(answer.data) ? answer.data : null;
-  const pending = ack?.status === 'pending_review';
-  useEffect(() => {
-    if (!ack || pending) return;
-    host
-      .call<Procedure>('get_procedure', { name: ack.name, version: ack.version_number, project_id: answer.projectId })
-      .then(setOpened)
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [ack?.id, ack?.version_number]);
-  if (!ack) return <ProcedureSteps answer={answer as Answer<Procedure>} host={host} />;
-  if (ack && pending) {
-    return (
-      <p class="notice" role="status">
-        Not published yet: your change to skill {ack.name} is proposal {ack.proposal_id}, pending review. {ack.next}
-      </p>
-    );
-  }
+  if (!isAck(answer.data)) return <ProcedureSteps answer={answer as Answer<Procedure>} host={host} />;
+  const ack = answer.data;
   return (
-    <div class="stack">
-      <p class="notice" role="status">
-        Saved skill {ack.name} as version {ack.version_number}.
-      </p>
-      {error && (
-        <p class="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      {opened ? <ProcedureSteps answer={opened} host={host} /> : !error && <p class="muted small">Opening it…</p>}
-    </div>
+    <WrittenObject<Procedure>
+      ack={ack}
+      what={`skill ${ack.name}`}
+      open={() =>
+        host.call<Procedure>('get_procedure', {
+          name: ack.name,
+          version: ack.version_number,
+          project_id: answer.projectId,
+        })
+      }
+      render={(opened) => <ProcedureSteps answer={opened} host={host} />}
+    />
   );
 }
 
