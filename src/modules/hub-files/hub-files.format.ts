@@ -1,9 +1,10 @@
-import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { type Document, isNode, LineCounter, type Node, parseDocument, stringify, visit } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
 import { AddKnowledgeInput, TopicId } from '../knowledge/knowledge.schemas.js';
 import { parseReferences } from '../skills/skills.parse.js';
 import {
   MAX_BODY_BYTES,
+  MAX_FRONT_MATTER_BYTES,
   MAX_SKILL_NAME_LENGTH,
   SKILL_NAME_PATTERN,
   skillNameMessage,
@@ -65,6 +66,40 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/** How many times one document may expand aliases (a "billion laughs" document expands without end). */
+export const MAX_YAML_ALIASES = 10;
+
+/**
+ * A YAML node as plain data, or undefined with a problem: an alias to an anchor that is not set
+ * before it, or more alias expansions than MAX_YAML_ALIASES, named on the line of its first alias.
+ */
+export function plainData(
+  doc: Document,
+  node: unknown,
+  where: { file: string; line: (offset: number) => number },
+  problems: FileProblem[],
+): { value?: unknown; ok: boolean } {
+  if (!isNode(node)) return { value: node ?? null, ok: true };
+  try {
+    return { value: node.toJS(doc, { maxAliasCount: MAX_YAML_ALIASES }), ok: true };
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    let first: Node | undefined;
+    visit(node, {
+      Alias(_key, alias) {
+        first = alias;
+        return visit.BREAK;
+      },
+    });
+    const at = where.line((first ?? node).range?.[0] ?? 0);
+    const why = /excessive alias/i.test(error.message)
+      ? `expands aliases more than ${MAX_YAML_ALIASES} times`
+      : `has an alias to an anchor not set before it (${error.message.split(': ').at(-1)})`;
+    problems.push({ file: where.file, line: at, message: `YAML ${why}` });
+    return { ok: false };
+  }
+}
+
 interface FrontMatter {
   doc: Document;
   counter: LineCounter;
@@ -89,8 +124,13 @@ function frontMatter(file: string, text: string, problems: FileProblem[]): Front
     problems.push({ file, line: 1, message: 'the front matter has no closing --- line' });
     return undefined;
   }
+  const yaml = rest.slice(0, close.index);
+  if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) {
+    problems.push({ file, line: 2, message: `the front matter must be at most ${MAX_FRONT_MATTER_BYTES / 1024} KiB` });
+    return undefined;
+  }
   const counter = new LineCounter();
-  const doc = parseDocument(rest.slice(0, close.index), { lineCounter: counter });
+  const doc = parseDocument(yaml, { lineCounter: counter });
   for (const error of doc.errors) {
     const at = error.linePos?.[0]?.line ?? 1;
     problems.push({ file, line: at + 1, message: `front matter: ${error.message.split('\n')[0]}` });
@@ -176,7 +216,14 @@ export function readKnowledgeFile(file: string, topicId: string, text: string, p
     problems.push({ file, line: null, message: `the file name "${topicId}" ${id.error.issues[0]!.message}` });
   const front = frontMatter(file, text, problems);
   if (!front || front.doc.errors.length > 0) return undefined;
-  const data: unknown = front.doc.toJS({ maxAliasCount: 10 });
+  const read = plainData(
+    front.doc,
+    front.doc.contents,
+    { file, line: (offset) => front.counter.linePos(offset).line + 1 },
+    problems,
+  );
+  if (!read.ok) return undefined;
+  const data = read.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     problems.push({ file, line: 2, message: 'the front matter must be a mapping with title (and owner)' });
     return undefined;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TopicId } from '../knowledge/knowledge.schemas.js';
 import { SkillName } from '../skills/skills.schemas.js';
 import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/taxonomy.schemas.js';
-import { byCodePoint, type FileProblem, TAXONOMY_FILE } from './hub-files.format.js';
+import { byCodePoint, type FileProblem, plainData, TAXONOMY_FILE } from './hub-files.format.js';
 
 /** A business key as taxonomy.yaml holds it. */
 export interface KeyEntry {
@@ -110,9 +110,12 @@ export function readTaxonomy(text: string, problems: FileProblem[]): TaxonomyFil
       problems.push({ file, line: at, message: `${label}: ${where}${issue.message}` });
     }
   };
+  const where = { file, line: (offset: number) => counter.linePos(offset).line };
   const seenKeys = new Map<string, number>();
   for (const item of items('keys')) {
-    const parsed = KeyItem.safeParse(item.toJS(doc, { maxAliasCount: 10 }));
+    const data = plainData(doc, item, where, problems);
+    if (!data.ok) continue;
+    const parsed = KeyItem.safeParse(data.value);
     const line = lineOf(item);
     if (!parsed.success) {
       report(item, parsed.error, 'key');
@@ -136,7 +139,9 @@ export function readTaxonomy(text: string, problems: FileProblem[]): TaxonomyFil
   }
   const seenLinks = new Set<string>();
   for (const item of items('links')) {
-    const parsed = LinkItem.safeParse(item.toJS(doc, { maxAliasCount: 10 }));
+    const data = plainData(doc, item, where, problems);
+    if (!data.ok) continue;
+    const parsed = LinkItem.safeParse(data.value);
     const line = lineOf(item);
     if (!parsed.success) {
       report(item, parsed.error, 'link');

@@ -6,6 +6,7 @@ import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import {
   authorOf,
@@ -17,6 +18,7 @@ import {
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { fieldChanges } from '../skills/skills.diff.js';
 import type { VersionDiffQuery } from '../skills/skills.schemas.js';
+import { writeSheetsIn } from './knowledge.batch.js';
 import * as repo from './knowledge.repo.js';
 import {
   slugify,
@@ -337,9 +339,24 @@ export class KnowledgeService {
     return repo.allCurrent(this.db, projectId);
   }
 
-  /** Deletes a sheet in the caller's transaction (an import with prune); no grant check. */
-  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
-    await repo.markDeleted(tx, id, now);
+  /**
+   * Many sheets, each as the next version (or a new sheet), in the caller's transaction (an import);
+   * no grant check. Answers each topic_id's id and version.
+   */
+  async writeManyIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    sheets: SheetFields[],
+    author: VersionAuthor,
+    pace: Pacer,
+  ): Promise<Map<string, { id: string; version: number }>> {
+    return writeSheetsIn(tx, ctx.clock.now(), projectId, sheets, author, pace);
+  }
+
+  /** Deletes sheets in the caller's transaction (an import with prune); no grant check. */
+  async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
+    if (ids.length > 0) await repo.markManyDeleted(tx, ids, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {

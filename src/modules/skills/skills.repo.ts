@@ -96,6 +96,41 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
   );
 }
 
+/**
+ * bumpHead for many skills in one statement (an import); their names are distinct. The rows travel
+ * as one JSON document (jsonb_to_recordset): one parameter whatever their number.
+ */
+export async function bumpHeads(
+  tx: SqlExecutor,
+  projectId: string,
+  now: Date,
+  rows: { id: string; name: string; description: string; body_md: string; mdm_references: string[] }[],
+): Promise<{ id: string; name: string; version: number }[]> {
+  return tx.query(
+    `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
+     SELECT r.id, $1, r.name, 1, r.description, r.body_md, ARRAY(SELECT jsonb_array_elements_text(r.mdm_references)), $2, $2
+       FROM jsonb_to_recordset($3::jsonb) AS r(id text, name text, description text, body_md text, mdm_references jsonb)
+     ON CONFLICT (project_id, name) DO UPDATE SET version = skills.version + 1, description = EXCLUDED.description,
+       body_md = EXCLUDED.body_md, mdm_references = EXCLUDED.mdm_references, updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING id, name, version`,
+    [projectId, now, JSON.stringify(rows)],
+  );
+}
+
+/** insertVersion for many rows in one statement (an import). */
+export async function insertVersions(tx: SqlExecutor, rows: SkillVersionRow[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO skill_versions (${VERSION})
+     SELECT skill_id, version, name, description, body_md, steps, ARRAY(SELECT jsonb_array_elements_text(mdm_references)),
+       acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}
+     FROM jsonb_to_recordset($1::jsonb) AS r(
+       skill_id text, version int, name text, description text, body_md text, steps jsonb, mdm_references jsonb,
+       acceptance jsonb, metadata jsonb, frontmatter_extra jsonb, frontmatter_raw text, created_at timestamptz,
+       created_by text, via text, client_name text, client_version text, request_id text, proposal_id text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
 export async function findHead(db: SqlExecutor, projectId: string, name: string): Promise<SkillHeadRow | undefined> {
   return (
     await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name])
@@ -173,6 +208,10 @@ export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(S
 
 export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
   await db.query('UPDATE skills SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}
+
+export async function markManyDeleted(db: SqlExecutor, ids: string[], now: Date): Promise<void> {
+  await db.query('UPDATE skills SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids, now]);
 }
 
 /** The subset of `keys` that exist in the project's taxonomy. */

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import {
@@ -17,6 +18,7 @@ import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/p
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
+import { writeSkillFilesIn } from './skills.batch.js';
 import * as repo from './skills.repo.js';
 import type {
   AddSkillInput,
@@ -390,29 +392,24 @@ export class SkillsService {
     return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
   }
 
-  /** A SKILL.md written as the next version in the caller's transaction (an import); no grant check. */
-  async writeFileIn(
+  /**
+   * SKILL.md files, each written as the next version in the caller's transaction (an import), in
+   * batches; no grant check. Answers each name's id and version.
+   */
+  async writeFilesIn(
     tx: SqlExecutor,
     ctx: RequestContext,
     projectId: string,
-    file: SkillFile,
+    files: SkillFile[],
     author: VersionAuthor,
-  ): Promise<{ id: string; version: number }> {
-    const input = {
-      project_id: projectId,
-      name: file.name,
-      description: file.description,
-      body_md: file.body,
-      metadata: file.metadata,
-    };
-    const extras = { frontmatterRaw: file.frontmatterRaw, extra: file.extra };
-    const skill = await this.writeIn(tx, ctx, projectId, input, extras, author);
-    return { id: skill.id, version: skill.version };
+    pace: Pacer,
+  ): Promise<Map<string, { id: string; version: number }>> {
+    return writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
   }
 
-  /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
-  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
-    await repo.markDeleted(tx, id, now);
+  /** Deletes skills in the caller's transaction (an import with prune); no grant check. */
+  async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
+    if (ids.length > 0) await repo.markManyDeleted(tx, ids, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
