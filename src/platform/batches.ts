@@ -19,5 +19,31 @@ export function* batches<T>(items: readonly T[], limits: { rows: number; bytes: 
   if (batch.length > 0) yield batch;
 }
 
-/** What an import writes per statement: a few hundred rows, a few MiB of text. */
-export const WRITE_BATCH = { rows: 500, bytes: 4 * 1024 * 1024 } as const;
+/**
+ * What an import writes per statement. On the embedded store a statement runs on this thread
+ * (search documents and triggers included): 100 short rows take tens of milliseconds there.
+ */
+export const WRITE_BATCH = { rows: 100, bytes: 1024 * 1024 } as const;
+
+/** Rows per page when a whole list is read page by page (READ_PAGE rows take a few ms to read). */
+export const READ_PAGE = 500;
+
+/**
+ * A whole keyset-paged list, page by page, with a turn of the event loop between pages (`pace`):
+ * one query for thousands of rows would hold the embedded store's thread for its whole length.
+ */
+export async function readInPages<T>(
+  page: (after: string | undefined, limit: number) => Promise<T[]>,
+  keyOf: (row: T) => string,
+  pace: () => Promise<void>,
+): Promise<T[]> {
+  const rows: T[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const next = await page(after, READ_PAGE);
+    rows.push(...next);
+    if (next.length < READ_PAGE) return rows;
+    after = keyOf(next[next.length - 1]!);
+    await pace();
+  }
+}

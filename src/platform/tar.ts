@@ -83,10 +83,12 @@ function gzipError(error: unknown): TarFormatError {
   return new TarFormatError('is not valid gzip (it is cut short or corrupt)');
 }
 
-function tarError(error: unknown): TarFormatError {
+function tarError(error: unknown, entries: number): TarFormatError {
   if (error instanceof TarFormatError) return error;
   const message = error instanceof Error ? error.message : '';
-  if (/unexpected end/i.test(message)) return new TarFormatError('ends inside an entry (it is cut short)');
+  // Ending before the first header is whole: whatever was gzip'd, it was not a tar.
+  if (/unexpected end/i.test(message) && entries > 0)
+    return new TarFormatError('ends inside an entry (it is cut short)');
   if (/exceeds max size/i.test(message)) return new TarFormatError('has a long-name header beyond 4 MiB');
   return new TarFormatError('is not a tar archive inside its gzip (a header does not check out)');
 }
@@ -135,7 +137,7 @@ export async function readTarGz(
     });
     tar.on('drain', () => gunzip.resume());
     gunzip.on('end', () => tar.end(null));
-    tar.on('error', (error: unknown) => fail(tarError(error)));
+    tar.on('error', (error: unknown) => fail(tarError(error, entries)));
     tar.on('finish', () => {
       if (settled) return;
       if (inflated === 0) return fail(new TarFormatError('is an empty gzip stream, not a tar archive'));

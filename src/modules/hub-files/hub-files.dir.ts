@@ -25,11 +25,8 @@ function linkRefused(rel: string, full: string): ValidationError {
   const message =
     `${rel} is a symbolic link${target}; export and import follow no links inside taxonomy.yaml, ` +
     'skills/ and knowledge/ (replace it with the file or folder itself)';
-  return new ValidationError(
-    [{ path: rel, message }],
-    `Refused: ${message}. Nothing was read or changed.`,
-    'folder_link',
-  );
+  // No field list: the message names the link, and the CLI prints it once.
+  return new ValidationError([], `Refused: ${message}. Nothing was read or changed.`, 'folder_link');
 }
 
 interface Found {

@@ -168,6 +168,9 @@ export function readSkillFile(file: string, folder: string, text: string, proble
   if (!folderOk)
     problems.push({ file, line: null, message: `the folder name "${folder}" ${skillNameMessage(folder)}` });
   if (!front || front.doc.errors.length > 0) return undefined;
+  // Aliases first, so a bad one is named on its line (parseSkillFile would say only "not valid YAML").
+  const where = { file, line: (offset: number) => front.counter.linePos(offset).line + 1 };
+  if (!plainData(front.doc, front.doc.contents, where, problems).ok) return undefined;
   let parsed: SkillFile;
   try {
     parsed = parseSkillFile(text);

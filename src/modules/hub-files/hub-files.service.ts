@@ -56,7 +56,7 @@ export class HubFilesService {
 
   async exportFiles(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; files: TarEntry[] }> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.read');
-    const state = await this.state(ctx, project.id);
+    const state = await this.state(ctx, project.id, createPacer());
     const files = [
       ...[...state.skills].map(([name, s]) => ({ path: skillPath(name), text: s.text })),
       ...[...state.knowledge].map(([id, k]) => ({ path: knowledgePath(id), text: renderKnowledgeFile(k) })),
@@ -125,7 +125,7 @@ export class HubFilesService {
     const pace = createPacer();
     const problems: FileProblem[] = [...source.problems];
     const folder = await readFolder(source.files, problems, pace);
-    const state = await this.state(ctx, project.id);
+    const state = await this.state(ctx, project.id, pace);
     await pace();
     const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: propose }, problems);
     await pace();
@@ -290,12 +290,11 @@ export class HubFilesService {
     return { ...result, applied: true, proposals };
   }
 
-  private async state(ctx: RequestContext, projectId: string): Promise<HubState> {
-    const [skills, sheets, { keys, links }] = await Promise.all([
-      this.deps.skills.currentFiles(projectId),
-      this.deps.knowledge.currentRows(projectId),
-      this.deps.taxonomy.all(ctx, projectId),
-    ]);
+  /** The hub as it is, read page by page (a large hub is read without holding the event loop). */
+  private async state(ctx: RequestContext, projectId: string, pace: Pacer): Promise<HubState> {
+    const skills = await this.deps.skills.currentFiles(projectId, pace);
+    const sheets = await this.deps.knowledge.currentRows(projectId, pace);
+    const { keys, links } = await this.deps.taxonomy.all(ctx, projectId, pace);
     return {
       skills: new Map(skills.map((s) => [s.name, s])),
       knowledge: new Map(

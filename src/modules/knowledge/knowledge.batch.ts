@@ -33,6 +33,7 @@ export async function writeSheetsIn(
         owner: s.owner,
       })),
     );
+    await pace();
     const byTopic = new Map(heads.map((h) => [h.topic_id, h]));
     await repo.insertVersions(
       tx,

@@ -176,14 +176,16 @@ export async function listLive(
   );
 }
 
-/** Every live sheet at its current version, body included (the raw list). */
+/** Every live sheet at its current version, body included (the raw list); or a keyset page of them. */
 export async function allCurrent(
   db: SqlExecutor,
   projectId: string,
+  page: { after?: string | undefined; limit?: number } = {},
 ): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
   return db.query(
-    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL ORDER BY topic_id`,
-    [projectId],
+    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL
+       AND ($2::text IS NULL OR topic_id > $2) ORDER BY topic_id LIMIT $3`,
+    [projectId, page.after ?? null, page.limit ?? null],
   );
 }
 

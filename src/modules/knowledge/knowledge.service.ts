@@ -6,6 +6,7 @@ import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
+import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import {
@@ -335,8 +336,12 @@ export class KnowledgeService {
   }
 
   /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
-  async currentRows(projectId: string) {
-    return repo.allCurrent(this.db, projectId);
+  async currentRows(projectId: string, pace: Pacer) {
+    return readInPages(
+      (after, limit) => repo.allCurrent(this.db, projectId, { after, limit }),
+      (r) => r.topic_id,
+      pace,
+    );
   }
 
   /**

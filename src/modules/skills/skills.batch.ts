@@ -42,6 +42,7 @@ export async function writeSkillFilesIn(
         mdm_references: references,
       })),
     );
+    await pace();
     const byName = new Map(heads.map((h) => [h.name, h]));
     await repo.insertVersions(
       tx,

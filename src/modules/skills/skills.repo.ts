@@ -194,15 +194,19 @@ export async function listLive(
   );
 }
 
-/** Every live skill at its current version (get_skills, get_context_hub). */
-export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(SkillVersionRow & { id: string })[]> {
+/** Every live skill at its current version (get_skills, get_context_hub); or a keyset page of them. */
+export async function allCurrent(
+  db: SqlExecutor,
+  projectId: string,
+  page: { after?: string | undefined; limit?: number } = {},
+): Promise<(SkillVersionRow & { id: string })[]> {
   return db.query(
     `SELECT s.id, ${VERSION.split(', ')
       .map((c) => `v.${c}`)
       .join(', ')}
      FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
-     WHERE s.project_id = $1 AND s.deleted_at IS NULL ORDER BY s.name`,
-    [projectId],
+     WHERE s.project_id = $1 AND s.deleted_at IS NULL AND ($2::text IS NULL OR s.name > $2) ORDER BY s.name LIMIT $3`,
+    [projectId, page.after ?? null, page.limit ?? null],
   );
 }
 

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
@@ -387,8 +388,15 @@ export class SkillsService {
   }
 
   /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
-  async currentFiles(projectId: string): Promise<{ id: string; name: string; version: number; text: string }[]> {
-    const rows = await repo.allCurrent(this.db, projectId);
+  async currentFiles(
+    projectId: string,
+    pace: Pacer,
+  ): Promise<{ id: string; name: string; version: number; text: string }[]> {
+    const rows = await readInPages(
+      (after, limit) => repo.allCurrent(this.db, projectId, { after, limit }),
+      (r) => r.name,
+      pace,
+    );
     return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
   }
 

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as repo from './taxonomy.repo.js';
@@ -288,12 +289,24 @@ export class TaxonomyService {
   }
 
   /** Every key and live link (the hub dump). */
-  async all(ctx: RequestContext, projectRef: string) {
+  async all(ctx: RequestContext, projectRef: string, pace?: Pacer) {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const [keys, links] = await Promise.all([
-      repo.listKeys(this.db, resolved.project.id, {}),
-      repo.listLinks(this.db, resolved.project.id, {}),
-    ]);
+    const id = resolved.project.id;
+    // With a pacer, page by page with turns of the event loop between (an import of a large hub).
+    const [keys, links] = pace
+      ? [
+          await readInPages(
+            (after, limit) => repo.listKeys(this.db, id, { after, limit }),
+            (k) => k.key,
+            pace,
+          ),
+          await readInPages(
+            (after, limit) => repo.listLinks(this.db, id, { after, limit }),
+            (l) => l.id,
+            pace,
+          ),
+        ]
+      : await Promise.all([repo.listKeys(this.db, id, {}), repo.listLinks(this.db, id, {})]);
     return { keys: keys.map(presentKey), links: links.map(presentLink) };
   }
 

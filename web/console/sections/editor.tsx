@@ -6,18 +6,13 @@ import { ErrorBox, useProject } from '../ui.js';
 
 type Parsed = Res<'/api/skills/parse', 'post'>;
 
-const KEY_REFERENCE = /\[\[([a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*)\]\]/g;
-
 /**
- * Sanitized Markdown, rendered; `[[key]]` references become links to the key in the taxonomy
- * (added after sanitizing: the key grammar has no character HTML would read).
+ * Sanitized Markdown, rendered; `[[key]]` references in its text become links to the key in the
+ * taxonomy (web/shared/markdown.ts: made before sanitizing, never inside an attribute or code).
  */
 export function Markdown(props: { source: string }) {
   const { project } = useProject();
-  const html = renderMarkdown(props.source).replace(
-    KEY_REFERENCE,
-    (_m, key: string) => `<a class="key-ref" href="${href(`${project.id}/taxonomy?key=${key}`)}">${key}</a>`,
-  );
+  const html = renderMarkdown(props.source, { keyHref: (key) => href(`${project.id}/taxonomy?key=${key}`) });
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
