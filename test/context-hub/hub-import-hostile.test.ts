@@ -165,6 +165,31 @@ const CASES: Case[] = [
     '',
     importInvalid(/skills\/bad\/SKILL\.md:3 YAML has an alias/),
   ],
+  // Deep nesting: the YAML composer recurses, and a second stack overflow can end the process.
+  [
+    'a SKILL.md front matter nested 1,000 levels (2 KB of brackets)',
+    () =>
+      tarOf([
+        {
+          name: 'skills/deep/SKILL.md',
+          data: `---\nname: deep\ndescription: Deep\nmetadata: ${'['.repeat(1000)}${']'.repeat(1000)}\n---\nbody\n`,
+        },
+      ]),
+    '',
+    importInvalid(/skills\/deep\/SKILL\.md:4 front matter: nests deeper than 64 levels/),
+  ],
+  [
+    'a taxonomy.yaml nested 2,000 levels in blocks (read on a worker thread)',
+    () =>
+      tarOf([
+        {
+          name: 'taxonomy.yaml',
+          data: `keys:\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i + 2)}- `).join('\n')}x\n`,
+        },
+      ]),
+    '',
+    importInvalid(/taxonomy\.yaml:\d+ nests deeper than 64 levels/),
+  ],
   // Finding 6: front matter was not bounded (only the body was).
   [
     'a SKILL.md with 100 KiB of front matter',
@@ -291,6 +316,20 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
     expect(result.ignored[0]).toBe(`${name(0).slice(0, 200)}…`);
     expect(result.changes).toEqual([]);
     expect(answer.rssGrowth).toBeLessThan(MEMORY_BYTES);
+  });
+
+  it('deeply nested SKILL.md front matter, sent again and again, is refused and the service lives', async () => {
+    const deep = `---\nname: check-spend\ndescription: ${'['.repeat(1000)}${']'.repeat(1000)}\n---\nbody\n`;
+    for (let i = 0; i < 3; i++) {
+      const res = await api(`${service.url}/api/skills/import?project_id=${P}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/markdown' },
+        body: deep,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].message).toMatch(/nests deeper than 64 levels/);
+    }
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
   });
 
   it('POST /api/skills/import refuses a SKILL.md with 1 MiB of front matter (finding 6)', async () => {

@@ -1,7 +1,18 @@
 import { ValidationError } from '../../platform/errors.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { readTarGz, type TarEntry, type TarEntryType, TarFormatError } from '../../platform/tar.js';
 import { MAX_BODY_BYTES, MAX_FRONT_MATTER_BYTES } from '../skills/skills.schemas.js';
-import { byCodePoint, type FileProblem, roleOf, TAXONOMY_FILE } from './hub-files.format.js';
+import {
+  byCodePoint,
+  decodeText,
+  type FileProblem,
+  readKnowledgeFile,
+  readSkillFile,
+  roleOf,
+  TAXONOMY_FILE,
+} from './hub-files.format.js';
+import type { Folder } from './hub-files.plan.js';
+import { readTaxonomy } from './hub-files.taxonomy.js';
 
 const MiB = 1024 * 1024;
 
@@ -25,6 +36,9 @@ export const IMPORT_LIMITS = {
   /** The files of the layout together (the rest is never held). */
   folderBytes: 128 * MiB,
 } as const;
+
+/** A refusal lists this many problems (the detail gives their number): the answer stays small. */
+export const MAX_PROBLEMS_LISTED = 100;
 
 /** Ignored files are counted; the answer names this many of them, each cut to EXAMPLE_CHARS. */
 export const IGNORED_EXAMPLES = 20;
@@ -132,4 +146,50 @@ export async function readArchive(archive: Buffer): Promise<ImportFolder> {
     );
   }
   return reader.done();
+}
+
+/** Every file read and checked; problems collected, nothing thrown; the event loop turns between files. */
+export async function readFolder(entries: TarEntry[], problems: FileProblem[], pace: Pacer): Promise<Folder> {
+  const folder: Folder = { skills: new Map(), knowledge: new Map(), taxonomy: null, taxonomyUnreadable: false };
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    await pace();
+    const path = entry.path;
+    const role = roleOf(path);
+    if (role.kind === 'ignored') continue;
+    if (seen.has(path)) {
+      problems.push({ file: path, line: null, message: 'appears twice in the archive' });
+      continue;
+    }
+    seen.add(path);
+    const { text, problem } = decodeText(path, entry.data);
+    if (problem || text === undefined) {
+      if (problem) problems.push(problem);
+      continue;
+    }
+    if (role.kind === 'skill') {
+      const skill = readSkillFile(path, role.name, text, problems);
+      if (skill) folder.skills.set(skill.name, skill);
+    } else if (role.kind === 'knowledge') {
+      const sheet = readKnowledgeFile(path, role.topicId, text, problems);
+      if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
+    } else {
+      const taxonomy = await readTaxonomy(text, problems, pace);
+      folder.taxonomy = taxonomy ?? null;
+      folder.taxonomyUnreadable = taxonomy === undefined;
+    }
+  }
+  return folder;
+}
+
+/** 400 import_invalid with the first MAX_PROBLEMS_LISTED problems; the detail counts them all. */
+export function importInvalid(problems: FileProblem[]): ValidationError {
+  const listed = problems.slice(0, MAX_PROBLEMS_LISTED);
+  const more = problems.length > listed.length ? ` (the first ${listed.length} are listed)` : '';
+  return new ValidationError(
+    listed.map((p) => ({ path: p.line === null ? p.file : `${p.file}:${p.line}`, message: p.message })),
+    `The folder has ${problems.length} problem(s)${more}; nothing was changed.`,
+    'import_invalid',
+    'Fix each file at the line named, then import again (--dry-run shows the plan without writing).',
+  );
 }

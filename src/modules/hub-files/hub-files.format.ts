@@ -1,4 +1,4 @@
-import { type Document, isNode, LineCounter, type Node, parseDocument, stringify, visit } from 'yaml';
+import { type Document, type LineCounter, stringify } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
 import { AddKnowledgeInput, TopicId } from '../knowledge/knowledge.schemas.js';
 import { parseReferences } from '../skills/skills.parse.js';
@@ -10,6 +10,7 @@ import {
   skillNameMessage,
 } from '../skills/skills.schemas.js';
 import { parseSkillFile, type SkillFile } from '../skills/skills.skillmd.js';
+import { parseYaml, plainData } from './hub-files.yaml.js';
 
 /**
  * The hub as files (DESIGN §10, "context as code"): `skills/<name>/SKILL.md` (Agent Skills),
@@ -66,42 +67,10 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** How many times one document may expand aliases (a "billion laughs" document expands without end). */
-export const MAX_YAML_ALIASES = 10;
-
-/**
- * A YAML node as plain data, or undefined with a problem: an alias to an anchor that is not set
- * before it, or more alias expansions than MAX_YAML_ALIASES, named on the line of its first alias.
- */
-export function plainData(
-  doc: Document,
-  node: unknown,
-  where: { file: string; line: (offset: number) => number },
-  problems: FileProblem[],
-): { value?: unknown; ok: boolean } {
-  if (!isNode(node)) return { value: node ?? null, ok: true };
-  try {
-    return { value: node.toJS(doc, { maxAliasCount: MAX_YAML_ALIASES }), ok: true };
-  } catch (error) {
-    if (!(error instanceof ReferenceError)) throw error;
-    let first: Node | undefined;
-    visit(node, {
-      Alias(_key, alias) {
-        first = alias;
-        return visit.BREAK;
-      },
-    });
-    const at = where.line((first ?? node).range?.[0] ?? 0);
-    const why = /excessive alias/i.test(error.message)
-      ? `expands aliases more than ${MAX_YAML_ALIASES} times`
-      : `has an alias to an anchor not set before it (${error.message.split(': ').at(-1)})`;
-    problems.push({ file: where.file, line: at, message: `YAML ${why}` });
-    return { ok: false };
-  }
-}
-
 interface FrontMatter {
   doc: Document;
+  /** The YAML did not parse (each error is a problem already). */
+  failed: boolean;
   counter: LineCounter;
   body: string;
   /** Line of the first body line in the file. */
@@ -129,14 +98,10 @@ function frontMatter(file: string, text: string, problems: FileProblem[]): Front
     problems.push({ file, line: 2, message: `the front matter must be at most ${MAX_FRONT_MATTER_BYTES / 1024} KiB` });
     return undefined;
   }
-  const counter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter: counter });
-  for (const error of doc.errors) {
-    const at = error.linePos?.[0]?.line ?? 1;
-    problems.push({ file, line: at + 1, message: `front matter: ${error.message.split('\n')[0]}` });
-  }
+  const { doc, counter, errors } = parseYaml(yaml);
+  for (const error of errors) problems.push({ file, line: error.line + 1, message: `front matter: ${error.message}` });
   const bodyStart = open[0].length + close.index + close[0].length;
-  return { doc, counter, body: text.slice(bodyStart), bodyLine: lineAt(text, bodyStart) };
+  return { doc, counter, failed: errors.length > 0, body: text.slice(bodyStart), bodyLine: lineAt(text, bodyStart) };
 }
 
 /** The file line of a top-level front-matter key (line 1 when it is absent). */
@@ -167,7 +132,7 @@ export function readSkillFile(file: string, folder: string, text: string, proble
   const folderOk = SKILL_NAME_PATTERN.test(folder) && folder.length <= MAX_SKILL_NAME_LENGTH;
   if (!folderOk)
     problems.push({ file, line: null, message: `the folder name "${folder}" ${skillNameMessage(folder)}` });
-  if (!front || front.doc.errors.length > 0) return undefined;
+  if (!front || front.failed) return undefined;
   // Aliases first, so a bad one is named on its line (parseSkillFile would say only "not valid YAML").
   const where = { file, line: (offset: number) => front.counter.linePos(offset).line + 1 };
   if (!plainData(front.doc, front.doc.contents, where, problems).ok) return undefined;
@@ -218,7 +183,7 @@ export function readKnowledgeFile(file: string, topicId: string, text: string, p
   if (!id.success)
     problems.push({ file, line: null, message: `the file name "${topicId}" ${id.error.issues[0]!.message}` });
   const front = frontMatter(file, text, problems);
-  if (!front || front.doc.errors.length > 0) return undefined;
+  if (!front || front.failed) return undefined;
   const read = plainData(
     front.doc,
     front.doc.contents,

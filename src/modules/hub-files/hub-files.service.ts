@@ -12,23 +12,16 @@ import type { SkillsService } from '../skills/skills.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import {
   byCodePoint,
-  decodeText,
   type FileProblem,
   knowledgePath,
-  readKnowledgeFile,
-  readSkillFile,
   renderKnowledgeFile,
-  roleOf,
   skillPath,
   TAXONOMY_FILE,
 } from './hub-files.format.js';
-import { type ImportFolder, readArchive } from './hub-files.folder.js';
-import { type Folder, type HubState, type Plan, planImport } from './hub-files.plan.js';
+import { type ImportFolder, importInvalid, readArchive, readFolder } from './hub-files.folder.js';
+import { type HubState, type Plan, planImport } from './hub-files.plan.js';
 import type { Counts, ImportOptions, ImportResultOutput, PlannedChange } from './hub-files.schemas.js';
-import { readTaxonomy, renderTaxonomy } from './hub-files.taxonomy.js';
-
-/** A refusal lists this many problems (the detail gives their number): the answer stays small. */
-export const MAX_PROBLEMS_LISTED = 100;
+import { renderTaxonomy } from './hub-files.taxonomy.js';
 
 export interface HubFilesDeps {
   db: Database;
@@ -318,52 +311,6 @@ export class HubFilesService {
       })),
     };
   }
-}
-
-/** Every file read and checked; problems collected, nothing thrown; the event loop turns between files. */
-async function readFolder(entries: TarEntry[], problems: FileProblem[], pace: Pacer): Promise<Folder> {
-  const folder: Folder = { skills: new Map(), knowledge: new Map(), taxonomy: null, taxonomyUnreadable: false };
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    await pace();
-    const path = entry.path;
-    const role = roleOf(path);
-    if (role.kind === 'ignored') continue;
-    if (seen.has(path)) {
-      problems.push({ file: path, line: null, message: 'appears twice in the archive' });
-      continue;
-    }
-    seen.add(path);
-    const { text, problem } = decodeText(path, entry.data);
-    if (problem || text === undefined) {
-      if (problem) problems.push(problem);
-      continue;
-    }
-    if (role.kind === 'skill') {
-      const skill = readSkillFile(path, role.name, text, problems);
-      if (skill) folder.skills.set(skill.name, skill);
-    } else if (role.kind === 'knowledge') {
-      const sheet = readKnowledgeFile(path, role.topicId, text, problems);
-      if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
-    } else {
-      const taxonomy = readTaxonomy(text, problems);
-      folder.taxonomy = taxonomy ?? null;
-      folder.taxonomyUnreadable = taxonomy === undefined;
-    }
-  }
-  return folder;
-}
-
-/** 400 import_invalid with the first MAX_PROBLEMS_LISTED problems; the detail counts them all. */
-function importInvalid(problems: FileProblem[]): ValidationError {
-  const listed = problems.slice(0, MAX_PROBLEMS_LISTED);
-  const more = problems.length > listed.length ? ` (the first ${listed.length} are listed)` : '';
-  return new ValidationError(
-    listed.map((p) => ({ path: p.line === null ? p.file : `${p.file}:${p.line}`, message: p.message })),
-    `The folder has ${problems.length} problem(s)${more}; nothing was changed.`,
-    'import_invalid',
-    'Fix each file at the line named, then import again (--dry-run shows the plan without writing).',
-  );
 }
 
 function changesOf(plan: Plan): PlannedChange[] {

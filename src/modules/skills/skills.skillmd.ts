@@ -1,5 +1,6 @@
 import { parse, stringify } from 'yaml';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { MAX_YAML_DEPTH, yamlTooDeep } from '../../platform/yaml-depth.js';
 import { MAX_FRONT_MATTER_BYTES, SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
 
 /**
@@ -46,6 +47,13 @@ export function parseSkillFile(text: string): SkillFile {
   if (Buffer.byteLength(yamlText, 'utf8') > MAX_FRONT_MATTER_BYTES)
     throw new ValidationError(
       [{ path: 'body.front_matter', message: `must be at most ${MAX_FRONT_MATTER_BYTES / 1024} KiB of YAML` }],
+      undefined,
+      'skill_md_invalid',
+    );
+  // Deep nesting is refused before the parser recurses into it (platform/yaml-depth.ts says why).
+  if (yamlTooDeep(yamlText) !== undefined)
+    throw new ValidationError(
+      [{ path: 'body.front_matter', message: `is not valid YAML: it nests deeper than ${MAX_YAML_DEPTH} levels` }],
       undefined,
       'skill_md_invalid',
     );
