@@ -319,17 +319,24 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
   });
 
   it('deeply nested SKILL.md front matter, sent again and again, is refused and the service lives', async () => {
-    const deep = `---\nname: check-spend\ndescription: ${'['.repeat(1000)}${']'.repeat(1000)}\n---\nbody\n`;
+    // Before, the second of these ended the process: "FATAL ERROR: RegExpCompiler Allocation failed"
+    // (a V8 abort, not an exception; reproduced against `context-hub serve`).
+    const deep = `---\n${'['.repeat(30_000)}${']'.repeat(30_000)}\n---\nbody\n`;
+    const answers: { status: number; body: { errors?: { message: string }[] } }[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api(`${service.url}/api/skills/import?project_id=${P}`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/markdown' },
-        body: deep,
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.errors[0].message).toMatch(/nests deeper than 64 levels/);
+      answers.push(
+        await api(`${service.url}/api/skills/import?project_id=${P}`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/markdown' },
+          body: deep,
+        }),
+      );
     }
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors?.[0]?.message).toMatch(/nests deeper than 64 levels/);
+    }
   });
 
   it('POST /api/skills/import refuses a SKILL.md with 1 MiB of front matter (finding 6)', async () => {
