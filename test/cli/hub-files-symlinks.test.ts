@@ -2,32 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/process.js';
+import { cliToEnd, folderTree } from '../support/process.js';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import { TEST_SECRETS_KEY } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const proc = runCli(args, env);
-  const code = await proc.exited;
-  return { code, out: proc.output() };
-}
+const cli = cliToEnd;
 
-/** Every entry under `dir` (links as "-> target", files with their text), by relative path. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name;
-      const full = path.join(dir, child);
-      if (entry.isSymbolicLink()) out[child] = `-> ${fs.readlinkSync(full)}`;
-      else if (entry.isDirectory()) walk(child);
-      else out[child] = fs.readFileSync(full, 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
+const tree = folderTree;
 
 /**
  * Issue 28 finding 7: with `taxonomy.yaml → ../outside/notes.txt` and `skills → ../outside` in

@@ -1,6 +1,6 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whileProbing } from '../support/health-probe.js';
 import { gnuLongNames, gzipBomb, type HostileEntry, tarOf } from '../support/hostile-archives.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
@@ -247,39 +247,26 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
       peakRss = Math.max(peakRss, now.rss);
       peakHeap = Math.max(peakHeap, now.heapUsed);
     }, 5);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    let done = false;
-    let probes = 0;
-    const probing = (async () => {
-      while (!done) {
-        const res = await fetch(`${service.url}/healthz`);
-        await res.arrayBuffer();
-        if (res.status === 200) probes += 1;
-      }
-    })();
-    delay.enable();
-    const started = performance.now();
-    const res = await fetch(`${service.url}/api/projects/${P}/import${query}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/gzip' },
-      body: new Uint8Array(body),
-    });
-    const text = await res.text();
-    const durationMs = performance.now() - started;
-    delay.disable();
-    done = true;
-    await probing;
-    clearInterval(sampler);
-    return {
-      status: res.status,
-      type: res.headers.get('content-type'),
-      text,
-      rssGrowth: peakRss - base.rss,
-      heapGrowth: peakHeap - base.heapUsed,
-      probes,
-      maxDelayMs: delay.max / 1e6,
-      durationMs,
-    };
+    try {
+      const probed = await whileProbing(service.url, async () => {
+        const res = await fetch(`${service.url}/api/projects/${P}/import${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/gzip' },
+          body: new Uint8Array(body),
+        });
+        return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+      });
+      return {
+        ...probed.result,
+        rssGrowth: peakRss - base.rss,
+        heapGrowth: peakHeap - base.heapUsed,
+        probes: probed.probes,
+        maxDelayMs: probed.maxDelayMs,
+        durationMs: probed.durationMs,
+      };
+    } finally {
+      clearInterval(sampler);
+    }
   };
 
   it.each(CASES)('%s: refused, nothing changed, bounded', async (_name, make, query, expected) => {

@@ -1,6 +1,6 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTarGz } from '../../src/platform/tar.js';
+import { whileProbing } from '../support/health-probe.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
@@ -54,36 +54,20 @@ describe.each(STORES)('an import of 20,000 files keeps the process answering [%s
   afterAll(async () => service?.close());
 
   const importWhileProbing = async (archive: Buffer, query: string) => {
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    let done = false;
-    let probes = 0;
-    const probing = (async () => {
-      while (!done) {
-        const res = await fetch(`${service.url}/healthz`);
-        await res.arrayBuffer();
-        expect(res.status).toBe(200);
-        probes += 1;
-      }
-    })();
-    delay.enable();
-    const started = performance.now();
-    const res = await api(`${service.url}/api/projects/${P}/import${query}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/gzip' },
-      body: new Uint8Array(archive),
-    });
-    const durationMs = performance.now() - started;
-    delay.disable();
-    done = true;
-    await probing;
-    const maxMs = delay.max / 1e6;
-    // The figures for the record (BENCHMARKS-style): this machine's load moves them, so they are
-    // reported, and only compared with the import's own length below.
-    console.log(
-      `[${store}] import${query}: ${(durationMs / 1000).toFixed(1)} s, longest event-loop turn ` +
-        `${maxMs.toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms), ${probes} /healthz answers`,
+    const probed = await whileProbing(service.url, () =>
+      api(`${service.url}/api/projects/${P}/import${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/gzip' },
+        body: new Uint8Array(archive),
+      }),
     );
-    return { res, maxMs, probes, durationMs };
+    // The figures for the record: this machine's load moves them, so they are reported, and only
+    // compared with the import's own length below.
+    console.log(
+      `[${store}] import${query}: ${(probed.durationMs / 1000).toFixed(1)} s, longest event-loop turn ` +
+        `${probed.maxDelayMs.toFixed(1)} ms (p99 ${probed.p99DelayMs.toFixed(1)} ms), ${probed.probes} /healthz answers`,
+    );
+    return { res: probed.result, maxMs: probed.maxDelayMs, probes: probed.probes, durationMs: probed.durationMs };
   };
 
   /** One pass: every sheet `action`ed, the loop and /healthz as the issue asks. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { batches, WRITE_BATCH } from '../../platform/batches.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { Pacer } from '../../platform/pacer.js';
-import type { VersionAuthor } from '../context-hub/context-hub.authorship.js';
+import { authorColumns, type VersionAuthor } from '../context-hub/context-hub.authorship.js';
 import * as repo from './knowledge.repo.js';
 import type { SheetFields } from './knowledge.service.js';
 
@@ -47,13 +47,7 @@ export async function writeSheetsIn(
           title: s.title,
           body_md: s.body_md,
           owner: s.owner,
-          created_at: now,
-          created_by: author.subject,
-          via: author.via,
-          client_name: author.client_name,
-          client_version: author.client_version,
-          request_id: author.request_id,
-          proposal_id: author.proposal_id,
+          ...authorColumns(author, now),
         };
       }),
     );

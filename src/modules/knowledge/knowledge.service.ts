@@ -10,6 +10,7 @@ import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import {
+  authorColumns,
   authorOf,
   presentAuthor,
   type PendingReview,
@@ -178,13 +179,7 @@ export class KnowledgeService {
       knowledge_id: bumped.id,
       version_number: bumped.version_number,
       ...input,
-      created_at: now,
-      created_by: author.subject,
-      via: author.via,
-      client_name: author.client_name,
-      client_version: author.client_version,
-      request_id: author.request_id,
-      proposal_id: author.proposal_id,
+      ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
     return present((await repo.findHead(tx, projectId, input.topic_id))!, row);

@@ -9,6 +9,7 @@ import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import {
+  authorColumns,
   authorOf,
   presentAuthor,
   type PendingReview,
@@ -225,13 +226,7 @@ export class SkillsService {
       metadata: input.metadata ?? {},
       frontmatter_extra: file.extra,
       frontmatter_raw: file.frontmatterRaw,
-      created_at: now,
-      created_by: author.subject,
-      via: author.via,
-      client_name: author.client_name,
-      client_version: author.client_version,
-      request_id: author.request_id,
-      proposal_id: author.proposal_id,
+      ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
     const head = (await repo.findHead(tx, projectId, input.name))!;
