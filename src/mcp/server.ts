@@ -20,6 +20,7 @@ import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { toolAccessFor } from './tool-access.js';
+import { rendersViews } from './views.js';
 import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
 
 export const SERVER_NAME = 'context-hub';
@@ -131,12 +132,32 @@ const listedToolsCache = new WeakMap<McpServerDeps, Promise<ListToolsResult>>();
 function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult>): Promise<ListToolsResult> {
   let cached = listedToolsCache.get(deps);
   if (!cached) {
-    cached = compute();
+    cached = compute().then(withoutDefaultDialect);
     listedToolsCache.set(deps, cached);
     // A failed conversion is not cached: the next tools/list tries again and reports its own error.
     cached.catch(() => listedToolsCache.delete(deps));
   }
   return cached;
+}
+
+/** The JSON Schema dialect MCP assumes for a tool's inputSchema that names none (spec 2025-11-25). */
+const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * Every inputSchema without its `$schema` when that names MCP's default dialect anyway: the same
+ * schema for every client, ~15 fewer tokens per tool in what a model reads (issue 31). Output
+ * schemas keep theirs: validators read them, models do not.
+ */
+function withoutDefaultDialect(listing: ListToolsResult): ListToolsResult {
+  return {
+    ...listing,
+    tools: listing.tools.map((tool) => {
+      const { $schema, ...inputSchema } = tool.inputSchema as {
+        $schema?: unknown;
+      } & ListToolsResult['tools'][0]['inputSchema'];
+      return $schema === DEFAULT_DIALECT ? { ...tool, inputSchema } : tool;
+    }),
+  };
 }
 
 /**
@@ -154,7 +175,8 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const actor = callerOf(ctx, boundCaller).actor;
     const result = await listedTools(deps, () => list(request, ctx) as Promise<ListToolsResult>);
-    return access.visibleListing(result, actor);
+    // Deprecated, but the one accessor that answers in every era (per request on 2026-07-28).
+    return access.visibleListing(result, actor, rendersViews(server.server.getClientCapabilities()));
   });
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
@@ -168,11 +190,18 @@ export function serverIdentity(deps: McpServerDeps): { name: string; version: st
   return { name: SERVER_NAME, version: deps.version, title: 'Context Hub' };
 }
 
-/** The listing a tools/list gives this actor, when some server has already computed it (else undefined). */
-export async function cachedToolListingFor(deps: McpServerDeps, actor: Actor): Promise<ListToolsResult | undefined> {
+/**
+ * The listing a tools/list gives this actor on a client that does (or does not) render views, when
+ * some server has already computed it (else undefined).
+ */
+export async function cachedToolListingFor(
+  deps: McpServerDeps,
+  actor: Actor,
+  views: boolean,
+): Promise<ListToolsResult | undefined> {
   const cached = listedToolsCache.get(deps);
   if (!cached) return undefined;
-  return toolAccessFor(deps.registry).visibleListing(await cached, actor);
+  return toolAccessFor(deps.registry).visibleListing(await cached, actor, views);
 }
 
 /** How a tool call talks back to its client: cancellation and, when the client asked, progress. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AuthInfo,
+  type ClientCapabilities,
   type McpServer,
   type ServerEvent,
   WebStandardStreamableHTTPServerTransport,
@@ -79,11 +80,14 @@ export class LegacySessionManager {
   }
 
   /**
-   * For the session fast path: whether this process holds the caller's live session `id`, and
-   * records its activity when it does (the fast path answers that request itself).
+   * For the session fast path: when this process holds the caller's live session `id`, what its
+   * client declared at initialize, its activity recorded (the fast path answers that request
+   * itself); else undefined.
    */
-  useLiveSession(id: string, subject: string): boolean {
-    return this.live.useLiveSession(id, subject);
+  useLiveSession(id: string, subject: string): { capabilities: ClientCapabilities | undefined } | undefined {
+    const session = this.live.useLiveSession(id, subject);
+    // Deprecated accessor, still the initialize-scoped value on a 2025-era session.
+    return session ? { capabilities: session.server.server.getClientCapabilities() } : undefined;
   }
 
   get size(): number {

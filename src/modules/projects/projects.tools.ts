@@ -10,8 +10,7 @@ export function projectTools(projects: ProjectsService) {
     defineTool({
       name: 'list_projects',
       title: 'List projects',
-      description:
-        'Lists the projects you can use (id, name, reporting currency, timezone). Call it when a tool says project_id is ambiguous or forbidden, then pass one of these ids as project_id.',
+      description: 'Lists the projects you can use. Call it when project_id is ambiguous or forbidden.',
       input: ListProjectsToolInput,
       view: 'projects',
       permission: 'context.read',
