@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   McpServer,
   ResourceTemplate,
-  type AuthInfo,
   type ServerContext,
   type CallToolResult,
   type ListToolsResult,
@@ -19,6 +18,8 @@ import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
+import { type CallerInfo, callerOf } from './caller.js';
+import { installPromptHandlers } from './prompts.js';
 import { toolAccessFor } from './tool-access.js';
 import { rendersViews } from './views.js';
 import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
@@ -34,27 +35,7 @@ export const SERVER_INSTRUCTIONS = [
   'Errors come back as results with isError and a code (e.g. project_forbidden, role_forbidden, validation_failed) plus what to do next.',
 ].join('\n');
 
-/** Per-request facts an adapter hands to the MCP layer through AuthInfo.extra. */
-export interface CallerInfo {
-  actor: Actor;
-  requestId: string;
-}
-
-export function authInfoFor(caller: CallerInfo, token = ''): AuthInfo {
-  return {
-    token,
-    clientId: caller.actor.subject,
-    scopes: caller.actor.scopes ? [...caller.actor.scopes] : [],
-    extra: { caller },
-  };
-}
-
-function callerOf(ctx: ServerContext, fallback: CallerInfo | undefined): CallerInfo {
-  const caller = ctx.http?.authInfo?.extra?.caller as CallerInfo | undefined;
-  if (caller) return caller;
-  if (fallback) return fallback;
-  throw new Error('MCP request reached a tool without an authenticated caller');
-}
+export { authInfoFor, type CallerInfo } from './caller.js';
 
 /** A registry extension; it may carry server options its registrations depend on (e.g. a requestState verifier). */
 export interface McpExtension {
@@ -80,7 +61,13 @@ export interface McpServerDeps {
 export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): McpServer {
   const server = new McpServer(serverIdentity(deps), {
     instructions: SERVER_INSTRUCTIONS,
-    capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+      // Skills are prompts (issue 31); their list changes when a Skill is added, revised or deleted.
+      ...(deps.registry.prompts ? { prompts: { listChanged: true }, completions: {} } : {}),
+    },
     ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
   });
   for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);
@@ -117,6 +104,8 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
   }
   deps.registry.views.register(server);
   for (const extend of deps.registry.extensions) extend(server);
+  // After the extensions: what they registered with the SDK stays answerable through ours.
+  installPromptHandlers(server, deps, boundCaller);
   answerInvalidParamsAsSuch(server);
   return server;
 }

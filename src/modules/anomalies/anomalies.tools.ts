@@ -111,6 +111,7 @@ export function anomalyResources(anomalies: AnomaliesService, projects: Projects
     {
       name: 'anomalies-recent',
       uriTemplate: 'anomalies://{project_id}/recent',
+      variables: { project_id: 'project' },
       title: 'Recent anomalies',
       description:
         "A project's anomalies fired in the last 30 days; subscribe to hear when surveillance finds new ones.",

@@ -129,6 +129,7 @@ export function runResources(flows: FlowsService, projects: ProjectsService): Re
     {
       name: 'run',
       uriTemplate: 'run://{project_id}/{run_id}',
+      variables: { project_id: 'project', run_id: 'run' },
       title: 'Datastream run',
       description:
         "One ingestion run's status, window and row counts; subscribe to follow it from queued to succeeded or failed.",

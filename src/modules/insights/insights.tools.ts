@@ -161,6 +161,7 @@ export function insightResources(insights: InsightsService, projects: ProjectsSe
     {
       name: 'insight-latest',
       uriTemplate: 'insight://{project_id}/latest',
+      variables: { project_id: 'project' },
       title: 'Latest daily insight',
       description:
         "A project's newest daily insight (record and narrative); subscribe to hear when one is composed or recomposed.",

@@ -39,6 +39,7 @@ export function projectResources(projects: ProjectsService): ResourceSpec[] {
     {
       name: 'project',
       uriTemplate: 'project://{project_id}',
+      variables: { project_id: 'project' },
       title: 'Project',
       description: 'A project and its settings; subscribe to hear when they change.',
       mimeType: 'application/json',

@@ -35,6 +35,7 @@ export function proposalResources(proposals: ProposalsService, projects: Project
     {
       name: 'proposals-pending',
       uriTemplate: 'proposals://{project_id}/pending',
+      variables: { project_id: 'project' },
       title: 'Pending proposals',
       description:
         "A project's proposals waiting for review (a reviewer sees all, an author their own); subscribe to hear when one is made, approved, rejected, superseded or withdrawn.",

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VALUE_KINDS } from '../../mcp/completion.js';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
@@ -153,6 +154,22 @@ export const AddSkillAck = z.object({
   version_number: z.number().nullable(),
   proposal_id: z.string().nullable(),
   next: z.string(),
+});
+
+/** GET …/prompt: how the Skill appears to the caller as an MCP prompt (issue 31). */
+export const SkillPromptOutput = z.object({
+  name: z.string().describe('The prompt name (the Skill name): clients show it as a slash command.'),
+  title: z.string().describe("The body's first heading, else the name in words."),
+  description: z.string(),
+  arguments: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      required: z.boolean(),
+      complete: z.enum(VALUE_KINDS).optional().describe('The kind of value completion/complete offers.'),
+    }),
+  ),
+  projects: z.array(z.string()).describe('Your projects that hold a Skill of this name: one prompt serves them all.'),
 });
 
 /** GET …/diff: both default to the neighbours of the current version (to = current, from = to − 1). */

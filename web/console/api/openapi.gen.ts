@@ -835,6 +835,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/skills/{name}/prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the skill appears to you as an MCP prompt: its name, title and arguments */
+        get: operations["getApiSkillsNamePrompt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/skills/{name}/restore": {
         parameters: {
             query?: never;
@@ -4931,6 +4948,57 @@ export interface operations {
                         to_version: number;
                         /** @description body_md as a unified diff (diff -u); empty when the bodies are equal. */
                         unified_diff: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSkillsNamePrompt: {
+        parameters: {
+            query?: {
+                project_id?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        arguments: {
+                            /**
+                             * @description The kind of value completion/complete offers.
+                             * @enum {string}
+                             */
+                            complete?: "project" | "skill" | "topic" | "business_key" | "metric" | "channel" | "run";
+                            description?: string;
+                            name: string;
+                            required: boolean;
+                        }[];
+                        description: string;
+                        /** @description The prompt name (the Skill name): clients show it as a slash command. */
+                        name: string;
+                        /** @description Your projects that hold a Skill of this name: one prompt serves them all. */
+                        projects: string[];
+                        /** @description The body's first heading, else the name in words. */
+                        title: string;
                     };
                 };
             };
