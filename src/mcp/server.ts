@@ -121,7 +121,8 @@ const listedToolsCache = new WeakMap<McpServerDeps, Promise<ListToolsResult>>();
 function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult>): Promise<ListToolsResult> {
   let cached = listedToolsCache.get(deps);
   if (!cached) {
-    cached = compute().then(withoutDefaultDialect);
+    const own = new Set(deps.registry.tools.map((tool) => tool.name));
+    cached = compute().then((listing) => withoutDefaultDialect(listing, own));
     listedToolsCache.set(deps, cached);
     // A failed conversion is not cached: the next tools/list tries again and reports its own error.
     cached.catch(() => listedToolsCache.delete(deps));
@@ -133,14 +134,16 @@ function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult
 const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /**
- * Every inputSchema without its `$schema` when that names MCP's default dialect anyway: the same
- * schema for every client, ~15 fewer tokens per tool in what a model reads (issue 31). Output
- * schemas keep theirs: validators read them, models do not.
+ * The registry's tools' inputSchemas without the `$schema` zod writes when it names MCP's default
+ * dialect anyway: the same schema for every client, ~15 fewer tokens per tool in what a model reads
+ * (issue 31). A tool an extension registers keeps what it declared (the conformance suite checks
+ * that a declared `$schema` is preserved); output schemas keep theirs: validators read them.
  */
-function withoutDefaultDialect(listing: ListToolsResult): ListToolsResult {
+function withoutDefaultDialect(listing: ListToolsResult, own: ReadonlySet<string>): ListToolsResult {
   return {
     ...listing,
     tools: listing.tools.map((tool) => {
+      if (!own.has(tool.name)) return tool;
       const { $schema, ...inputSchema } = tool.inputSchema as {
         $schema?: unknown;
       } & ListToolsResult['tools'][0]['inputSchema'];
