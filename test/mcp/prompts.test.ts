@@ -190,6 +190,19 @@ describe.each(STORES)('Skills as MCP prompts, and completion [%s]', (store) => {
       expect(text).toContain('get_knowledge');
       expect(metaOf(got)).toMatchObject({ skill: 'investigate-roas-drop', project_id: DEMO, truncated: false });
       expect(got.messages[0]!.role).toBe('user');
+      // The 2025-era client (v1 SDK) and the HTTP+SSE transport get the same prompt.
+      const { client: legacy } = await connectLegacy(service.url, owner);
+      const sse = await connectSse(service.url, owner);
+      try {
+        for (const other of [legacy, sse]) {
+          const same = await other.getPrompt({ name: 'investigate-roas-drop', arguments: { project_id: DEMO } });
+          expect(same.messages).toEqual(got.messages);
+          expect(same.description).toBe(got.description);
+        }
+      } finally {
+        await legacy.close();
+        await sse.close();
+      }
       // Held by one project only, the prompt needs no project_id; in two, it must be named.
       expect(metaOf(await client.getPrompt({ name: 'investigate-roas-drop' })).project_id).toBe(DEMO);
       const ambiguous = await refusal(client.getPrompt({ name: 'weekly-performance-review' }));
@@ -368,13 +381,29 @@ describe.each(STORES)('Skills as MCP prompts, and completion [%s]', (store) => {
       expect(m11.slice(10).every((k) => !k.startsWith('metric.m11'))).toBe(true);
       const projects = await values('weekly-performance-review', 'project_id', '');
       expect(projects.values).toEqual([ALPHA, DEMO]);
-      // Resource templates: project ids, and a run's id (none yet).
-      const template = await client.complete({
-        ref: { type: 'ref/resource', uri: 'run://{project_id}/{run_id}' },
-        argument: { name: 'run_id', value: '' },
-        context: { arguments: { project_id: ALPHA } },
-      });
-      expect(template.completion.values).toEqual([]);
+      // Resource templates: a run's id, from the project named beside it (Alpha has none).
+      const runIds = async (project: string, token = owner) => {
+        const who = token === owner ? client : await connectModern(service.url, token);
+        try {
+          const answer = await who.complete({
+            ref: { type: 'ref/resource', uri: 'run://{project_id}/{run_id}' },
+            argument: { name: 'run_id', value: '' },
+            context: { arguments: { project_id: project } },
+          });
+          return answer.completion.values;
+        } finally {
+          if (who !== client) await who.close();
+        }
+      };
+      expect(await runIds(ALPHA)).toEqual([]);
+      const demoRuns = (
+        await api(`${service.url}/api/flows/runs?project_id=${DEMO}&limit=100`, {
+          headers: { authorization: `Bearer ${owner}` },
+        })
+      ).body.runs as { id: string }[];
+      expect(demoRuns.length).toBeGreaterThan(0);
+      expect(await runIds(DEMO)).toEqual(demoRuns.map((r) => r.id).sort());
+      expect(await runIds(DEMO, ann)).toEqual([]);
       const unknown = await refusal(
         client.complete({ ref: { type: 'ref/resource', uri: 'nope://{x}' }, argument: { name: 'x', value: '' } }),
       );
