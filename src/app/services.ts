@@ -6,6 +6,8 @@ import { CredentialsService } from '../modules/credentials/credentials.service.j
 import { FlowsService } from '../modules/flows/flows.service.js';
 import { IngestionService } from '../modules/ingestion/ingestion.service.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
+import { SkillPromptsService } from '../modules/skills/skills.prompts.js';
+import { CompletionService } from '../modules/completion/index.js';
 import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
 import { ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
@@ -34,8 +36,11 @@ export function createServices(deps: ServiceDeps): Services {
   const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
   const proposals = new ProposalsService(deps.db, projects, skills, knowledge, deps.feed, org.audit);
   skills.governWith(proposals);
+  skills.announceWith(deps.feed);
   knowledge.governWith(proposals);
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
+  const completion = new CompletionService(deps.db, projects);
+  const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   const hubFiles = new HubFilesService({
@@ -67,6 +72,8 @@ export function createServices(deps: ServiceDeps): Services {
   return {
     deps,
     skills,
+    skillPrompts,
+    completion,
     knowledge,
     taxonomy,
     proposals,

@@ -58,7 +58,7 @@ export function inOrder(tools: AnyToolSpec[], names: readonly string[]): AnyTool
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
   const { evaluators } = services;
   return [
-    ...skillRoutes(services.skills),
+    ...skillRoutes(services.skills, services.skillPrompts),
     ...knowledgeRoutes(services.knowledge),
     ...proposalRoutes(services.proposals),
     ...taxonomyRoutes(services.taxonomy),

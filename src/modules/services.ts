@@ -19,7 +19,9 @@ import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/projects.service.js';
 import type { ProposalsService } from './proposals/index.js';
 import type { SearchService } from './search/search.service.js';
+import type { SkillPromptsService } from './skills/skills.prompts.js';
 import type { SkillsService } from './skills/skills.service.js';
+import type { CompletionService } from './completion/index.js';
 import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
 
 // The shape of the assembled services, so that module registration (index.ts) can name it without
@@ -48,6 +50,10 @@ export interface Services {
   /** Datastreams, report definitions, on-demand runs (/api/flows). */
   flows: FlowsService;
   skills: SkillsService;
+  /** Skills as MCP prompts, per caller (issue 31). */
+  skillPrompts: SkillPromptsService;
+  /** Values for prompt arguments and resource-template variables (completion/complete). */
+  completion: CompletionService;
   knowledge: KnowledgeService;
   taxonomy: TaxonomyService;
   /** The agent_writes policy and the proposals it creates (issue 24). */

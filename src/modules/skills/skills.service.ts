@@ -1,3 +1,4 @@
+import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
@@ -35,6 +36,13 @@ export type SkillWrite = { resolved: ResolvedProject } & (
   | { skill?: undefined; pending: PendingReview }
 );
 
+/** Where Skill changes are announced (the change feed): MCP clients hear their prompt list changed. */
+export interface SkillChanges {
+  publishIn(tx: SqlExecutor, event: ServerEvent): Promise<void>;
+}
+
+const PROMPTS_CHANGED: ServerEvent = { kind: 'prompts_list_changed' };
+
 export interface SkillSnapshot {
   current_version: number;
   version: SkillOutput | undefined;
@@ -54,6 +62,20 @@ export class SkillsService {
   ) {}
 
   private gate: WriteGate | undefined;
+  private changes: SkillChanges | undefined;
+
+  /**
+   * Attaches the change feed: every write (a new version, a restore, a delete, an import, an
+   * approved proposal) tells every replica's MCP sessions and subscriptions that the prompt list
+   * changed (issue 31), from inside the write's transaction, so it is heard once it is readable.
+   */
+  announceWith(changes: SkillChanges): void {
+    this.changes = changes;
+  }
+
+  private async announce(tx: SqlExecutor): Promise<void> {
+    await this.changes?.publishIn(tx, PROMPTS_CHANGED);
+  }
 
   /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
   async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
@@ -231,6 +253,7 @@ export class SkillsService {
       proposal_id: author.proposal_id,
     };
     await repo.insertVersion(tx, row);
+    await this.announce(tx);
     const head = (await repo.findHead(tx, projectId, input.name))!;
     return presentSkill(head, row, await repo.existingKeys(tx, projectId, references));
   }
@@ -293,7 +316,10 @@ export class SkillsService {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
     const head = await repo.findHead(this.db, project.id, name);
     if (!head || head.deleted_at) throw notFound(name, project.id);
-    await repo.markDeleted(this.db, head.id, ctx.clock.now());
+    await this.db.transaction(async (tx) => {
+      await repo.markDeleted(tx, head.id, ctx.clock.now());
+      await this.announce(tx);
+    });
   }
 
   async list(ctx: RequestContext, projectRef: string, page: PageQuery) {
@@ -413,6 +439,7 @@ export class SkillsService {
   /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
   async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
     await repo.markDeleted(tx, id, now);
+    await this.announce(tx);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {

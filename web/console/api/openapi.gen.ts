@@ -835,6 +835,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/skills/{name}/prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the skill appears to you as an MCP prompt: its name, title and arguments */
+        get: operations["getApiSkillsNamePrompt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/skills/{name}/restore": {
         parameters: {
             query?: never;
@@ -1246,7 +1263,7 @@ export interface operations {
                 channel?: string;
                 from?: string;
                 metric: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: string;
             };
             header?: never;
@@ -1782,7 +1799,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -1832,10 +1849,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    /** @description Business key, e.g. kpi.roas. */
                     business_key: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     /** @enum {string} */
                     relation_type: "explains" | "uses" | "related_to";
                     /** @description The object's id (or a Skill's name / a Knowledge topic_id). */
@@ -1878,7 +1895,7 @@ export interface operations {
     deleteApiContextBusinessLinksId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -1973,19 +1990,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What happened and what it may affect.
-                     * @default
-                     */
+                    /** @default  */
                     description?: string;
-                    /** @description Last day of a multi-day event (on or after event_date). */
+                    /** @description Last day of a multi-day event. */
                     end_date?: string | null;
-                    /** @description The day it happened or started (YYYY-MM-DD, in the project timezone). */
+                    /**
+                     * Format: date
+                     * @description The day it happened or started, in the project timezone.
+                     */
                     event_date: string;
-                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    /** @description Any short label, stored as snake_case; known: release, launch, redesign, checkout_change, campaign_launch, promotion, pricing_change, tracking_change, outage, holiday, budget_change, other. */
                     event_type: string;
                     /**
-                     * @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7).
+                     * @description Days after the event (or its end_date) it may still explain the data.
                      * @default 7
                      */
                     impact_window_days?: number;
@@ -2130,10 +2147,11 @@ export interface operations {
                     description?: string;
                     /** @description null clears it. */
                     end_date?: string | null;
+                    /** Format: date */
                     event_date?: string;
-                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    /** @description Any short label, stored as snake_case; known: release, launch, redesign, checkout_change, campaign_launch, promotion, pricing_change, tracking_change, outage, holiday, budget_change, other. */
                     event_type?: string;
-                    /** @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7). */
+                    /** @description Days after the event (or its end_date) it may still explain the data. */
                     impact_window_days?: number;
                     title?: string;
                 };
@@ -2703,7 +2721,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -2751,14 +2769,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The sheet, in Markdown. */
+                    /** @description Markdown. */
                     body_md: string;
-                    /** @description Who keeps this sheet current (team or person). */
+                    /** @description Team or person who keeps it current. */
                     owner?: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     title: string;
-                    /** @description Derived from the title when not given; an existing topic_id gets a new version. */
+                    /** @description Default: derived from the title. */
                     topic_id?: string;
                 };
             };
@@ -2820,7 +2838,7 @@ export interface operations {
     getApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -2877,7 +2895,7 @@ export interface operations {
     putApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -2951,7 +2969,7 @@ export interface operations {
     deleteApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -2983,7 +3001,7 @@ export interface operations {
         parameters: {
             query?: {
                 from?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: number;
             };
             header?: never;
@@ -3029,7 +3047,7 @@ export interface operations {
     postApiKnowledgeTopicIdRestore: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -3104,7 +3122,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4094,7 +4112,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 status?: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
             };
             header?: never;
@@ -4493,7 +4511,7 @@ export interface operations {
         parameters: {
             query: {
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 q: string;
             };
             header?: never;
@@ -4557,7 +4575,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -4605,22 +4623,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Acceptance criteria; replaces the items under an Acceptance heading. */
+                    /** @description Replaces the Acceptance list of the body. */
                     acceptance?: string[];
-                    /** @description Markdown: a "Steps" ordered list, an "Acceptance" list, [[business.key]] references. */
+                    /** @description Markdown. */
                     body_md: string;
-                    /** @description What the procedure is for and when to use it (≤ 1024 characters). */
+                    /** @description What the procedure is for and when to use it. */
                     description: string;
-                    /** @description Business keys in addition to the [[key]] references in the body. */
+                    /** @description Business keys besides the [[key]] ones in the body. */
                     mdm_references?: string[];
-                    /** @description Free-form SKILL.md metadata, kept as given. */
+                    /** @description SKILL.md metadata, e.g. arguments (see docs/mcp.md, Prompts). */
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description Skill name (Agent Skills style), e.g. investigate-roas-drop. */
+                    /** @description Skill name, e.g. investigate-roas-drop. */
                     name: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                 };
             };
         };
@@ -4691,7 +4709,7 @@ export interface operations {
     getApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -4758,7 +4776,7 @@ export interface operations {
     putApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4846,7 +4864,7 @@ export interface operations {
     deleteApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4878,7 +4896,7 @@ export interface operations {
         parameters: {
             query?: {
                 from?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: number;
             };
             header?: never;
@@ -4944,10 +4962,61 @@ export interface operations {
             };
         };
     };
+    getApiSkillsNamePrompt: {
+        parameters: {
+            query?: {
+                project_id?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        arguments: {
+                            /**
+                             * @description The kind of value completion/complete offers.
+                             * @enum {string}
+                             */
+                            complete?: "project" | "skill" | "topic" | "business_key" | "metric" | "channel" | "run";
+                            description?: string;
+                            name: string;
+                            required: boolean;
+                        }[];
+                        description: string;
+                        /** @description The prompt name (the Skill name): clients show it as a slash command. */
+                        name: string;
+                        /** @description Your projects that hold a Skill of this name: one prompt serves them all. */
+                        projects: string[];
+                        /** @description The body's first heading, else the name in words. */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiSkillsNameRestore: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5030,7 +5099,7 @@ export interface operations {
     getApiSkillsNameSKILLMd: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -5066,7 +5135,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5121,7 +5190,7 @@ export interface operations {
     postApiSkillsImport: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5210,8 +5279,8 @@ export interface operations {
                     acceptance?: string[];
                     body_md: string;
                     mdm_references?: string[];
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                 };
             };
         };
@@ -5249,7 +5318,7 @@ export interface operations {
     getApiTaxonomy: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5286,7 +5355,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5335,13 +5404,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    /** @description Business key, e.g. kpi.roas. */
                     key: string;
                     label: string;
                     /** @description The parent key; it must exist. */
                     parent?: string | null;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     synonyms?: string[];
                 };
             };
@@ -5377,7 +5446,7 @@ export interface operations {
     getApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5417,7 +5486,7 @@ export interface operations {
     putApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5467,7 +5536,7 @@ export interface operations {
     deleteApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
