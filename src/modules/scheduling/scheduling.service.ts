@@ -22,6 +22,8 @@ export interface TickResult {
   insights: { project_id: string; date: string }[];
   fx_refresh: boolean;
   swept: number;
+  /** What each module's sweep did this tick (alerts: evaluations queued, messages released and re-queued). */
+  sweeps: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface TickResult {
  */
 export class SchedulePlan {
   private readonly fxQueue: QueueHandle<Record<string, never>>;
+  private readonly sweeps = new Map<string, (now: Date) => Promise<unknown>>();
 
   constructor(
     private readonly deps: {
@@ -67,7 +70,7 @@ export class SchedulePlan {
   }
 
   async tick(now: Date): Promise<TickResult> {
-    const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0 };
+    const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0, sweeps: {} };
     const { db, config, flows } = this.deps;
     for (const id of await flows.dueDatastreamIds(now)) {
       const ds = await flows.datastreamRow(id);
@@ -97,7 +100,16 @@ export class SchedulePlan {
       result.fx_refresh = true;
     }
     result.swept = await this.deps.pipeline.sweep(now);
+    for (const [name, sweep] of this.sweeps) result.sweeps[name] = await sweep(now);
     return result;
+  }
+
+  /**
+   * Work another module re-checks at every tick against the database (so it is safe on every
+   * process at once), e.g. alerts whose quiet hours ended. Registered at assembly, before start.
+   */
+  addSweep(name: string, sweep: (now: Date) => Promise<unknown>): void {
+    this.sweeps.set(name, sweep);
   }
 
   private async claim(target: string, dueAt: Date, now: Date): Promise<boolean> {
