@@ -374,7 +374,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     expect(d.attempts[0]).toMatchObject({
       outcome: 'retry',
       http_status: null,
-      error: 'no complete answer within 2000 ms',
+      error: 'no complete answer within 10000 ms',
     });
   });
 

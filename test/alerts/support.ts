@@ -7,7 +7,9 @@ import { until } from '../support/scratch-database.js';
 export const ALERT_ENV = {
   ALERTS_ALLOW_PRIVATE_NETWORKS: 'true',
   ALERTS_RETRY_BASE_SECONDS: '1',
-  ALERTS_TIMEOUT_SECONDS: '2',
+  // Generous: an attempt that times out on a busy machine is retried, and a receiver without ids
+  // (Slack, Teams) would then count two. The timeout scenario waits this long once.
+  ALERTS_TIMEOUT_SECONDS: '10',
   ALERTS_MAX_ATTEMPTS: '3',
   PUBLIC_BASE_URL: 'https://hub.example.com',
 };

@@ -79,10 +79,15 @@ export class AlertDelivery {
       );
   }
 
+  /** Takes a message for one attempt; the claim and its `interrupted` attempt row commit together. */
+  claim(id: string, now: Date, leaseMs = this.leaseMs()): Promise<repo.MessageRow | undefined> {
+    return this.deps.db.transaction((tx) => repo.claimMessage(tx, id, now, new Date(now.getTime() + leaseMs)));
+  }
+
   private async deliver(job: JobAttempt<{ message_id: string }>): Promise<void> {
     const id = job.data.message_id;
     const now = this.deps.clock.now();
-    const message = await repo.claimMessage(this.deps.db, id, now, new Date(now.getTime() + this.leaseMs()));
+    const message = await this.claim(id, now);
     if (!message) {
       // Held by another attempt whose lease has not lapsed (its process may be gone): try after it.
       const current = await repo.findMessage(this.deps.db, id);
@@ -140,17 +145,19 @@ export class AlertDelivery {
       outcome === 'dead' && result.outcome === 'retry'
         ? `${result.error}; gave up after ${attempt} attempts`
         : result.error;
-    await repo.finishAttempt(
-      db,
-      { id: message.id, attempt, now },
-      {
-        outcome,
-        http_status: result.httpStatus,
-        latency_ms: result.latencyMs,
-        error,
-        response_excerpt: result.excerpt,
-        retry_at: retryAt,
-      },
+    await db.transaction((tx) =>
+      repo.finishAttempt(
+        tx,
+        { id: message.id, attempt, now },
+        {
+          outcome,
+          http_status: result.httpStatus,
+          latency_ms: result.latencyMs,
+          error,
+          response_excerpt: result.excerpt,
+          retry_at: retryAt,
+        },
+      ),
     );
     if (retryAt)
       await this.queue.send(

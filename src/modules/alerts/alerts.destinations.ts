@@ -223,7 +223,7 @@ export class AlertDestinations {
       deliver_after: now,
       created_at: now,
     });
-    const claimed = await repo.claimMessage(this.deps.db, messageId, now, new Date(now.getTime() + 60_000));
+    const claimed = await this.deps.delivery.claim(messageId, now, 60_000);
     const result = await this.deps.delivery.attempt(claimed!);
     const outcome = {
       ok: result.outcome === 'delivered',

@@ -76,6 +76,9 @@ export class SchedulePlan {
       const ds = await flows.datastreamRow(id);
       if (!ds?.next_run_at) continue;
       const dueAt = new Date(ds.next_run_at);
+      // A process ticking at the same moment may have claimed it and moved it on since the list was
+      // read: its next slot is not due yet, and claiming it now would fire it early.
+      if (dueAt.getTime() > now.getTime()) continue;
       const next = nextSlot(this.deps.flows.schedule(ds, now), dueAt, now);
       const claimed = await db.transaction(async (tx) => {
         const won = await repo.claimFiring(tx, { target: `datastream:${ds.id}`, dueAt, now });
