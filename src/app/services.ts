@@ -19,6 +19,7 @@ import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createEvaluators } from '../modules/evaluators/index.js';
 import { BackupService } from '../modules/backup/index.js';
+import { createAlerts } from '../modules/alerts/index.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
@@ -69,6 +70,7 @@ export function createServices(deps: ServiceDeps): Services {
   flows.startRunsWith(ingestion);
   demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
+  const alerts = createAlerts(deps, { projects, credentials, contextEvents, evaluators, audit: org.audit });
   return {
     deps,
     skills,
@@ -89,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
     ingestion,
     flows,
     evaluators,
+    alerts,
     backups: new BackupService(deps.db, org.audit),
   };
 }

@@ -6,6 +6,7 @@ import type { JobQueues } from '../platform/jobs/queues.js';
 import type { Logger } from '../platform/logger.js';
 import type { ContextEventsService } from './context-events/index.js';
 import type { BackupService } from './backup/index.js';
+import type { Alerts } from './alerts/index.js';
 import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
@@ -67,6 +68,8 @@ export interface Services {
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
   evaluators: Evaluators;
+  /** Alert destinations, rules, mutes, delivery and its log (issue 30). */
+  alerts: Alerts;
   /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
   backups: BackupService;
 }

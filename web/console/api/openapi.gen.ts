@@ -52,6 +52,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log, newest first: each message with every attempt (status, HTTP code, latency, error, answer) */
+        get: operations["getApiAlertsDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with its attempts */
+        get: operations["getApiAlertsDeliveriesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a dead-lettered delivery again (same id, a fresh budget of attempts) */
+        post: operations["postApiAlertsDeliveriesIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's alert destinations by name (secret names only, never values) */
+        get: operations["getApiAlertsDestinations"];
+        put?: never;
+        /** Create a destination (webhook, slack, teams, email, pagerduty); a webhook’s signing secret is shown once */
+        post: operations["postApiAlertsDestinations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one alert destination */
+        get: operations["getApiAlertsDestinationsId"];
+        put?: never;
+        post?: never;
+        /** Delete a destination no rule uses (409 names the rules that do) */
+        delete: operations["deleteApiAlertsDestinationsId"];
+        options?: never;
+        head?: never;
+        /** Change a destination: name, config (whole), secrets (merged), enabled, or rotate a webhook secret */
+        patch: operations["patchApiAlertsDestinationsId"];
+        trace?: never;
+    };
+    "/api/alerts/destinations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message now and answer the outcome (a failed send is a 200 describing it) */
+        post: operations["postApiAlertsDestinationsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's mutes, latest end first (active says whether one silences today) */
+        get: operations["getApiAlertsMutes"];
+        put?: never;
+        /** Mute a metric and/or channel until a day (for one rule or all) */
+        post: operations["postApiAlertsMutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/mutes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a mute now */
+        delete: operations["deleteApiAlertsMutesId"];
+        options?: never;
+        head?: never;
+        /** Change when a mute ends, or its reason */
+        patch: operations["patchApiAlertsMutesId"];
+        trace?: never;
+    };
+    "/api/alerts/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's alert rules by name */
+        get: operations["getApiAlertsRules"];
+        put?: never;
+        /** Create an alert rule: sources, filters, destinations, quiet hours */
+        post: operations["postApiAlertsRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one alert rule */
+        get: operations["getApiAlertsRulesId"];
+        put?: never;
+        post?: never;
+        /** Delete an alert rule (its delivery log stays) */
+        delete: operations["deleteApiAlertsRulesId"];
+        options?: never;
+        head?: never;
+        /** Change an alert rule (filters and destinations are replaced whole; quiet_hours null removes them) */
+        patch: operations["patchApiAlertsRulesId"];
+        trace?: never;
+    };
     "/api/anomalies": {
         parameters: {
             query?: never;
@@ -1129,6 +1307,1186 @@ export interface operations {
                 };
                 content: {
                     "application/gzip": string;
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDeliveries: {
+        parameters: {
+            query: {
+                cursor?: string;
+                destination_id?: string;
+                limit?: number;
+                project_id: string;
+                rule_id?: string;
+                status?: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            attempt_count: number;
+                            attempts: {
+                                attempt: number;
+                                error: string | null;
+                                finished_at: string | null;
+                                http_status: number | null;
+                                latency_ms: number | null;
+                                /**
+                                 * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                                 * @enum {string}
+                                 */
+                                outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                                /** @description At most 500 bytes of the receiver’s answer. */
+                                response_excerpt: string | null;
+                                retry_at: string | null;
+                                started_at: string;
+                            }[];
+                            created_at: string;
+                            deliver_after: string;
+                            delivered_at: string | null;
+                            destination: {
+                                id: string;
+                                kind: string;
+                                name: string;
+                            };
+                            event_type: string;
+                            /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                            id: string;
+                            item_count: number;
+                            last_error: string | null;
+                            max_attempts: number;
+                            project_id: string;
+                            rule: {
+                                id: string | null;
+                                name: string;
+                            };
+                            run_id: string | null;
+                            source: string;
+                            /** @enum {string} */
+                            status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                            title: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDeliveriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt_count: number;
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            finished_at: string | null;
+                            http_status: number | null;
+                            latency_ms: number | null;
+                            /**
+                             * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                             * @enum {string}
+                             */
+                            outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                            /** @description At most 500 bytes of the receiver’s answer. */
+                            response_excerpt: string | null;
+                            retry_at: string | null;
+                            started_at: string;
+                        }[];
+                        created_at: string;
+                        deliver_after: string;
+                        delivered_at: string | null;
+                        destination: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        };
+                        event_type: string;
+                        /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                        id: string;
+                        item_count: number;
+                        last_error: string | null;
+                        max_attempts: number;
+                        project_id: string;
+                        rule: {
+                            id: string | null;
+                            name: string;
+                        };
+                        run_id: string | null;
+                        source: string;
+                        /** @enum {string} */
+                        status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDeliveriesIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt_count: number;
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            finished_at: string | null;
+                            http_status: number | null;
+                            latency_ms: number | null;
+                            /**
+                             * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                             * @enum {string}
+                             */
+                            outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                            /** @description At most 500 bytes of the receiver’s answer. */
+                            response_excerpt: string | null;
+                            retry_at: string | null;
+                            started_at: string;
+                        }[];
+                        created_at: string;
+                        deliver_after: string;
+                        delivered_at: string | null;
+                        destination: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        };
+                        event_type: string;
+                        /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                        id: string;
+                        item_count: number;
+                        last_error: string | null;
+                        max_attempts: number;
+                        project_id: string;
+                        rule: {
+                            id: string | null;
+                            name: string;
+                        };
+                        run_id: string | null;
+                        source: string;
+                        /** @enum {string} */
+                        status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDestinations: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinations: {
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                            created_by: string;
+                            enabled: boolean;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                            last_test: {
+                                at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                ok: boolean;
+                            } | null;
+                            name: string;
+                            project_id: string;
+                            rules: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description Names of the stored secrets; values are never returned. */
+                            secret_fields: string[];
+                            /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                            signing_secret?: string;
+                            /** @description The host messages go to (not the URL: that is a credential). */
+                            target: string | null;
+                            updated_at: string;
+                            updated_by: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Not secret. email: {host, port, secure, require_tls, from, to[]}; pagerduty: {events_url} (default https://events.pagerduty.com/v2/enqueue); webhook, slack, teams: {}.
+                     * @default {}
+                     */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                    name: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /**
+                     * @description Encrypted at rest, never returned. webhook, slack, teams: {url}; email: {user, password}; pagerduty: {routing_key}. A webhook signing secret (whsec_…) is generated and shown once.
+                     * @default {}
+                     */
+                    secrets?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replaces the whole configuration. */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    enabled?: boolean;
+                    name?: string;
+                    /**
+                     * @description webhook: a new whsec_… secret, shown once in this answer; the old one stops signing at once.
+                     * @constant
+                     */
+                    rotate_signing_secret?: true;
+                    /** @description Merged over the stored secrets: named keys replace, others stay. */
+                    secrets?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDestinationsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string;
+                        delivery_id: string;
+                        error: string | null;
+                        http_status: number | null;
+                        latency_ms: number;
+                        ok: boolean;
+                        response_excerpt: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsMutes: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mutes: {
+                            /** @description Whether it silences today (project time zone). */
+                            active: boolean;
+                            channel: string | null;
+                            created_at: string;
+                            created_by: string;
+                            id: string;
+                            metric: string | null;
+                            project_id: string;
+                            reason: string;
+                            rule_id: string | null;
+                            until: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsMutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    channel?: string;
+                    /** @enum {string} */
+                    metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /** @default  */
+                    reason?: string;
+                    /** @description Only this rule (default: every rule of the project). */
+                    rule_id?: string;
+                    /** @description Last muted day (YYYY-MM-DD, project time zone), inclusive. */
+                    until: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether it silences today (project time zone). */
+                        active: boolean;
+                        channel: string | null;
+                        created_at: string;
+                        created_by: string;
+                        id: string;
+                        metric: string | null;
+                        project_id: string;
+                        reason: string;
+                        rule_id: string | null;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsMutesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsMutesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether it silences today (project time zone). */
+                        active: boolean;
+                        channel: string | null;
+                        created_at: string;
+                        created_by: string;
+                        id: string;
+                        metric: string | null;
+                        project_id: string;
+                        reason: string;
+                        rule_id: string | null;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsRules: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        rules: {
+                            created_at: string;
+                            created_by: string;
+                            destinations: {
+                                id: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                            enabled: boolean;
+                            filters: {
+                                /** @description Anomalies on these channels only (default: every channel). */
+                                channels?: string[];
+                                /**
+                                 * @description spike, drop or both.
+                                 * @default both
+                                 * @enum {string}
+                                 */
+                                direction: "spike" | "drop" | "both";
+                                /**
+                                 * @description Whether anomalies of the project total (channel "_total") count.
+                                 * @default true
+                                 */
+                                include_totals: boolean;
+                                /** @description Anomalies of these metrics only (default: every metric). */
+                                metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                                /** @description Anomalies with |z| at least this. */
+                                min_abs_z?: number;
+                                /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                                min_score?: number;
+                            };
+                            id: string;
+                            name: string;
+                            on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                            project_id: string;
+                            quiet_hours: {
+                                from: string;
+                                to: string;
+                            } | null;
+                            updated_at: string;
+                            updated_by: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Destination ids of the same project. */
+                    destinations: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @default {
+                     *       "direction": "both",
+                     *       "include_totals": true
+                     *     }
+                     */
+                    filters?: {
+                        /** @description Anomalies on these channels only (default: every channel). */
+                        channels?: string[];
+                        /**
+                         * @description spike, drop or both.
+                         * @default both
+                         * @enum {string}
+                         */
+                        direction?: "spike" | "drop" | "both";
+                        /**
+                         * @description Whether anomalies of the project total (channel "_total") count.
+                         * @default true
+                         */
+                        include_totals?: boolean;
+                        /** @description Anomalies of these metrics only (default: every metric). */
+                        metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                        /** @description Anomalies with |z| at least this. */
+                        min_abs_z?: number;
+                        /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                        min_score?: number;
+                    };
+                    name: string;
+                    /** @description What the rule alerts on: anomaly, data_quality, run_failed, daily_insight. */
+                    on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /** @default null */
+                    quiet_hours?: {
+                        /** @description HH:MM in the project time zone. */
+                        from: string;
+                        /** @description HH:MM in the project time zone. */
+                        to: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Destination ids of the same project. */
+                    destinations?: string[];
+                    enabled?: boolean;
+                    /** @description Replaces the filters whole. */
+                    filters?: {
+                        /** @description Anomalies on these channels only (default: every channel). */
+                        channels?: string[];
+                        /**
+                         * @description spike, drop or both.
+                         * @default both
+                         * @enum {string}
+                         */
+                        direction?: "spike" | "drop" | "both";
+                        /**
+                         * @description Whether anomalies of the project total (channel "_total") count.
+                         * @default true
+                         */
+                        include_totals?: boolean;
+                        /** @description Anomalies of these metrics only (default: every metric). */
+                        metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                        /** @description Anomalies with |z| at least this. */
+                        min_abs_z?: number;
+                        /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                        min_score?: number;
+                    };
+                    name?: string;
+                    /** @description What the rule alerts on: anomaly, data_quality, run_failed, daily_insight. */
+                    on?: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                    /** @description null removes them. */
+                    quiet_hours?: {
+                        /** @description HH:MM in the project time zone. */
+                        from: string;
+                        /** @description HH:MM in the project time zone. */
+                        to: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
                 };
             };
             /** @description Problem */
