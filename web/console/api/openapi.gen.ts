@@ -1979,7 +1979,10 @@ export interface operations {
                     reason?: string;
                     /** @description Only this rule (default: every rule of the project). */
                     rule_id?: string;
-                    /** @description Last muted day (YYYY-MM-DD, project time zone), inclusive. */
+                    /**
+                     * Format: date
+                     * @description Last muted day (YYYY-MM-DD, project time zone), inclusive.
+                     */
                     until: string;
                 };
             };
@@ -2059,6 +2062,7 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
+                    /** Format: date */
                     until?: string;
                 };
             };
