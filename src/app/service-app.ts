@@ -102,6 +102,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     resources: moduleResources(services),
     extensions: options.mcpExtensions ?? [],
     views: ViewCatalog.load(),
+    prompts: services.skillPrompts,
+    completer: services.completion,
   };
   const mcpDeps: McpServerDeps = {
     registry,
@@ -177,6 +179,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     legacy,
     modern,
     createSseServer: (caller) => createMcpServer(mcpDeps, caller),
+    feed,
   });
 
   const systemContext = (): RequestContext => ({ actor: OPERATOR, requestId: 'system', clock, log });

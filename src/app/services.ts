@@ -6,6 +6,8 @@ import { CredentialsService } from '../modules/credentials/credentials.service.j
 import { FlowsService } from '../modules/flows/flows.service.js';
 import { IngestionService } from '../modules/ingestion/ingestion.service.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
+import { SkillPromptsService } from '../modules/skills/skills.prompts.js';
+import { CompletionService } from '../modules/completion/index.js';
 import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
 import { ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
@@ -17,6 +19,7 @@ import { MoneyService } from '../modules/money/money.service.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
 import { createEvaluators } from '../modules/evaluators/index.js';
 import { BackupService } from '../modules/backup/index.js';
+import { createAlerts } from '../modules/alerts/index.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
@@ -34,8 +37,11 @@ export function createServices(deps: ServiceDeps): Services {
   const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
   const proposals = new ProposalsService(deps.db, projects, skills, knowledge, deps.feed, org.audit);
   skills.governWith(proposals);
+  skills.announceWith(deps.feed);
   knowledge.governWith(proposals);
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
+  const completion = new CompletionService(deps.db, projects);
+  const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   const hubFiles = new HubFilesService({
@@ -64,9 +70,12 @@ export function createServices(deps: ServiceDeps): Services {
   flows.startRunsWith(ingestion);
   demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
+  const alerts = createAlerts(deps, { projects, credentials, contextEvents, evaluators, audit: org.audit });
   return {
     deps,
     skills,
+    skillPrompts,
+    completion,
     knowledge,
     taxonomy,
     proposals,
@@ -82,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
     ingestion,
     flows,
     evaluators,
+    alerts,
     backups: new BackupService(deps.db, org.audit),
   };
 }

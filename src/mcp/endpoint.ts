@@ -8,6 +8,7 @@ import {
   type JSONRPCMessage,
   type McpHttpHandler,
   type McpServer,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { NotFoundError } from '../platform/errors.js';
@@ -18,6 +19,7 @@ import { MCP_BODY_LIMIT } from '../platform/http/limits.js';
 import { createPublicUrls } from '../platform/http/public-url.js';
 import type { Config } from '../platform/config.js';
 import type { LegacySessionManager } from './legacy-sessions/manager.js';
+import { sendChange } from './change-notifications.js';
 import { registerMcpCors } from './cors.js';
 import { gateOutcomeOf } from './fast-path/index.js';
 import { MCP_RULE, type McpGate } from './gate.js';
@@ -34,6 +36,8 @@ export interface McpEndpointDeps {
   modern: McpHttpHandler;
   /** A server for one 2024-11-05 SSE connection, bound to its caller. */
   createSseServer: (caller: CallerInfo) => McpServer;
+  /** Changes every replica sees: an SSE connection hears list changes on its stream. */
+  feed: ServerEventBus;
 }
 
 function jsonRpcErrorReply(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
@@ -100,7 +104,13 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     const transport = new SseServerTransport(reply.raw, `${publicUrls.pathPrefix(request.raw)}/messages`);
     const server = deps.createSseServer(caller);
     sseSessions.set(transport.sessionId, { transport, subject: caller.actor.subject });
+    // List changes (a Skill revised on any replica: the prompt list) reach the connection's stream;
+    // this transport takes no resource subscriptions, so no resource update does.
+    const unsubscribe = deps.feed.subscribe((event) => {
+      void sendChange(server, event, () => false)?.catch(() => undefined);
+    });
     transport.onclose = () => {
+      unsubscribe();
       sseSessions.delete(transport.sessionId);
       void server.close().catch(() => undefined);
     };

@@ -1,5 +1,7 @@
 import type { RequestContext } from '../platform/context/request-context.js';
 import type { Permission } from '../platform/auth/permissions.js';
+import type { ValueCompleter, ValueKind } from './completion.js';
+import type { PromptCatalog } from './prompts.js';
 import type { AnyToolSpec } from './tool.js';
 
 /** A readable, subscribable resource family, e.g. `project://{project_id}`. */
@@ -11,16 +13,11 @@ export interface ResourceSpec {
   description: string;
   mimeType: string;
   permission: Permission;
+  /** The kind of value each template variable takes, for completion/complete. */
+  variables?: Record<string, ValueKind>;
   /** Lists concrete resources the caller can see (resources/list). */
   list(ctx: RequestContext): Promise<{ uri: string; name: string; title?: string }[]>;
   read(ctx: RequestContext, uri: string, variables: Record<string, string>): Promise<{ text: string }>;
-}
-
-export interface PromptSpec {
-  name: string;
-  title: string;
-  description: string;
-  text: string;
 }
 
 /** Built once at start; every MCP server instance (session, request, SSE connection) serves it. */
@@ -31,4 +28,8 @@ export interface McpRegistry {
   extensions: ((server: import('@modelcontextprotocol/server').McpServer) => void)[];
   /** The MCP Apps views (ui:// resources) tools name. */
   views: import('./views.js').ViewCatalog;
+  /** The prompts a caller may use (Skills), per request; absent: the server offers no prompts. */
+  prompts?: PromptCatalog;
+  /** Values for prompt arguments and resource-template variables (completion/complete). */
+  completer?: ValueCompleter;
 }

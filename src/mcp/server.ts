@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   McpServer,
   ResourceTemplate,
-  type AuthInfo,
   type ServerContext,
   type CallToolResult,
   type ListToolsResult,
@@ -19,7 +18,10 @@ import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
 import type { McpRegistry } from './registry.js';
 import type { AnyToolSpec, ToolContext } from './tool.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
+import { type CallerInfo, callerOf } from './caller.js';
+import { installPromptHandlers } from './prompts.js';
 import { toolAccessFor } from './tool-access.js';
+import { rendersViews } from './views.js';
 import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
 
 export const SERVER_NAME = 'context-hub';
@@ -33,27 +35,7 @@ export const SERVER_INSTRUCTIONS = [
   'Errors come back as results with isError and a code (e.g. project_forbidden, role_forbidden, validation_failed) plus what to do next.',
 ].join('\n');
 
-/** Per-request facts an adapter hands to the MCP layer through AuthInfo.extra. */
-export interface CallerInfo {
-  actor: Actor;
-  requestId: string;
-}
-
-export function authInfoFor(caller: CallerInfo, token = ''): AuthInfo {
-  return {
-    token,
-    clientId: caller.actor.subject,
-    scopes: caller.actor.scopes ? [...caller.actor.scopes] : [],
-    extra: { caller },
-  };
-}
-
-function callerOf(ctx: ServerContext, fallback: CallerInfo | undefined): CallerInfo {
-  const caller = ctx.http?.authInfo?.extra?.caller as CallerInfo | undefined;
-  if (caller) return caller;
-  if (fallback) return fallback;
-  throw new Error('MCP request reached a tool without an authenticated caller');
-}
+export { authInfoFor, type CallerInfo } from './caller.js';
 
 /** A registry extension; it may carry server options its registrations depend on (e.g. a requestState verifier). */
 export interface McpExtension {
@@ -79,7 +61,13 @@ export interface McpServerDeps {
 export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): McpServer {
   const server = new McpServer(serverIdentity(deps), {
     instructions: SERVER_INSTRUCTIONS,
-    capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+      // Skills are prompts (issue 31); their list changes when a Skill is added, revised or deleted.
+      ...(deps.registry.prompts ? { prompts: { listChanged: true }, completions: {} } : {}),
+    },
     ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
   });
   for (const tool of deps.registry.tools) registerTool(server, deps, tool, boundCaller);
@@ -116,6 +104,8 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
   }
   deps.registry.views.register(server);
   for (const extend of deps.registry.extensions) extend(server);
+  // After the extensions: what they registered with the SDK stays answerable through ours.
+  installPromptHandlers(server, deps, boundCaller);
   answerInvalidParamsAsSuch(server);
   return server;
 }
@@ -131,12 +121,35 @@ const listedToolsCache = new WeakMap<McpServerDeps, Promise<ListToolsResult>>();
 function listedTools(deps: McpServerDeps, compute: () => Promise<ListToolsResult>): Promise<ListToolsResult> {
   let cached = listedToolsCache.get(deps);
   if (!cached) {
-    cached = compute();
+    const own = new Set(deps.registry.tools.map((tool) => tool.name));
+    cached = compute().then((listing) => withoutDefaultDialect(listing, own));
     listedToolsCache.set(deps, cached);
     // A failed conversion is not cached: the next tools/list tries again and reports its own error.
     cached.catch(() => listedToolsCache.delete(deps));
   }
   return cached;
+}
+
+/** The JSON Schema dialect MCP assumes for a tool's inputSchema that names none (spec 2025-11-25). */
+const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The registry's tools' inputSchemas without the `$schema` zod writes when it names MCP's default
+ * dialect anyway: the same schema for every client, ~15 fewer tokens per tool in what a model reads
+ * (issue 31). A tool an extension registers keeps what it declared (the conformance suite checks
+ * that a declared `$schema` is preserved); output schemas keep theirs: validators read them.
+ */
+function withoutDefaultDialect(listing: ListToolsResult, own: ReadonlySet<string>): ListToolsResult {
+  return {
+    ...listing,
+    tools: listing.tools.map((tool) => {
+      if (!own.has(tool.name)) return tool;
+      const { $schema, ...inputSchema } = tool.inputSchema as {
+        $schema?: unknown;
+      } & ListToolsResult['tools'][0]['inputSchema'];
+      return $schema === DEFAULT_DIALECT ? { ...tool, inputSchema } : tool;
+    }),
+  };
 }
 
 /**
@@ -154,7 +167,8 @@ function applyCallerToolPolicy(server: McpServer, deps: McpServerDeps, boundCall
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const actor = callerOf(ctx, boundCaller).actor;
     const result = await listedTools(deps, () => list(request, ctx) as Promise<ListToolsResult>);
-    return access.visibleListing(result, actor);
+    // Deprecated, but the one accessor that answers in every era (per request on 2026-07-28).
+    return access.visibleListing(result, actor, rendersViews(server.server.getClientCapabilities()));
   });
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
@@ -168,11 +182,18 @@ export function serverIdentity(deps: McpServerDeps): { name: string; version: st
   return { name: SERVER_NAME, version: deps.version, title: 'Context Hub' };
 }
 
-/** The listing a tools/list gives this actor, when some server has already computed it (else undefined). */
-export async function cachedToolListingFor(deps: McpServerDeps, actor: Actor): Promise<ListToolsResult | undefined> {
+/**
+ * The listing a tools/list gives this actor on a client that does (or does not) render views, when
+ * some server has already computed it (else undefined).
+ */
+export async function cachedToolListingFor(
+  deps: McpServerDeps,
+  actor: Actor,
+  views: boolean,
+): Promise<ListToolsResult | undefined> {
   const cached = listedToolsCache.get(deps);
   if (!cached) return undefined;
-  return toolAccessFor(deps.registry).visibleListing(await cached, actor);
+  return toolAccessFor(deps.registry).visibleListing(await cached, actor, views);
 }
 
 /** How a tool call talks back to its client: cancellation and, when the client asked, progress. */

@@ -12,10 +12,15 @@ export class ToolAccess {
   private readonly permissions: Map<string, Permission>;
   /** The distinct permissions the registry's tools need, in a fixed order. */
   private readonly distinct: Permission[];
+  /** Tools only views call (MCP Apps `visibility: ["app"]`). */
+  private readonly appOnly: Set<string>;
 
   constructor(registry: McpRegistry) {
     this.permissions = new Map(registry.tools.map((tool) => [tool.name, tool.permission]));
     this.distinct = [...new Set(this.permissions.values())].sort();
+    this.appOnly = new Set(
+      registry.tools.filter((tool) => tool.visibility && !tool.visibility.includes('model')).map((t) => t.name),
+    );
   }
 
   /** The permission a registry tool needs (undefined for a tool outside the registry). */
@@ -28,17 +33,27 @@ export class ToolAccess {
     return permission === undefined || actorHas(actor, permission);
   }
 
-  /** A listing cut down to the tools this actor may use. */
-  visibleListing(listing: ListToolsResult, actor: Actor): ListToolsResult {
-    return { ...listing, tools: listing.tools.filter((tool) => this.allows(actor, tool.name)) };
+  /**
+   * A listing cut down to the tools this actor may use. App-only tools are listed only to a client
+   * that renders views (it declared the MCP Apps extension): such a host keeps them from the model,
+   * as the MCP Apps spec requires of it, while a host that knows nothing of views would hand them to
+   * the model, which cannot use them (the spec lets a server list tools by the host's capabilities).
+   */
+  visibleListing(listing: ListToolsResult, actor: Actor, rendersViews: boolean): ListToolsResult {
+    return {
+      ...listing,
+      tools: listing.tools.filter(
+        (tool) => this.allows(actor, tool.name) && (rendersViews || !this.appOnly.has(tool.name)),
+      ),
+    };
   }
 
   /**
-   * Equal for actors that see the same tools: which of the tools' permissions the actor holds
-   * ('1' held, '0' not), the only input `allows` reads of an actor.
+   * Equal for callers that see the same tools: whether the client renders views, then which of the
+   * tools' permissions the actor holds ('1' held, '0' not), the only inputs `visibleListing` reads.
    */
-  visibilityKey(actor: Actor): string {
-    let key = '';
+  visibilityKey(actor: Actor, rendersViews: boolean): string {
+    let key = rendersViews ? 'v' : '-';
     for (const permission of this.distinct) key += actorHas(actor, permission) ? '1' : '0';
     return key;
   }

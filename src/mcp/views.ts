@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
+import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { ClientCapabilities, McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { AnyToolSpec } from './tool.js';
 
 /** MCP Apps (ext-apps 2.x): the MIME type a host recognizes as a view. */
-export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+export const VIEW_MIME_TYPE = RESOURCE_MIME_TYPE;
+
+/** Whether a client renders our views: it declared the MCP Apps extension with our MIME type. */
+export function rendersViews(capabilities: ClientCapabilities | null | undefined): boolean {
+  return getUiCapability(capabilities ?? undefined)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+}
 
 /** A view loads nothing from anywhere (no outside domain) and asks the host for a border. */
 const VIEW_META = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };

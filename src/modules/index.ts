@@ -2,6 +2,7 @@ import type { Services } from './services.js';
 import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
+import { alertRoutes } from './alerts/index.js';
 import { anomalyResources, anomalyRoutes, anomalyTools } from './anomalies/index.js';
 import { backupRoutes } from './backup/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
@@ -58,7 +59,7 @@ export function inOrder(tools: AnyToolSpec[], names: readonly string[]): AnyTool
 export function moduleRoutes(services: Services): AnyRouteSpec[] {
   const { evaluators } = services;
   return [
-    ...skillRoutes(services.skills),
+    ...skillRoutes(services.skills, services.skillPrompts),
     ...knowledgeRoutes(services.knowledge),
     ...proposalRoutes(services.proposals),
     ...taxonomyRoutes(services.taxonomy),
@@ -75,6 +76,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...dqRoutes(evaluators.dq),
     ...reportRoutes(evaluators.reports),
     ...backupRoutes(services.backups),
+    ...alertRoutes(services.alerts),
   ];
 }
 

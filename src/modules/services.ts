@@ -6,6 +6,7 @@ import type { JobQueues } from '../platform/jobs/queues.js';
 import type { Logger } from '../platform/logger.js';
 import type { ContextEventsService } from './context-events/index.js';
 import type { BackupService } from './backup/index.js';
+import type { Alerts } from './alerts/index.js';
 import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
@@ -19,7 +20,9 @@ import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/projects.service.js';
 import type { ProposalsService } from './proposals/index.js';
 import type { SearchService } from './search/search.service.js';
+import type { SkillPromptsService } from './skills/skills.prompts.js';
 import type { SkillsService } from './skills/skills.service.js';
+import type { CompletionService } from './completion/index.js';
 import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
 
 // The shape of the assembled services, so that module registration (index.ts) can name it without
@@ -48,6 +51,10 @@ export interface Services {
   /** Datastreams, report definitions, on-demand runs (/api/flows). */
   flows: FlowsService;
   skills: SkillsService;
+  /** Skills as MCP prompts, per caller (issue 31). */
+  skillPrompts: SkillPromptsService;
+  /** Values for prompt arguments and resource-template variables (completion/complete). */
+  completion: CompletionService;
   knowledge: KnowledgeService;
   taxonomy: TaxonomyService;
   /** The agent_writes policy and the proposals it creates (issue 24). */
@@ -61,6 +68,8 @@ export interface Services {
   contextEvents: ContextEventsService;
   /** Anomaly surveillance, insight composer, data quality, facts and the scheduler (issue 6). */
   evaluators: Evaluators;
+  /** Alert destinations, rules, mutes, delivery and its log (issue 30). */
+  alerts: Alerts;
   /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
   backups: BackupService;
 }

@@ -40,6 +40,14 @@ export interface Config {
   mcpConformanceFixtures: boolean;
   orgOwnerSubject: string | undefined;
   logLevel: string;
+  /** ALERTS_ALLOW_PRIVATE_NETWORKS: alert destinations may resolve to loopback and private addresses. */
+  alertsAllowPrivateNetworks: boolean;
+  /** ALERTS_MAX_ATTEMPTS: attempts per alert message before it is dead-lettered. */
+  alertsMaxAttempts: number;
+  /** ALERTS_RETRY_BASE_SECONDS: the first retry's delay; doubled per attempt (with jitter), at most an hour. */
+  alertsRetryBaseSeconds: number;
+  /** ALERTS_TIMEOUT_SECONDS: one delivery attempt, answer included. */
+  alertsTimeoutSeconds: number;
 }
 
 export const DEFAULT_FX_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -230,6 +238,10 @@ export function loadConfig(env: Env = process.env): Config {
     mcpConformanceFixtures: bool(env, 'MCP_CONFORMANCE_FIXTURES', false),
     orgOwnerSubject: env.ORG_OWNER_SUBJECT || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    alertsAllowPrivateNetworks: bool(env, 'ALERTS_ALLOW_PRIVATE_NETWORKS', false),
+    alertsMaxAttempts: integer(env, 'ALERTS_MAX_ATTEMPTS', 8, 1, 50),
+    alertsRetryBaseSeconds: integer(env, 'ALERTS_RETRY_BASE_SECONDS', 30, 1, 3600),
+    alertsTimeoutSeconds: integer(env, 'ALERTS_TIMEOUT_SECONDS', 10, 1, 120),
   };
 }
 

@@ -227,7 +227,7 @@ describe.each(STORES)('authorization matrix: every REST route and every MCP tool
   it.each(IDENTITIES.map((i) => [i.name, i] as const))(
     'MCP tools for %s: tools/list shows exactly the usable tools; calls answer as the rule says',
     async (_name, id) => {
-      const client = await connectModern(service.url, tokens.get(id.sub));
+      const client = await connectModern(service.url, tokens.get(id.sub), { apps: true });
       const failures: string[] = [];
       try {
         const registryNames = new Set(tools.map((t) => t.name));

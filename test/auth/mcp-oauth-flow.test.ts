@@ -158,12 +158,13 @@ describe.each(STORES)('an MCP client signs in through a real OpenID provider [%s
         client_id: clientId,
         scope: 'context.read data.read',
       });
-      // 7. tools/list: exactly the tools that scope allows (the owner's role allows them all).
+      // 7. tools/list: exactly the tools that scope allows (the owner's role allows them all), but
+      // app-only ones: this client renders no MCP Apps views.
       const granted = new Set(['context.read', 'data.read']);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
         service.app.registry.tools
-          .filter((t) => granted.has(scopeFor(t.permission)))
+          .filter((t) => granted.has(scopeFor(t.permission)) && !t.visibility?.every((v) => v === 'app'))
           .map((t) => t.name)
           .sort(),
       );

@@ -49,7 +49,7 @@ describe('static mode: one shared token, the caller is the operator', () => {
 
   it('MCP: the operator sees and may call every tool', async () => {
     expect((await rawMcp(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
-    const client = await connectModern(service.url, TOKEN);
+    const client = await connectModern(service.url, TOKEN, { apps: true });
     const names = (await client.listTools()).tools.map((t) => t.name);
     for (const tool of service.app.registry.tools) expect(names).toContain(tool.name);
     await client.close();

@@ -72,6 +72,30 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     await page.getByText('Version 1 of 2').waitFor();
   });
 
+  it("a Skill's page shows how it appears as an MCP prompt: its name and the arguments it takes", async () => {
+    const { page } = suite.ui;
+    await suite.ui.open(`${P}/skills/explain-todays-anomalies`);
+    const section = page.locator('section[aria-label="As an MCP prompt"][data-loaded="true"]');
+    await section.waitFor();
+    expect(await section.locator('code').first().textContent()).toBe('explain-todays-anomalies');
+    const rows = await section
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+    // As the service lists it to the person looking (GET /api/skills/{name}/prompt).
+    const listed = (await api(`${suite.service.url}/api/skills/explain-todays-anomalies/prompt?project_id=${P}`)).body
+      .arguments as { name: string; required: boolean }[];
+    expect(rows.map((r) => r[0])).toEqual(listed.map((a) => a.name));
+    expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining(['date', 'metric', 'channel']));
+    expect(rows.find((r) => r[0] === 'metric')).toEqual([
+      'metric',
+      'no',
+      'metric names',
+      'Only anomalies of this KPI, e.g. roas.',
+    ]);
+    expect(rows.find((r) => r[0] === 'date')?.[2]).toBe('—');
+    await suite.ui.check('skill-prompt');
+  });
+
   it('SKILL.md export and import; a refused name shows its message next to the field', async () => {
     const { page } = suite.ui;
     await suite.ui.open(`${P}/skills/investigate-roas-drop`);

@@ -20,6 +20,7 @@ const NOT_PAGINATED: Record<string, string> = {
   '/api/knowledge/{topic_id}/diff': 'one comparison of two versions: at most two fields (title, owner)',
   '/api/org/me': "the caller's own grants (one per project) and its token's scopes and permissions",
   '/api/anomalies/series': 'one point per day between from and to, a range the caller chose',
+  '/api/skills/{name}/prompt': "one Skill's prompt: at most 11 arguments, and the caller's projects that hold it",
 };
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; anyOf?: Schema[]; $ref?: string };

@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import { MCP_APPS_CAPABILITIES } from '../support/mcp-clients.js';
 import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
 import { openTestDatabase, STORES, type TestDatabase } from '../support/stores.js';
 
@@ -43,7 +45,10 @@ async function captureModernRequests(base: string): Promise<Raw[]> {
 }
 
 /** Opens a 2025-era session with the official v1 client and records its tools/list and tools/call. */
-async function captureLegacySession(base: string): Promise<{ requests: Raw[]; close(): Promise<void> }> {
+async function captureLegacySession(
+  base: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ requests: Raw[]; close(): Promise<void> }> {
   const requests: Raw[] = [];
   const record: typeof fetch = async (input, init) => {
     if (init?.method === 'POST' && typeof init.body === 'string') {
@@ -53,7 +58,7 @@ async function captureLegacySession(base: string): Promise<{ requests: Raw[]; cl
     }
     return fetch(input, init);
   };
-  const client = new LegacyClient({ name: 'fast-path-test', version: '1.0.0' }, { capabilities: {} });
+  const client = new LegacyClient({ name: 'fast-path-test', version: '1.0.0' }, { capabilities });
   await client.connect(new LegacyTransport(new URL(`${base}/mcp`), { fetch: record }));
   await client.listTools();
   expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
@@ -136,6 +141,32 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
     // The fast path answers with a length; the SDK path streams its Response (chunked).
     expect(a.chunked).toBe(false);
     expect(b.chunked).toBe(true);
+  });
+
+  it('tools/list to a client that renders views: the same answer, app-only tools included only then', async () => {
+    const list = byMethod('tools/list');
+    const meta = (list.body.params as { _meta: Record<string, unknown> })._meta;
+    const apps = { params: { _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: MCP_APPS_CAPABILITIES } } };
+    const a = await send(fast.url, list, apps);
+    const b = await send(sdk.url, list, apps);
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual(b.body);
+    expect(a.chunked).toBe(false);
+    const names = (body: unknown) =>
+      ((body as { result: { tools: { name: string }[] } }).result.tools ?? []).map((t) => t.name);
+    const plain = await send(fast.url, list);
+    expect(names(a.body)).toContain('get_metric_series');
+    expect(names(plain.body)).not.toContain('get_metric_series');
+    expect(
+      names(a.body)
+        .filter((n) => !names(plain.body).includes(n))
+        .sort(),
+    ).toEqual(
+      fast.app.registry.tools
+        .filter((t) => t.visibility && !t.visibility.includes('model'))
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it('tools/call of a read-only tool: same answer (envelope, structuredContent, _meta)', async () => {
@@ -239,6 +270,24 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     // The fast answer has a length; the SDK transport streams (chunked).
     expect(a.chunked).toBe(false);
     expect(b.chunked).toBe(true);
+  });
+
+  it('tools/list on a session whose client renders views: the same answer, app-only tools included', async () => {
+    const fastApps = await captureLegacySession(fast.url, MCP_APPS_CAPABILITIES);
+    const sdkApps = await captureLegacySession(sdk.url, MCP_APPS_CAPABILITIES);
+    try {
+      const a = await send(fast.url, pick(fastApps, 'tools/list'));
+      const b = await send(sdk.url, pick(sdkApps, 'tools/list'));
+      expect(single(a.body)).toEqual(single(b.body));
+      expect(a.chunked).toBe(false);
+      const names = (body: unknown) =>
+        (single(body) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+      expect(names(a.body)).toContain('get_metric_series');
+      expect(names((await send(fast.url, pick(fastSession, 'tools/list'))).body)).not.toContain('get_metric_series');
+    } finally {
+      await fastApps.close();
+      await sdkApps.close();
+    }
   });
 
   it('tools/call of a read-only tool: the same answer in one write; a call asking for progress streams through the transport', async () => {

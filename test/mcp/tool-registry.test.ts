@@ -16,7 +16,7 @@ describe('MCP tool registry invariants', () => {
   afterAll(async () => service?.close());
 
   it('every tool has a description an agent can act on, an inputSchema and all four annotations', async () => {
-    const client = await connectModern(service.url);
+    const client = await connectModern(service.url, undefined, { apps: true });
     const { tools } = await client.listTools();
     expect(tools.length).toBe(service.app.registry.tools.length);
     for (const tool of tools) {
@@ -30,7 +30,7 @@ describe('MCP tool registry invariants', () => {
   });
 
   it('enveloped tools declare an outputSchema whose every data key may be withheld; raw tools declare none', async () => {
-    const client = await connectModern(service.url);
+    const client = await connectModern(service.url, undefined, { apps: true });
     const { tools } = await client.listTools();
     for (const spec of service.app.registry.tools) {
       const listed = tools.find((t) => t.name === spec.name)!;

@@ -8,10 +8,13 @@ import type { StoreKind } from './stores.js';
  * One service with the demo project, one browser and one page for a describe block (lean: a
  * file's tests share them). Dialogs (confirm before a delete) are accepted.
  */
-export function consoleSuite(store: StoreKind): { service: RunningService; ui: ConsoleDriver } {
+export function consoleSuite(
+  store: StoreKind,
+  options: { env?: Record<string, string> } = {},
+): { service: RunningService; ui: ConsoleDriver } {
   const suite = {} as { service: RunningService; ui: ConsoleDriver; browser: Browser };
   beforeAll(async () => {
-    suite.service = await startService(store);
+    suite.service = await startService(store, { env: options.env });
     await suite.service.app.services.demo.run(suite.service.app.systemContext());
     suite.browser = await launchBrowser();
     suite.ui = new ConsoleDriver(suite.browser, suite.service.url, store);

@@ -7,11 +7,27 @@ function headersFor(token?: string): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 
+/** What a host that renders MCP Apps views declares (ext-apps EXTENSION_ID and RESOURCE_MIME_TYPE). */
+export const MCP_APPS_CAPABILITIES = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+};
+
+export interface ConnectOptions {
+  /** Declare MCP Apps support: app-only tools are then listed too (as to a host that renders views). */
+  apps?: boolean;
+}
+
+const capabilitiesFor = (options: ConnectOptions) => (options.apps ? MCP_APPS_CAPABILITIES : {});
+
 /** A 2026-07-28 client (v2 SDK), negotiating the modern era. */
-export async function connectModern(baseUrl: string, token?: string): Promise<ModernClient> {
+export async function connectModern(
+  baseUrl: string,
+  token?: string,
+  options: ConnectOptions = {},
+): Promise<ModernClient> {
   const client = new ModernClient(
     { name: 'test-modern', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: capabilitiesFor(options) },
   );
   await client.connect(new ModernTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: headersFor(token) } }));
   return client;
@@ -22,8 +38,12 @@ export async function connectLegacy(
   baseUrl: string,
   token?: string,
   sessionId?: string,
+  options: ConnectOptions = {},
 ): Promise<{ client: LegacyClient; transport: LegacyTransport }> {
-  const client = new LegacyClient({ name: 'test-legacy', version: '1.0.0' }, { capabilities: {} });
+  const client = new LegacyClient(
+    { name: 'test-legacy', version: '1.0.0' },
+    { capabilities: capabilitiesFor(options) },
+  );
   const transport = new LegacyTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers: headersFor(token) },
     sessionId,
@@ -33,8 +53,8 @@ export async function connectLegacy(
 }
 
 /** A 2024-11-05 HTTP+SSE client (v1 SDK). */
-export async function connectSse(baseUrl: string, token?: string): Promise<LegacyClient> {
-  const client = new LegacyClient({ name: 'test-sse', version: '1.0.0' }, { capabilities: {} });
+export async function connectSse(baseUrl: string, token?: string, options: ConnectOptions = {}): Promise<LegacyClient> {
+  const client = new LegacyClient({ name: 'test-sse', version: '1.0.0' }, { capabilities: capabilitiesFor(options) });
   const headers = headersFor(token);
   await client.connect(
     new LegacySseTransport(new URL(`${baseUrl}/sse`), {

@@ -74,7 +74,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
       });
       expect(res.status).toBe(200);
     }
-    client = await connectModern(service.url);
+    client = await connectModern(service.url, undefined, { apps: true });
     hostSite = await serveStatic('test-host');
     browser = await launchBrowser();
     views = new ViewHarness(browser, hostSite.url, service.url, store);

@@ -37,6 +37,7 @@ export const SECTIONS: SectionSpec[] = [
   { id: 'insights', label: 'Insights', load: reading },
   { id: 'data-quality', label: 'Data quality', load: reading },
   { id: 'proposals', label: 'Proposals', load: () => import('./sections/proposals.js') },
+  { id: 'alerts', label: 'Alerts', load: () => import('./sections/alerts.js') },
   { id: 'settings', label: 'Project settings', load: () => import('./sections/project-settings.js') },
 ];
 const ORG_PAGES = [

@@ -187,6 +187,14 @@ export function StatusBadge(props: { status: string }) {
     warn: 'warning',
     running: 'info',
     queued: 'info',
+    delivered: 'success',
+    dead: 'danger',
+    retry: 'warning',
+    interrupted: 'warning',
+    held: 'info',
+    pending: 'info',
+    delivering: 'info',
+    disabled: 'warning',
   };
   return <span class={`badge ${tone[props.status] ?? ''}`}>{props.status}</span>;
 }

@@ -6,6 +6,7 @@
  * view's own tool calls are forwarded to the service by AppBridge through the same client.
  */
 import { AppBridge, type McpUiHostStyles, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 type Theme = 'light' | 'dark';
@@ -62,7 +63,12 @@ interface RunOptions {
 async function run(opts: RunOptions): Promise<HostRun> {
   document.body.classList.toggle('dark', opts.theme === 'dark');
   showInForm(opts);
-  const client = new Client({ name: 'context-hub-test-host', version: '1.0.0' });
+  // A host that renders views says so (MCP Apps capability negotiation): the service then lists the
+  // app-only tools its views call, which it leaves out for hosts that render none.
+  const client = new Client(
+    { name: 'context-hub-test-host', version: '1.0.0' },
+    { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
+  );
   const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(opts.mcp), { requestInit: { headers } }));
   const { tools } = await client.listTools();

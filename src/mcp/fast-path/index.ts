@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { type FastPath, NOSNIFF } from '../../platform/http/fast-path.js';
 import type { AuthorizableRequest } from '../../platform/http/gate.js';
 import { MCP_BODY_LIMIT } from '../../platform/http/limits.js';
@@ -49,8 +50,11 @@ export interface McpFastPathDeps {
   server: McpServerDeps;
   /** The /mcp gate (Origin, then authorizeRequest): the same function the route runs. */
   gate(request: AuthorizableRequest, requestId: string): Promise<CallerInfo>;
-  /** Whether this process holds the caller's live 2025-era session (and records its use). */
-  useLiveSession(id: string, subject: string): boolean;
+  /**
+   * The caller's live 2025-era session when this process holds it (and records its use): what its
+   * client declared at initialize; undefined when the process does not hold it.
+   */
+  useLiveSession(id: string, subject: string): { capabilities: ClientCapabilities | undefined } | undefined;
   log: Logger;
 }
 
@@ -123,11 +127,8 @@ async function serve(
   }
   const sessionId = req.headers['mcp-session-id'];
   // A session request is answered here only on a live session of this caller held by this process.
-  if (
-    sessionId !== undefined &&
-    (typeof sessionId !== 'string' || !deps.useLiveSession(sessionId, caller.actor.subject))
-  )
-    return decline({ caller });
+  const session = typeof sessionId === 'string' ? deps.useLiveSession(sessionId, caller.actor.subject) : undefined;
+  if (sessionId !== undefined && !session) return decline({ caller });
 
   // The response closing before we answered means the client went away: cancel the tool.
   const cancel = new CancelOnClose();
@@ -136,7 +137,7 @@ async function serve(
   try {
     answer = await (sessionId === undefined
       ? modern.answer(req.headers, body, caller, cancel)
-      : answerOnSession(tools, views, req.headers, body, caller, cancel));
+      : answerOnSession(tools, views, session?.capabilities, req.headers, body, caller, cancel));
   } catch (error) {
     return decline({ error });
   } finally {

@@ -3,6 +3,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   type CallToolResult,
+  type ClientCapabilities,
   classifyInboundRequest,
   isSpecType,
   PROTOCOL_VERSION_META_KEY,
@@ -10,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MODERN_PROTOCOL_VERSION } from '../protocol-versions.js';
 import { type CallerInfo, serverIdentity } from '../server.js';
+import { rendersViews } from '../views.js';
 import { prewrittenResultJson } from './result-json.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
 import type { ViewReads } from './view-reads.js';
@@ -96,7 +98,9 @@ export class ModernAnswers {
     // A cursor, or any other parameter, is the SDK's to interpret.
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     if (!isSpecType.ListToolsRequest(message)) return undefined;
-    return this.tools.serializedListing('modern', caller);
+    const meta = params._meta as Record<string, unknown>;
+    const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    return this.tools.serializedListing('modern', caller, rendersViews(capabilities));
   }
 
   private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isSpecType } from '@modelcontextprotocol/server';
+import { type ClientCapabilities, isSpecType } from '@modelcontextprotocol/server';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol-versions.js';
 import type { CallerInfo } from '../server.js';
+import { rendersViews } from '../views.js';
 import { prewrittenResultJson } from './result-json.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
 import type { ViewReads } from './view-reads.js';
@@ -19,6 +20,8 @@ const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 export async function answerOnSession(
   tools: ToolAnswers,
   views: ViewReads,
+  /** What the session's client declared at initialize (MCP Apps support decides the listing). */
+  capabilities: ClientCapabilities | undefined,
   headers: IncomingHttpHeaders,
   body: unknown,
   caller: CallerInfo,
@@ -45,7 +48,7 @@ export async function answerOnSession(
     if (!result) return undefined;
   } else if (message.method === 'tools/list') {
     if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
-    result = await tools.serializedListing('legacy', caller);
+    result = await tools.serializedListing('legacy', caller, rendersViews(capabilities));
     if (!result) return undefined;
   } else {
     const answer = await tools.runReadOnly(message, params, caller, cancel);

@@ -63,13 +63,16 @@ export class ToolAnswers {
     }
   }
 
-  /** The serialized listing this caller sees in an era, or undefined until some SDK server has listed. */
-  async serializedListing(era: 'modern' | 'legacy', caller: CallerInfo): Promise<Buffer | undefined> {
-    const key = `${era}:${this.access.visibilityKey(caller.actor)}`;
+  /**
+   * The serialized listing this caller sees in an era on a client that does (or does not) render
+   * views, or undefined until some SDK server has listed.
+   */
+  async serializedListing(era: 'modern' | 'legacy', caller: CallerInfo, views: boolean): Promise<Buffer | undefined> {
+    const key = `${era}:${this.access.visibilityKey(caller.actor, views)}`;
     const known = this.serializedListings.get(key);
     if (known) return known;
     // Filled by the first tools/list any SDK server answered (the SDK path answers that one).
-    const listing = await cachedToolListingFor(this.deps, caller.actor);
+    const listing = await cachedToolListingFor(this.deps, caller.actor, views);
     if (!listing) return undefined;
     // The modern encoding adds to a cacheable result what the SDK adds without a cache hint of its own.
     const result =

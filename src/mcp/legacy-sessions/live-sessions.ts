@@ -88,15 +88,15 @@ export class LiveSessions {
   }
 
   /**
-   * For the session fast path: whether this process holds the caller's live session `id`, and
-   * records its activity when it does (the fast path answers that request itself).
+   * For the session fast path: the caller's live session `id` when this process holds it, its
+   * activity recorded (the fast path answers that request itself); else undefined.
    */
-  useLiveSession(id: string, subject: string): boolean {
+  useLiveSession(id: string, subject: string): LiveSession | undefined {
     const session = this.live.get(id);
-    if (!session || session.subject !== subject) return false;
+    if (!session || session.subject !== subject) return undefined;
     this.markUsed(session);
     this.touch(session);
-    return true;
+    return session;
   }
 
   /** Moves the session to the recent end of `live`, whose order is then least recently used first. */

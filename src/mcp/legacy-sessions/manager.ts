@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AuthInfo,
+  type ClientCapabilities,
   type McpServer,
   type ServerEvent,
   WebStandardStreamableHTTPServerTransport,
@@ -9,6 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ChangeFeed } from '../../platform/events/change-feed.js';
 import type { Logger } from '../../platform/logger.js';
 import { notAcceptable } from '../accept.js';
+import { sendChange } from '../change-notifications.js';
 import { answerInvalidParamsAsSuch } from '../invalid-params.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol-versions.js';
 import type { CallerInfo } from '../server.js';
@@ -79,11 +81,14 @@ export class LegacySessionManager {
   }
 
   /**
-   * For the session fast path: whether this process holds the caller's live session `id`, and
-   * records its activity when it does (the fast path answers that request itself).
+   * For the session fast path: when this process holds the caller's live session `id`, what its
+   * client declared at initialize, its activity recorded (the fast path answers that request
+   * itself); else undefined.
    */
-  useLiveSession(id: string, subject: string): boolean {
-    return this.live.useLiveSession(id, subject);
+  useLiveSession(id: string, subject: string): { capabilities: ClientCapabilities | undefined } | undefined {
+    const session = this.live.useLiveSession(id, subject);
+    // Deprecated accessor, still the initialize-scoped value on a 2025-era session.
+    return session ? { capabilities: session.server.server.getClientCapabilities() } : undefined;
   }
 
   get size(): number {
@@ -221,21 +226,7 @@ export class LegacySessionManager {
 
   private onChange(event: ServerEvent): void {
     for (const session of this.live.values()) {
-      const send = (): Promise<void> | undefined => {
-        switch (event.kind) {
-          case 'resource_updated':
-            return session.subscriptions.has(event.uri)
-              ? session.server.server.sendResourceUpdated({ uri: event.uri })
-              : undefined;
-          case 'tools_list_changed':
-            return session.server.server.sendToolListChanged();
-          case 'resources_list_changed':
-            return session.server.server.sendResourceListChanged();
-          case 'prompts_list_changed':
-            return session.server.server.sendPromptListChanged();
-        }
-      };
-      void send()?.catch((err: unknown) =>
+      void sendChange(session.server, event, (uri) => session.subscriptions.has(uri))?.catch((err: unknown) =>
         this.deps.log.debug({ err, session: session.id }, 'session notification failed'),
       );
     }

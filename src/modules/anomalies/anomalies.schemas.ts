@@ -176,9 +176,9 @@ export const EvaluateQuery = z.object({
   to: CalendarDate.optional().describe('Last date to evaluate (default: the last date with KPIs).'),
 });
 
-const Since = CalendarDate.describe('First date (YYYY-MM-DD); default 30 days before today in the project timezone.');
-const To = CalendarDate.describe('Last date (YYYY-MM-DD, inclusive); default no end.');
-const Cursor = z.string().max(500).describe('The next_cursor of the previous page; same filters.');
+const Since = CalendarDate.describe('Default: 30 days ago.');
+const To = CalendarDate.describe('Last date, inclusive.');
+const Cursor = z.string().max(500).describe('next_cursor of the previous page.');
 
 export const AnomaliesQuery = z
   .object({
@@ -200,15 +200,9 @@ export const GetAnomaliesToolInput = z
     project_id: ProjectRef,
     since: Since.optional(),
     to: To.optional(),
-    metric: Metric.optional().describe('Only this metric.'),
-    direction: z.enum(['spike', 'drop']).optional().describe('Only spikes or only drops.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_TOOL_ANOMALIES)
-      .default(50)
-      .describe(`At most this many, newest first (1–${MAX_TOOL_ANOMALIES}, default 50).`),
+    metric: Metric.optional(),
+    direction: z.enum(['spike', 'drop']).optional(),
+    limit: z.number().int().min(1).max(MAX_TOOL_ANOMALIES).default(50),
     cursor: Cursor.optional(),
   })
   .strict()

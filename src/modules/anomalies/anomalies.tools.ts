@@ -31,10 +31,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
       name: 'get_anomalies',
       title: 'Get fired anomalies',
       description:
-        'Anomalies that fired (|z| at or above the threshold against a trailing baseline), newest first, each with its value, baseline mean and stddev, z, training size and the context events active that day. ' +
-        `Default since: 30 days ago; to bounds the end. Filter by metric or direction (spike, drop). Channel "${TOTAL_CHANNEL}" is the project total. ` +
-        `Answers at most limit (default 50, max ${MAX_TOOL_ANOMALIES}); when there are more, data.next_cursor is set: call again with cursor to get the rest. ` +
-        'Thresholds: GET /api/anomalies/settings.',
+        'Lists the KPI anomalies that fired (spikes and drops against a trailing baseline), newest first, with the context events of their day. Use it when numbers look unusual or to explain a change.',
       input: GetAnomaliesToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
@@ -85,9 +82,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
     defineTool({
       name: 'get_metric_series',
       title: 'Get a metric series with its anomaly baseline',
-      description:
-        "One KPI metric's daily values on a channel with, for each day, the trailing baseline anomaly surveillance compares it to (mean, stddev, training size, z) and whether it fires; the band is mean ± rule.threshold × stddev. " +
-        'Used by the anomalies view to chart a selected anomaly; get_anomalies lists what fired.',
+      description: "A metric's daily values with the anomaly baseline of each day, for the anomalies view's chart.",
       input: GetMetricSeriesToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
@@ -116,6 +111,7 @@ export function anomalyResources(anomalies: AnomaliesService, projects: Projects
     {
       name: 'anomalies-recent',
       uriTemplate: 'anomalies://{project_id}/recent',
+      variables: { project_id: 'project' },
       title: 'Recent anomalies',
       description:
         "A project's anomalies fired in the last 30 days; subscribe to hear when surveillance finds new ones.",

@@ -48,12 +48,8 @@ export const EventType = z
       .min(1, 'must contain a letter or digit')
       .max(MAX_EVENT_TYPE_LENGTH, `must be at most ${MAX_EVENT_TYPE_LENGTH} characters once normalized`),
   )
-  .describe(
-    `A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; ` +
-      `1–${MAX_EVENT_TYPE_LENGTH} characters). Any label is accepted; known kinds: ${Object.entries(EVENT_TYPES)
-        .map(([k, v]) => `${k} (${v})`)
-        .join('; ')}.`,
-  );
+  // The kinds' names only: their meanings, here above, cost ~150 tokens more in two tools' schemas.
+  .describe(`Any short label, stored as snake_case; known: ${Object.keys(EVENT_TYPES).join(', ')}.`);
 export type EventType = z.output<typeof EventType>;
 
 export const MAX_IMPACT_WINDOW_DAYS = 90;
@@ -66,14 +62,14 @@ const ImpactWindow = z
   .int()
   .min(0)
   .max(MAX_IMPACT_WINDOW_DAYS)
-  .describe('Days after the event (or its end_date) during which it still explains the data (0–90, default 7).');
+  .describe('Days after the event (or its end_date) it may still explain the data.');
 
 const eventFields = {
   event_type: EventType,
   title: Title.describe('Short name, e.g. "Checkout v2 release".'),
-  description: Description.default('').describe('What happened and what it may affect.'),
-  event_date: CalendarDate.describe('The day it happened or started (YYYY-MM-DD, in the project timezone).'),
-  end_date: CalendarDate.nullish().describe('Last day of a multi-day event (on or after event_date).'),
+  description: Description.default(''),
+  event_date: CalendarDate.describe('The day it happened or started, in the project timezone.'),
+  end_date: CalendarDate.nullish().describe('Last day of a multi-day event.'),
   impact_window_days: ImpactWindow.default(DEFAULT_IMPACT_WINDOW_DAYS),
 };
 
@@ -119,7 +115,7 @@ export const EventPathParams = z.object({
 });
 
 const listFilters = {
-  active_on: CalendarDate.optional().describe('Only events active on this day (YYYY-MM-DD).'),
+  active_on: CalendarDate.optional().describe('Only events that may explain this day.'),
   event_type: EventType.optional(),
 };
 

@@ -12,10 +12,7 @@ export function contextEventTools(events: ContextEventsService) {
       name: 'add_context_event',
       title: 'Add a context event',
       description:
-        'Records something that happened to a project and may explain its numbers: a launch, a redesign, a checkout change, a promotion, a tracking change, an outage… ' +
-        'event_type is any short label, normalized to lowercase snake_case ("Checkout Change" → checkout_change); the known kinds are listed in its schema. ' +
-        'event_date is YYYY-MM-DD in the project timezone; end_date closes a multi-day event; impact_window_days (default 7) is how long after it the event still explains data. ' +
-        'Anomaly and insight answers cite active events. Answers the stored event with its id and active window.',
+        'Records something that happened to a project and may explain its numbers (a release, promotion, outage, tracking change…); anomaly and insight answers then cite it.',
       input: AddEventToolInput,
       view: 'events',
       permission: 'context.write',
@@ -36,10 +33,7 @@ export function contextEventTools(events: ContextEventsService) {
       name: 'list_context_events',
       title: 'List context events',
       description:
-        "Lists a project's business context events (releases, promotions, outages, tracking changes…), newest event_date first. " +
-        'Pass active_on (YYYY-MM-DD) to get only the events that may explain that day’s data — use it before attributing a KPI change to performance. ' +
-        'event_type filters by label, normalized as on write. ' +
-        'Each event says its active window and whether it is active today in the project timezone.',
+        'Lists the context events of a project. Use active_on before attributing a change on that day to performance.',
       input: ListEventsToolInput,
       view: 'events',
       permission: 'context.read',

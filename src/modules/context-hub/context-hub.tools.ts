@@ -8,7 +8,7 @@ export function contextHubTools(hub: ContextHubService) {
       name: 'get_context_hub',
       title: 'The whole context hub (raw)',
       description:
-        'Returns every live Skill, Knowledge sheet, business key and business link of the project as one raw JSON block (unbounded, no envelope). For questions, use search_context instead.',
+        'The whole hub (Skills, Knowledge, business keys, links) as one raw, unbounded JSON block. For questions, use search_context.',
       input: ContextHubInput,
       permission: 'context.read',
       annotations: READ_ONLY,

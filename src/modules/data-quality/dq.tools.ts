@@ -15,12 +15,8 @@ const GetDqInput = z
       .min(1)
       .max(LEDGER_MAX)
       .optional()
-      .describe(`Ledger entries to return, newest first (1–${LEDGER_MAX}, default ${LEDGER_DEFAULT}).`),
-    cursor: z
-      .string()
-      .max(500)
-      .optional()
-      .describe('data.next_cursor of the previous answer, for the older ledger entries.'),
+      .describe(`Ledger entries, newest first (default ${LEDGER_DEFAULT}).`),
+    cursor: z.string().max(500).optional().describe('data.next_cursor of the previous answer.'),
   })
   .strict();
 
@@ -30,8 +26,7 @@ export function dqTools(dq: DataQualityService) {
       name: 'get_data_quality',
       title: 'Get data quality',
       description:
-        "A project's data-quality health: pass rate over 7 days, freshness lag per datastream, open failures (the latest check of a monitor that failed), and the newest ledger entries. " +
-        'Monitors run after every ingestion: freshness, volume, null_rate, duplicates, currency_coverage, schema_drift. More history: GET /api/dq/status.',
+        "A project's data-quality health: freshness per datastream and failed checks. Use it before trusting numbers that look wrong.",
       input: GetDqInput,
       view: 'data-quality',
       permission: 'data.read',

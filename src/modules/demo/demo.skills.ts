@@ -1,5 +1,11 @@
 /** Demo Skills for the demo project: the procedures a marketing analytics team actually runs. */
-export const DEMO_SKILLS: { name: string; description: string; body_md: string }[] = [
+export const DEMO_SKILLS: {
+  name: string;
+  description: string;
+  body_md: string;
+  /** SKILL.md metadata; `arguments` are the inputs its prompt takes (docs/mcp.md, "Prompts"). */
+  metadata?: Record<string, unknown>;
+}[] = [
   {
     name: 'investigate-roas-drop',
     description:
@@ -123,6 +129,32 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
 ## Acceptance
 - Naming and UTMs pass.
 - First-day delivery and tracking are confirmed, or a fix is underway.
+`,
+  },
+  {
+    name: 'explain-todays-anomalies',
+    description:
+      'Explain the anomalies that fired today (or on a given day): what moved, by how much, and the likely cause from context events and data quality. Use for the morning check or when someone asks what happened.',
+    metadata: {
+      arguments: [
+        { name: 'date', description: 'The day to explain (YYYY-MM-DD); default the latest day with an insight.' },
+        { name: 'metric', description: 'Only anomalies of this KPI, e.g. roas.' },
+        { name: 'channel', description: 'Only anomalies on this channel.' },
+      ],
+    },
+    body_md: `# Explain today's anomalies
+
+## Steps
+1. **Read the day**: call get_daily_insight for the day (default the latest); note the KPI changes and the anomalies that fired.
+2. **List what fired**: call get_anomalies with since set to the day, filtered by the metric if one was given; note each anomaly's channel, direction and size against its baseline.
+3. **Look for context**: call list_context_events with active_on set to the day; a release, a promotion, an outage or a tracking change explains most anomalies.
+4. **Check the data**: call get_data_quality; a late or incomplete datastream makes a drop that is not real.
+5. **Explain each anomaly** in one sentence: what moved ([[kpi.roas]], [[kpi.spend]], [[kpi.cvr]] …), by how much, and the most likely cause with its evidence; say "unexplained" when nothing fits.
+6. **Recommend the next step**: for an unexplained ROAS drop, run investigate-roas-drop.
+
+## Acceptance
+- Every anomaly of the day is explained or marked unexplained.
+- Data quality was checked before a drop was called real.
 `,
   },
 ];

@@ -72,6 +72,7 @@ export function createEvaluators(
   const kpis = new KpisService(deps.db, m.projects);
   const dq = new DataQualityService(deps.db, m.projects);
   const facts = new FactsService(deps.db);
+  m.ingestion.reportFailuresTo(facts);
   const pipeline = new EvaluatorPipeline({
     db: deps.db,
     jobs: deps.jobs,

@@ -9,6 +9,7 @@ export const FACT_TYPES = [
   'anomaly.detected',
   'insight.composed',
   'dq.check_failed',
+  'run.failed',
 ] as const;
 export type FactType = (typeof FACT_TYPES)[number];
 
@@ -26,25 +27,52 @@ export interface Fact {
  * fact, taken by exactly one worker); what every replica must see goes through the ChangeFeed.
  */
 export class FactsService {
-  private readonly subscribers = new Map<FactType, QueueHandle<{ fact: Fact }>[]>();
+  private readonly subscribers = new Map<
+    FactType,
+    { queue: QueueHandle<{ fact: Fact }>; when: ((fact: Fact) => boolean) | undefined }[]
+  >();
 
   constructor(private readonly db: SqlExecutor) {}
 
-  on(type: FactType, queue: QueueHandle<{ fact: Fact }>): void {
-    this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), queue]);
+  /** Queues a job on `queue` for every fact of `type` (for which `when` holds, when given). */
+  on(type: FactType, queue: QueueHandle<{ fact: Fact }>, when?: (fact: Fact) => boolean): void {
+    this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), { queue, when }]);
   }
 
+  /** Appends a fact and tells its subscribers. */
   async publish(type: FactType, projectId: string, payload: Record<string, unknown>, now: Date): Promise<Fact> {
-    const row = await repo.insertFact(this.db, { type, projectId, payload, now });
-    const fact: Fact = {
+    const fact = await this.record(this.db, type, projectId, payload, now);
+    await this.announce(fact);
+    return fact;
+  }
+
+  /**
+   * Appends a fact inside the caller's transaction, so it exists exactly when the change it reports
+   * does (a run marked finally failed and its `run.failed`); call `announce` after the commit.
+   * A fact whose announcement is lost (a crash after the commit) stays in the log, where the
+   * readers that must not miss one (the alerts sweep) find it.
+   */
+  async record(
+    db: SqlExecutor,
+    type: FactType,
+    projectId: string,
+    payload: Record<string, unknown>,
+    now: Date,
+  ): Promise<Fact> {
+    const row = await repo.insertFact(db, { type, projectId, payload, now });
+    return {
       seq: Number(row.seq),
       type,
       project_id: projectId,
       payload,
       occurred_at: new Date(row.occurred_at).toISOString(),
     };
-    for (const queue of this.subscribers.get(type) ?? []) await queue.send({ fact });
-    return fact;
+  }
+
+  /** Sends one job per subscribing queue for a recorded fact. */
+  async announce(fact: Fact): Promise<void> {
+    for (const { queue, when } of this.subscribers.get(fact.type) ?? [])
+      if (!when || when(fact)) await queue.send({ fact });
   }
 
   async recent(projectId: string, limit: number, type?: FactType): Promise<Fact[]> {

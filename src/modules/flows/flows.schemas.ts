@@ -163,14 +163,14 @@ export const RunQueuedOutput = z.object({ id: z.string(), run: RunOutput });
 export const RunDatastreamToolInput = z
   .object({
     project_id: ProjectRef,
-    datastream: z.string().min(1).max(120).describe('The datastream id (ds_…) or its name.'),
-    wait: z.boolean().default(true).describe('Wait for the run to finish, reporting progress (default true).'),
+    datastream: z.string().min(1).max(120).describe('Datastream id (ds_…) or name.'),
+    wait: z.boolean().default(true).describe('Wait for the run to finish, reporting progress.'),
   })
   .strict();
 export const GetRunStatusToolInput = z
   .object({
     project_id: ProjectRef,
-    run_id: z.string().min(1).max(120).describe('The run id run_datastream answered (run.id).'),
+    run_id: z.string().min(1).max(120).describe('The run id run_datastream answered.'),
   })
   .strict();
 export const ListDatastreamsToolInput = z.object({ project_id: ProjectRef }).strict();

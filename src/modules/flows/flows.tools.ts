@@ -20,7 +20,7 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
       name: 'list_datastreams',
       title: 'List datastreams',
       description:
-        "Lists the project's datastreams (id, name, provider, connection, cadence, next_run_at, whether the schedule is the nightly default). Use an id or name from here with run_datastream.",
+        "Lists a project's datastreams (its data sources) with their schedules; pass an id or name to run_datastream.",
       input: ListDatastreamsToolInput,
       view: 'datastreams',
       permission: 'data.read',
@@ -50,8 +50,7 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
     defineTool({
       name: 'run_datastream',
       title: 'Run a datastream now',
-      description:
-        'Queues a run of a datastream now (the same job a schedule runs): it reads the retrieval window from the provider and rebuilds ad_performance_daily and kpis_daily for those dates. With wait=true (default) it reports progress until the run finishes; if no worker can pick it up, it returns the queued run id and why it waits.',
+      description: "Fetches a datastream's data now and rebuilds its KPIs. Use it when data is missing or stale.",
       input: RunDatastreamToolInput,
       view: 'datastreams',
       permission: 'context.write',
@@ -100,9 +99,7 @@ export function flowTools(flows: FlowsService, ingestion: IngestionService) {
     defineTool({
       name: 'get_run_status',
       title: 'Get a datastream run status',
-      description:
-        "A datastream run's current status (queued, running, succeeded, failed), rows read and written, attempts, and why it waits or failed. " +
-        'Used by the datastreams view to follow a run it started; run_datastream with wait=true reports progress itself.',
+      description: "A datastream run's status, for the datastreams view.",
       input: GetRunStatusToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
@@ -132,6 +129,7 @@ export function runResources(flows: FlowsService, projects: ProjectsService): Re
     {
       name: 'run',
       uriTemplate: 'run://{project_id}/{run_id}',
+      variables: { project_id: 'project', run_id: 'run' },
       title: 'Datastream run',
       description:
         "One ingestion run's status, window and row counts; subscribe to follow it from queued to succeeded or failed.",

@@ -23,19 +23,29 @@ export async function claim(db: SqlExecutor, runId: string, now: Date): Promise<
  * A `running` row whose process died and whose job ran out of retries would block its datastream
  * for good; once it is older than the job expiry it is marked failed so the next run can start.
  */
+export interface FailedRun {
+  id: string;
+  project_id: string;
+  window_from: string;
+  window_to: string;
+  attempts: number;
+  trigger: string;
+  error: string;
+}
+
 export async function failAbandoned(
   db: SqlExecutor,
   datastreamId: string,
   olderThan: Date,
   now: Date,
-): Promise<number> {
-  const rows = await db.query(
+): Promise<FailedRun[]> {
+  return db.query<FailedRun>(
     `UPDATE datastream_runs SET status = 'failed', retries_exhausted = true, finished_at = $3,
        error = 'abandoned: the process running it stopped before it finished'
-     WHERE datastream_id = $1 AND status = 'running' AND started_at < $2 RETURNING id`,
+     WHERE datastream_id = $1 AND status = 'running' AND started_at < $2
+     RETURNING id, project_id, window_from, window_to, attempts, trigger, error`,
     [datastreamId, olderThan, now],
   );
-  return rows.length;
 }
 
 /** The raw landing holds one run per datastream: the previous one's rows go first. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { PostgresDatabase } from '../../platform/db/postgres.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobAttempt, JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
+import type { FactsService } from '../facts/facts.service.js';
 import type { DatastreamRow, FlowRuns, RunRow } from '../flows/flows.service.js';
 import { adPerformanceDaily } from '../models/ad-performance.model.js';
 import { kpisDaily } from '../models/kpis-daily.model.js';
@@ -47,6 +48,7 @@ export class IngestionService {
   /** Records per landing chunk on PostgreSQL (the models follow the landing chunk by chunk). */
   landingChunkRows = LANDING_CHUNK_ROWS;
   private readonly queue: QueueHandle<RunJob>;
+  private facts: FactsService | undefined;
 
   constructor(
     private readonly db: Database,
@@ -74,6 +76,11 @@ export class IngestionService {
       concurrency: 2,
       handler: (job) => this.execute(job),
     });
+  }
+
+  /** Where a run that finally failed is reported (`run.failed`); the evaluators own the facts log. */
+  reportFailuresTo(facts: FactsService): void {
+    this.facts = facts;
   }
 
   async enqueue(
@@ -111,7 +118,14 @@ export class IngestionService {
     if (!claimed) {
       const now = this.clock.now();
       const expired = new Date(now.getTime() - RUN_EXPIRE_SECONDS * 1000);
-      if (await runs.failAbandoned(this.db, ds.id, expired, now)) claimed = await runs.claim(this.db, run.id, now);
+      const abandoned = await this.db.transaction(async (tx) => {
+        const failed = await runs.failAbandoned(tx, ds.id, expired, now);
+        const facts = [];
+        for (const row of failed) facts.push(await this.recordFailure(tx, ds, row, now));
+        return facts;
+      });
+      for (const fact of abandoned) if (fact) await this.facts?.announce(fact);
+      if (abandoned.length) claimed = await runs.claim(this.db, run.id, now);
     }
     if (!claimed) throw new Error(`another run of datastream ${ds.id} is running; this one waits for a retry`);
     await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id));
@@ -198,11 +212,42 @@ export class IngestionService {
         },
         'datastream run failed',
       );
-      await runs.fail(this.db, run.id, { error: message, exhausted: job.lastAttempt, now: this.clock.now() });
+      const now = this.clock.now();
+      // The last attempt's failure and its `run.failed` fact commit together: one never exists without the other.
+      const fact = await this.db.transaction(async (tx) => {
+        await runs.fail(tx, run.id, { error: message, exhausted: job.lastAttempt, now });
+        if (!job.lastAttempt) return undefined;
+        return this.recordFailure(tx, ds, { ...run, attempts: (run.attempts ?? 0) + 1, error: message }, now);
+      });
+      if (fact) await this.facts?.announce(fact).catch(() => undefined);
       throw error;
     } finally {
       await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id)).catch(() => undefined);
     }
+  }
+
+  private async recordFailure(
+    tx: SqlExecutor,
+    ds: DatastreamRow,
+    run: Pick<runs.FailedRun, 'id' | 'project_id' | 'window_from' | 'window_to' | 'attempts' | 'trigger' | 'error'>,
+    now: Date,
+  ) {
+    return this.facts?.record(
+      tx,
+      'run.failed',
+      run.project_id,
+      {
+        run_id: run.id,
+        datastream_id: ds.id,
+        datastream: ds.name,
+        window: { from: run.window_from, to: run.window_to },
+        attempts: Number(run.attempts),
+        trigger: run.trigger,
+        error: run.error,
+        finished_at: now.toISOString(),
+      },
+      now,
+    );
   }
 
   /**

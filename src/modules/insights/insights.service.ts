@@ -127,6 +127,12 @@ export class InsightsService {
     return { resolved, insight: presentInsight(row) };
   }
 
+  /** System read (alert digests): one project-day's insight, without a grant check. */
+  async findFor(projectId: string, date: string): Promise<InsightOutput | undefined> {
+    const row = await repo.findInsight(this.db, projectId, date);
+    return row ? presentInsight(row) : undefined;
+  }
+
   async list(ctx: RequestContext, projectId: string, before: string | undefined, limit: number) {
     const { project } = await this.projects.resolve(ctx, projectId, 'data.read');
     const rows = await repo.listInsights(this.db, project.id, before, limit + 1);

@@ -11,27 +11,25 @@ import type { KpisService } from './kpis.service.js';
 const GetKpisInput = z
   .object({
     project_id: ProjectRef,
-    from: CalendarDate.optional().describe('First day (default: 7 days before to).'),
-    to: CalendarDate.optional().describe(
-      'Last day (default: yesterday, the last complete day in the project timezone).',
-    ),
-    channel: z.string().min(1).max(100).optional().describe('Only this channel (default: all channels).'),
+    from: CalendarDate.optional().describe('Default: 6 days before to.'),
+    to: CalendarDate.optional().describe('Default: yesterday.'),
+    channel: z.string().min(1).max(100).optional().describe('Default: all channels.'),
   })
   .strict();
 
 const GetKpiSeriesInput = z
   .object({
     project_id: ProjectRef,
-    from: CalendarDate.describe('First day (YYYY-MM-DD).'),
-    to: CalendarDate.describe('Last day (YYYY-MM-DD); at most 366 days after from.'),
-    channel: z.string().min(1).max(100).optional().describe('Only this channel (default: all channels).'),
+    from: CalendarDate,
+    to: CalendarDate.describe('At most 366 days after from.'),
+    channel: z.string().min(1).max(100).optional().describe('Default: all channels.'),
   })
   .strict();
 
 const GetInsightInput = z
   .object({
     project_id: ProjectRef,
-    date: CalendarDate.optional().describe('The day (YYYY-MM-DD); default the latest composed insight.'),
+    date: CalendarDate.optional().describe('Default: the latest composed day.'),
   })
   .strict();
 
@@ -41,8 +39,7 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
       name: 'get_kpis',
       title: 'Get KPIs with deltas',
       description:
-        'KPI totals (spend, revenue, ROAS, conversions, CPA, clicks, impressions, CTR, CVR) for a date range against the period of equal length just before it, in the reporting currency. ' +
-        'Default: the last 7 complete days against the 7 before. Optional channel. data.daily holds the per-day values.',
+        'KPI totals for a date range (default: the last 7 complete days) against the period before. Use it to see how a project is doing.',
       input: GetKpisInput,
       view: 'kpis',
       permission: 'data.read',
@@ -87,9 +84,7 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
     defineTool({
       name: 'get_kpi_series',
       title: 'Get daily KPI values',
-      description:
-        'Every KPI (spend, revenue, ROAS, conversions, CPA, clicks, impressions, CTR, CVR) per day for a date range, in the reporting currency, optionally one channel. ' +
-        'Used by the KPI view for its sparklines; get_kpis gives totals and deltas.',
+      description: 'Every KPI per day for a date range, for the KPI view.',
       input: GetKpiSeriesInput,
       permission: 'data.read',
       annotations: READ_ONLY,
@@ -118,8 +113,7 @@ export function insightTools(insights: InsightsService, kpis: KpisService) {
       name: 'get_daily_insight',
       title: 'Get the daily insight',
       description:
-        "A project-day's insight: KPI deltas (day over day, same weekday last week), the anomalies that fired, the context events active, and a short Markdown narrative. " +
-        'Default: the latest composed day. Composed automatically after each ingestion; version goes up when late data changes its inputs.',
+        "A project-day's summary: KPI changes, fired anomalies, active context events and a narrative. Use it for what happened on a day.",
       input: GetInsightInput,
       view: 'insight',
       permission: 'data.read',
@@ -167,6 +161,7 @@ export function insightResources(insights: InsightsService, projects: ProjectsSe
     {
       name: 'insight-latest',
       uriTemplate: 'insight://{project_id}/latest',
+      variables: { project_id: 'project' },
       title: 'Latest daily insight',
       description:
         "A project's newest daily insight (record and narrative); subscribe to hear when one is composed or recomposed.",

@@ -28,10 +28,7 @@ export const TopicId = z
       `must not start with "${ID_PREFIX}" (the prefix of Knowledge ids). ` +
       `Use "${(issue.input as string).replace(ID_PREFIX, 'kn-')}" instead.`,
   })
-  .describe(
-    'Knowledge topic id: lowercase letters and digits joined by single "-", "_" or "." ' +
-      '(e.g. roas-definition, roas_definition), at most 96 characters.',
-  );
+  .describe('Knowledge topic id, e.g. roas-definition.');
 
 const Title = z.string().trim().min(1).max(300);
 const Owner = z.string().trim().min(1).max(200);
@@ -40,11 +37,9 @@ export const AddKnowledgeInput = z
   .object({
     project_id: ProjectRef,
     title: Title,
-    body_md: BodyMd.describe('The sheet, in Markdown.'),
-    owner: Owner.optional().describe('Who keeps this sheet current (team or person).'),
-    topic_id: TopicId.optional().describe(
-      'Derived from the title when not given; an existing topic_id gets a new version.',
-    ),
+    body_md: BodyMd.describe('Markdown.'),
+    owner: Owner.optional().describe('Team or person who keeps it current.'),
+    topic_id: TopicId.optional().describe('Default: derived from the title.'),
   })
   .strict();
 export type AddKnowledgeInput = z.infer<typeof AddKnowledgeInput>;
@@ -108,7 +103,7 @@ export const KnowledgeVersionsOutput = z.object({
 
 export const GetKnowledgeInput = z
   .object({
-    topic_id: TopicId.optional().describe('Omit it to get the raw list of every Knowledge sheet (unbounded).'),
+    topic_id: TopicId.optional().describe('Omit for the raw list of every sheet.'),
     project_id: ProjectRef,
     version: z.number().int().min(1).optional(),
   })

@@ -26,7 +26,7 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       name: 'get_knowledge',
       title: 'Get a Knowledge sheet',
       description:
-        'With topic_id: opens one Knowledge sheet (definitions, caveats, how a metric is computed), enveloped, the body in data.body_md. Without topic_id: the raw, unbounded JSON list of every sheet in the project. Find topic_ids with search_context first.',
+        'Opens a Knowledge sheet (definitions, caveats) by topic_id from search_context. Without topic_id: every sheet, raw and unbounded.',
       input: GetKnowledgeInput,
       view: 'knowledge',
       permission: 'context.read',
@@ -69,7 +69,7 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       name: 'add_knowledge',
       title: 'Add or revise a Knowledge sheet',
       description:
-        'Saves a Knowledge sheet (Markdown). topic_id is derived from the title when not given; an existing topic_id gets a new version, nothing is overwritten. When the project reviews agent writes, the answer is status pending_review with a proposal_id: follow it with get_proposal.',
+        'Saves a Knowledge sheet (Markdown) as a new version. An answer with status pending_review waits for a reviewer: follow it with get_proposal.',
       input: AddKnowledgeInput,
       view: 'knowledge',
       permission: 'context.write',

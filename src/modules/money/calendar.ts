@@ -16,11 +16,15 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** A real calendar date: 2026-02-30 fails with a message that says why. */
-export const CalendarDate = z.string().superRefine((value, ctx) => {
-  // One violation per field: a malformed date is not also reported as an impossible one.
-  if (!ISO_DATE.test(value)) ctx.addIssue({ code: 'custom', message: 'must be a date in the form YYYY-MM-DD' });
-  else if (!isCalendarDate(value)) ctx.addIssue({ code: 'custom', message: 'is not a real calendar date' });
-});
+export const CalendarDate = z
+  .string()
+  .superRefine((value, ctx) => {
+    // One violation per field: a malformed date is not also reported as an impossible one.
+    if (!ISO_DATE.test(value)) ctx.addIssue({ code: 'custom', message: 'must be a date in the form YYYY-MM-DD' });
+    else if (!isCalendarDate(value)) ctx.addIssue({ code: 'custom', message: 'is not a real calendar date' });
+  })
+  // JSON Schema's own word for YYYY-MM-DD: fields need not spell the format out in their descriptions.
+  .meta({ format: 'date' });
 
 export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];

@@ -37,17 +37,9 @@ export type RatesQuery = z.infer<typeof RatesQuery>;
 
 export const RatesToolInput = z
   .object({
-    base: CurrencyInput.default('EUR').describe(
-      'Currency the rates are quoted against: 1 base = rate units of each code. Default EUR.',
-    ),
-    date: CalendarDate.optional().describe(
-      'YYYY-MM-DD; default today (UTC). A weekend or holiday answers the last publication before it.',
-    ),
-    symbols: z
-      .array(CurrencyInput)
-      .max(60)
-      .optional()
-      .describe('Only these codes, e.g. ["USD","GBP"] (default: all quoted that day).'),
+    base: CurrencyInput.default('EUR').describe('1 base = rate units of each code.'),
+    date: CalendarDate.optional().describe('Default: today (UTC).'),
+    symbols: z.array(CurrencyInput).max(60).optional().describe('Only these codes (default: all).'),
   })
   .strict();
 

@@ -10,9 +10,7 @@ export function moneyTools(money: MoneyService) {
       name: 'get_exchange_rates',
       title: 'Get exchange rates',
       description:
-        'ECB euro reference rates for a day, in any base currency (triangulated through EUR): 1 base = rate units of each code. ' +
-        'Pass date (YYYY-MM-DD) for a historical day; a weekend or holiday answers the last publication and rate_date says which. ' +
-        'stale: true means the newest stored rate is more than 14 days older than the date asked for. An unknown code answers the list of supported codes.',
+        'ECB reference exchange rates for a day, in any base currency. Use it to convert amounts between currencies.',
       input: RatesToolInput,
       view: 'rates',
       permission: 'data.read',

@@ -14,10 +14,16 @@ export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_SOURCE}$`);
  * inputSchema, OpenAPI) says exactly what validation accepts. The prefix segments may not be
  * `console` (the negative lookahead), which makes the captured slug unambiguous.
  */
-export const PROJECT_REFERENCE_PATTERN = new RegExp(
-  `^(?:${PROJECT_ID_SOURCE}|https?://[^/?#\\s]+(?:/(?!console(?:[/?#]|$))[^/?#\\s]*)*/console/(${PROJECT_ID_SOURCE})` +
-    '(?:[/?#]\\S*)?)$',
-);
+const REFERENCE_SOURCE =
+  `${PROJECT_ID_SOURCE}|https?://[^/?#\\s]+(?:/(?!console(?:[/?#]|$))[^/?#\\s]*)*/console/(${PROJECT_ID_SOURCE})` +
+  '(?:[/?#]\\S*)?';
+export const PROJECT_REFERENCE_PATTERN = new RegExp(`^(?:${REFERENCE_SOURCE})$`);
+
+/**
+ * What a tool's project_id accepts: `default` (the caller's only project) or a reference, as one
+ * pattern, so its JSON Schema is one string schema (half the tokens of a union in every tool).
+ */
+export const PROJECT_REFERENCE_OR_DEFAULT_PATTERN = new RegExp(`^(?:default|${REFERENCE_SOURCE})$`);
 
 export const MAX_PROJECT_REFERENCE_LENGTH = 2048;
 

@@ -4,6 +4,7 @@ import { PageQuery } from '../../platform/pagination.js';
 import {
   MAX_PROJECT_REFERENCE_LENGTH,
   PROJECT_ID_PATTERN,
+  PROJECT_REFERENCE_OR_DEFAULT_PATTERN,
   PROJECT_REFERENCE_PATTERN,
   projectIdOf,
   projectReferenceProblem,
@@ -14,9 +15,6 @@ export const ProjectSlug = z
   .string()
   .regex(PROJECT_ID_PATTERN, 'must match ^proj_[a-z0-9][a-z0-9_-]{0,62}$ (e.g. proj_marketing)')
   .describe('Project id, e.g. proj_marketing.');
-
-/** What a project_id field says; the pattern in its JSON Schema says the rest exactly. */
-const CONSOLE_URL_NOTE = 'A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used.';
 
 /**
  * A `project_id` field: the id, or a console URL naming it (DESIGN §9), reduced here to the id so
@@ -29,11 +27,20 @@ export const ProjectId = z
   .transform(projectIdOf)
   .describe('Project id (e.g. proj_marketing), or a console URL naming it.');
 
-/** Tools accept `default`, which resolves to the caller's only project (DESIGN §5). */
+const refProblem = (issue: { input: unknown }) => projectReferenceProblem(issue.input, true);
+
+/**
+ * Tools accept `default`, which resolves to the caller's only project (DESIGN §5). One string
+ * schema with one pattern (not a union of `default` and ProjectId): every tool lists this field,
+ * and the union's JSON Schema cost twice the tokens in the model-visible tool list (issue 31).
+ */
 export const ProjectRef = z
-  .union([z.literal('default'), ProjectId], { error: (issue) => projectReferenceProblem(issue.input, true) })
+  .string({ error: refProblem })
+  .max(MAX_PROJECT_REFERENCE_LENGTH, { abort: true, error: refProblem })
+  .regex(PROJECT_REFERENCE_OR_DEFAULT_PATTERN, { error: refProblem })
+  .transform(projectIdOf)
   .default('default')
-  .describe(`Project id; "default" resolves to the only project you can see. ${CONSOLE_URL_NOTE}`);
+  .describe('Project id, or a console URL naming it; "default": your only project.');
 
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD or EUR');
 

@@ -1,6 +1,6 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { RequestContext } from '../../platform/context/request-context.js';
-import { actorCanOnProject, projectRole, visibleProjects } from '../../platform/auth/actor.js';
+import { actorCanOnProject, actorHas, projectRole, visibleProjects } from '../../platform/auth/actor.js';
 import type { Permission } from '../../platform/auth/permissions.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -114,6 +114,18 @@ export class ProjectsService {
     const options = { after, limit: page.limit + 1, ids: visible === 'all' ? undefined : visible };
     const rows = this.directory ? await this.directory.list(options) : await repo.listProjects(this.db, options);
     return pageOf(rows, page.limit, (row) => row.id);
+  }
+
+  /**
+   * The ids of the projects the caller may use with `permission`, ordered by id (at most `limit`):
+   * what prompts and completions offer a caller, so nothing of another project shows.
+   */
+  async permittedIds(ctx: RequestContext, permission: Permission, limit = 10_000): Promise<string[]> {
+    if (!actorHas(ctx.actor, permission)) return [];
+    const visible = visibleProjects(ctx.actor);
+    const options = { limit, ids: visible === 'all' ? undefined : visible };
+    const rows = this.directory ? await this.directory.list(options) : await repo.listProjects(this.db, options);
+    return rows.map((row) => row.id).filter((id) => actorCanOnProject(ctx.actor, id, permission));
   }
 
   /**

@@ -10,8 +10,7 @@ export function projectTools(projects: ProjectsService) {
     defineTool({
       name: 'list_projects',
       title: 'List projects',
-      description:
-        'Lists the projects you can use (id, name, reporting currency, timezone). Call it when a tool says project_id is ambiguous or forbidden, then pass one of these ids as project_id.',
+      description: 'Lists the projects you can use. Call it when project_id is ambiguous or forbidden.',
       input: ListProjectsToolInput,
       view: 'projects',
       permission: 'context.read',
@@ -40,6 +39,7 @@ export function projectResources(projects: ProjectsService): ResourceSpec[] {
     {
       name: 'project',
       uriTemplate: 'project://{project_id}',
+      variables: { project_id: 'project' },
       title: 'Project',
       description: 'A project and its settings; subscribe to hear when they change.',
       mimeType: 'application/json',

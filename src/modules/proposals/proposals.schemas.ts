@@ -11,7 +11,7 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const ProposalId = z
   .string()
   .regex(/^prop_[a-f0-9]{16}$/, 'must be a proposal id such as prop_0123456789abcdef')
-  .describe('Proposal id, e.g. prop_0123456789abcdef (from the pending_review answer of a write).');
+  .describe('The proposal_id of a pending_review answer.');
 
 export const ProposalPathParams = z.object({ id: ProposalId });
 

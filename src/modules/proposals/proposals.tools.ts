@@ -11,7 +11,7 @@ export function proposalTools(proposals: ProposalsService) {
       name: 'get_proposal',
       title: 'Follow a proposal',
       description:
-        'Reads a proposal your add_skill or add_knowledge made when the project reviews agent writes (the answer said status pending_review and gave a proposal_id): its status (pending, approved, rejected, superseded, withdrawn), the reviewer and comment, the published version, and the diff against the current version.',
+        'Follows up a pending_review answer of add_skill or add_knowledge: the proposal’s status, review comment and diff.',
       input: GetProposalInput,
       permission: 'context.read',
       annotations: READ_ONLY,
@@ -35,6 +35,7 @@ export function proposalResources(proposals: ProposalsService, projects: Project
     {
       name: 'proposals-pending',
       uriTemplate: 'proposals://{project_id}/pending',
+      variables: { project_id: 'project' },
       title: 'Pending proposals',
       description:
         "A project's proposals waiting for review (a reviewer sees all, an author their own); subscribe to hear when one is made, approved, rejected, superseded or withdrawn.",

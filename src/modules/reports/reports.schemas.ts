@@ -7,14 +7,8 @@ export const REPORT_MAX_ROWS = 1000;
 export const RunReportInput = z
   .object({
     project_id: ProjectRef,
-    name: z.string().trim().min(1).max(120).describe('The report definition name (GET /api/flows lists them).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(REPORT_MAX_ROWS)
-      .optional()
-      .describe(`Rows at most (default 200, max ${REPORT_MAX_ROWS}).`),
+    name: z.string().trim().min(1).max(120).describe('Report definition name.'),
+    limit: z.number().int().min(1).max(REPORT_MAX_ROWS).optional().describe('Rows at most (default 200).'),
   })
   .strict();
 

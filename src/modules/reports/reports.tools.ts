@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { REPORT_MAX_ROWS, RunReportInput } from './reports.schemas.js';
+import { RunReportInput } from './reports.schemas.js';
 import type { ReportsService } from './reports.service.js';
 
 const SUMMARY_ROWS = 20;
@@ -16,9 +16,7 @@ export function reportTools(reports: ReportsService) {
     defineTool({
       name: 'run_report',
       title: 'Run a saved report',
-      description:
-        'Runs a saved, governed report definition by name over its dataset (kpis_daily, ad_performance_daily or anomalies_daily) for its date range in the project timezone, with its metrics, dimensions and filters. ' +
-        `Rows are bounded (limit, default 200, max ${REPORT_MAX_ROWS}); truncated says when more exist. Ratios (roas, cpa, ctr, cvr) are recomputed from summed parts.`,
+      description: 'Runs a saved report definition by name and returns its rows.',
       input: RunReportInput,
       view: 'report',
       permission: 'data.read',

@@ -22,6 +22,8 @@ export interface TickResult {
   insights: { project_id: string; date: string }[];
   fx_refresh: boolean;
   swept: number;
+  /** What each module's sweep did this tick (alerts: evaluations queued, messages released and re-queued). */
+  sweeps: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface TickResult {
  */
 export class SchedulePlan {
   private readonly fxQueue: QueueHandle<Record<string, never>>;
+  private readonly sweeps = new Map<string, (now: Date) => Promise<unknown>>();
 
   constructor(
     private readonly deps: {
@@ -67,12 +70,15 @@ export class SchedulePlan {
   }
 
   async tick(now: Date): Promise<TickResult> {
-    const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0 };
+    const result: TickResult = { runs: [], insights: [], fx_refresh: false, swept: 0, sweeps: {} };
     const { db, config, flows } = this.deps;
     for (const id of await flows.dueDatastreamIds(now)) {
       const ds = await flows.datastreamRow(id);
       if (!ds?.next_run_at) continue;
       const dueAt = new Date(ds.next_run_at);
+      // A process ticking at the same moment may have claimed it and moved it on since the list was
+      // read: its next slot is not due yet, and claiming it now would fire it early.
+      if (dueAt.getTime() > now.getTime()) continue;
       const next = nextSlot(this.deps.flows.schedule(ds, now), dueAt, now);
       const claimed = await db.transaction(async (tx) => {
         const won = await repo.claimFiring(tx, { target: `datastream:${ds.id}`, dueAt, now });
@@ -97,7 +103,16 @@ export class SchedulePlan {
       result.fx_refresh = true;
     }
     result.swept = await this.deps.pipeline.sweep(now);
+    for (const [name, sweep] of this.sweeps) result.sweeps[name] = await sweep(now);
     return result;
+  }
+
+  /**
+   * Work another module re-checks at every tick against the database (so it is safe on every
+   * process at once), e.g. alerts whose quiet hours ended. Registered at assembly, before start.
+   */
+  addSweep(name: string, sweep: (now: Date) => Promise<unknown>): void {
+    this.sweeps.set(name, sweep);
   }
 
   private async claim(target: string, dueAt: Date, now: Date): Promise<boolean> {

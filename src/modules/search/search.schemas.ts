@@ -10,9 +10,9 @@ export const SearchInput = z
       .string()
       .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters: search with the few words that matter`)
       .refine((q) => q.trim().length > 0, 'must not be empty: give a few words, e.g. "roas drop"')
-      .describe('What you are looking for, in a few words (a KPI, a problem, a procedure).'),
+      .describe('A few words: a KPI, a problem, a procedure.'),
     project_id: ProjectRef,
-    limit: z.number().int().min(1).max(50).default(10).describe('Hits to return (1–50, default 10).'),
+    limit: z.number().int().min(1).max(50).default(10),
   })
   .strict();
 export type SearchInput = z.infer<typeof SearchInput>;

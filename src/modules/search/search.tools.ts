@@ -10,7 +10,7 @@ export function searchTools(search: SearchService) {
       name: 'search_context',
       title: 'Search the context hub',
       description:
-        'Start here. Searches Skills (procedures), Knowledge sheets and business keys; typos are tolerated. Hits come in tiers (title, description, graph-neighbor), best first, each with next: the call that opens it (get_procedure, get_knowledge or get_business_key).',
+        'Start here: finds the Skills (procedures), Knowledge sheets and business keys for a question. Each hit names the call that opens it.',
       input: SearchInput,
       view: 'search',
       permission: 'context.read',

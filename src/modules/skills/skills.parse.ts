@@ -142,3 +142,18 @@ export function parseReferences(body: string): string[] {
 export function mergeReferences(fromBody: string[], explicit: string[] | undefined): string[] {
   return [...new Set([...fromBody, ...(explicit ?? [])])];
 }
+
+/**
+ * The body's title: its first level-1 heading, when it comes before any other content (a Skill's
+ * prompt is titled with it), without inline formatting; else undefined.
+ */
+export function parseTitle(body: string): string | undefined {
+  for (const line of linesOf(body)) {
+    if (line.text.trim() === '') continue;
+    const heading = headingAt(line);
+    if (heading?.level !== 1) return undefined;
+    const text = heading.text.replace(/[*_`]/g, '').trim();
+    return text ? clip(text, 200) : undefined;
+  }
+  return undefined;
+}

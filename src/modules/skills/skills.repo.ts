@@ -227,3 +227,50 @@ export async function existingKeys(db: SqlExecutor, projectId: string, keys: str
   );
   return new Set(rows.map((r) => r.key));
 }
+
+/** What prompts/list needs of a live Skill in one project (its current version's argument declarations). */
+export interface PromptRow {
+  name: string;
+  project_id: string;
+  description: string;
+  /** The start of the body, where its title heading is. */
+  body_head: string;
+  metadata_arguments: unknown;
+  frontmatter_arguments: unknown;
+}
+
+/**
+ * The live Skills of the first `limit` distinct names after `after` (keyset on name) among
+ * `projectIds`, one row per project holding the name, ordered by name then project.
+ */
+export async function promptRows(
+  db: SqlExecutor,
+  projectIds: string[],
+  options: { after?: string | undefined; limit: number },
+): Promise<PromptRow[]> {
+  return db.query<PromptRow>(
+    `WITH names AS (
+       SELECT DISTINCT name FROM skills
+       WHERE deleted_at IS NULL AND project_id = ANY($1::text[]) AND ($2::text IS NULL OR name > $2)
+       ORDER BY name LIMIT $3
+     )
+     SELECT s.name, s.project_id, s.description, left(s.body_md, 400) AS body_head,
+       v.metadata -> 'arguments' AS metadata_arguments, v.frontmatter_extra -> 'arguments' AS frontmatter_arguments
+     FROM names n JOIN skills s ON s.name = n.name AND s.deleted_at IS NULL AND s.project_id = ANY($1::text[])
+     JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
+     ORDER BY s.name, s.project_id`,
+    [projectIds, options.after ?? null, options.limit],
+  );
+}
+
+/** The rows promptRows gives for one name (every project among `projectIds` that holds it live). */
+export async function promptRowsNamed(db: SqlExecutor, projectIds: string[], name: string): Promise<PromptRow[]> {
+  return db.query<PromptRow>(
+    `SELECT s.name, s.project_id, s.description, left(s.body_md, 400) AS body_head,
+       v.metadata -> 'arguments' AS metadata_arguments, v.frontmatter_extra -> 'arguments' AS frontmatter_arguments
+     FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
+     WHERE s.name = $2 AND s.deleted_at IS NULL AND s.project_id = ANY($1::text[])
+     ORDER BY s.project_id`,
+    [projectIds, name],
+  );
+}

@@ -13,11 +13,13 @@ import {
   SkillListQuery,
   SkillOutput,
   SkillPathParams,
+  SkillPromptOutput,
   SkillReadQuery,
   SkillVersionsOutput,
   UpdateSkillInput,
   VersionDiffQuery,
 } from './skills.schemas.js';
+import type { SkillPromptsService } from './skills.prompts.js';
 import type { SkillsService, SkillWrite } from './skills.service.js';
 
 /** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
@@ -32,7 +34,7 @@ const ProjectQuery = z.object({ project_id: ProjectRef });
 /** SKILL.md imports may carry a 1 MiB body plus front matter. */
 const IMPORT_BODY_LIMIT = 2 * 1024 * 1024;
 
-export function skillRoutes(skills: SkillsService) {
+export function skillRoutes(skills: SkillsService, prompts: SkillPromptsService) {
   return [
     defineRoute({
       method: 'GET',
@@ -153,6 +155,17 @@ export function skillRoutes(skills: SkillsService) {
       response: SkillWriteOutput,
       handler: async ({ ctx, params, query, body, reply }) =>
         sendWrite(reply, await skills.restore(ctx, query.project_id, params.name, body.version), 200),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/:name/prompt',
+      summary: 'How the skill appears to you as an MCP prompt: its name, title and arguments',
+      tags: ['skills'],
+      rule: { permission: 'context.read' },
+      params: SkillPathParams,
+      query: ProjectQuery,
+      response: SkillPromptOutput,
+      handler: async ({ ctx, params, query }) => prompts.describe(ctx, query.project_id, params.name),
     }),
     defineRoute({
       method: 'GET',

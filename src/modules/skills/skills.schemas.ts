@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VALUE_KINDS } from '../../mcp/completion.js';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
@@ -29,7 +30,7 @@ export const SkillName = z
   .string()
   .max(MAX_SKILL_NAME_LENGTH, 'must be at most 64 characters')
   .regex(SKILL_NAME_PATTERN, { error: (issue) => skillNameMessage(issue.input) })
-  .describe('Skill name (Agent Skills style), e.g. investigate-roas-drop.');
+  .describe('Skill name, e.g. investigate-roas-drop.');
 
 export const BodyMd = z
   .string()
@@ -44,11 +45,11 @@ export const AddSkillInput = z
   .object({
     project_id: ProjectRef,
     name: SkillName,
-    description: SkillDescription.describe('What the procedure is for and when to use it (≤ 1024 characters).'),
-    body_md: BodyMd.describe('Markdown: a "Steps" ordered list, an "Acceptance" list, [[business.key]] references.'),
-    mdm_references: References.optional().describe('Business keys in addition to the [[key]] references in the body.'),
-    acceptance: Acceptance.optional().describe('Acceptance criteria; replaces the items under an Acceptance heading.'),
-    metadata: Metadata.optional().describe('Free-form SKILL.md metadata, kept as given.'),
+    description: SkillDescription.describe('What the procedure is for and when to use it.'),
+    body_md: BodyMd.describe('Markdown.'),
+    mdm_references: References.optional().describe('Business keys besides the [[key]] ones in the body.'),
+    acceptance: Acceptance.optional().describe('Replaces the Acceptance list of the body.'),
+    metadata: Metadata.optional().describe('SKILL.md metadata, e.g. arguments (see docs/mcp.md, Prompts).'),
   })
   .strict();
 export type AddSkillInput = z.infer<typeof AddSkillInput>;
@@ -142,7 +143,7 @@ export const GetProcedureInput = z
   .object({
     name: SkillName,
     project_id: ProjectRef,
-    version: z.number().int().min(1).optional().describe('A past version; default the current one.'),
+    version: z.number().int().min(1).optional().describe('Default: the current one.'),
   })
   .strict();
 
@@ -159,6 +160,22 @@ export const AddSkillAck = z.object({
   version_number: z.number().nullable(),
   proposal_id: z.string().nullable(),
   next: z.string(),
+});
+
+/** GET …/prompt: how the Skill appears to the caller as an MCP prompt (issue 31). */
+export const SkillPromptOutput = z.object({
+  name: z.string().describe('The prompt name (the Skill name): clients show it as a slash command.'),
+  title: z.string().describe("The body's first heading, else the name in words."),
+  description: z.string(),
+  arguments: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      required: z.boolean(),
+      complete: z.enum(VALUE_KINDS).optional().describe('The kind of value completion/complete offers.'),
+    }),
+  ),
+  projects: z.array(z.string()).describe('Your projects that hold a Skill of this name: one prompt serves them all.'),
 });
 
 /** GET …/diff: both default to the neighbours of the current version (to = current, from = to − 1). */

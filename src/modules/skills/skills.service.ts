@@ -1,3 +1,4 @@
+import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
@@ -39,6 +40,13 @@ export type SkillWrite = { resolved: ResolvedProject } & (
   | { skill?: undefined; pending: PendingReview }
 );
 
+/** Where Skill changes are announced (the change feed): MCP clients hear their prompt list changed. */
+export interface SkillChanges {
+  publishIn(tx: SqlExecutor, event: ServerEvent): Promise<void>;
+}
+
+const PROMPTS_CHANGED: ServerEvent = { kind: 'prompts_list_changed' };
+
 export interface SkillSnapshot {
   current_version: number;
   version: SkillOutput | undefined;
@@ -58,6 +66,20 @@ export class SkillsService {
   ) {}
 
   private gate: WriteGate | undefined;
+  private changes: SkillChanges | undefined;
+
+  /**
+   * Attaches the change feed: every write (a new version, a restore, a delete, an import, an
+   * approved proposal) tells every replica's MCP sessions and subscriptions that the prompt list
+   * changed (issue 31), from inside the write's transaction, so it is heard once it is readable.
+   */
+  announceWith(changes: SkillChanges): void {
+    this.changes = changes;
+  }
+
+  private async announce(tx: SqlExecutor): Promise<void> {
+    await this.changes?.publishIn(tx, PROMPTS_CHANGED);
+  }
 
   /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
   async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
@@ -229,6 +251,7 @@ export class SkillsService {
       ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
+    await this.announce(tx);
     const head = (await repo.findHead(tx, projectId, input.name))!;
     return presentSkill(head, row, await repo.existingKeys(tx, projectId, references));
   }
@@ -291,7 +314,10 @@ export class SkillsService {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
     const head = await repo.findHead(this.db, project.id, name);
     if (!head || head.deleted_at) throw notFound(name, project.id);
-    await repo.markDeleted(this.db, head.id, ctx.clock.now());
+    await this.db.transaction(async (tx) => {
+      await repo.markDeleted(tx, head.id, ctx.clock.now());
+      await this.announce(tx);
+    });
   }
 
   async list(ctx: RequestContext, projectRef: string, page: PageQuery) {
@@ -407,12 +433,17 @@ export class SkillsService {
     author: VersionAuthor,
     pace: Pacer,
   ): Promise<Map<string, { id: string; version: number }>> {
-    return writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
+    const written = await writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
+    // One announcement for the whole import: clients re-list their prompts once.
+    if (written.size > 0) await this.announce(tx);
+    return written;
   }
 
   /** Deletes skills in the caller's transaction (an import with prune); no grant check. */
   async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
-    if (ids.length > 0) await repo.markManyDeleted(tx, ids, now);
+    if (ids.length === 0) return;
+    await repo.markManyDeleted(tx, ids, now);
+    await this.announce(tx);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {

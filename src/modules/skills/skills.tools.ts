@@ -12,7 +12,7 @@ export function skillTools(skills: SkillsService) {
       name: 'get_procedure',
       title: 'Get a procedure (Skill)',
       description:
-        'Opens a Skill: its numbered steps (titles in the text, full instructions in data.steps), body_md, business-key references and acceptance criteria. Call it with the name from a search_context hit, then follow the steps in order.',
+        'Opens a Skill by name (from a search_context hit): the numbered steps to follow, acceptance criteria and business keys.',
       input: GetProcedureInput,
       view: 'procedure',
       permission: 'context.read',
@@ -60,7 +60,7 @@ export function skillTools(skills: SkillsService) {
       name: 'add_skill',
       title: 'Add or revise a Skill',
       description:
-        'Saves a procedure. body_md is Markdown: put the steps as an ordered list under a "Steps" heading, the checks under an "Acceptance" heading, and reference business keys as [[kpi.roas]]. An existing name gets a new version; nothing is overwritten. When the project reviews agent writes, the answer is status pending_review with a proposal_id: follow it with get_proposal.',
+        'Saves a procedure as a new version: steps as an ordered list under "Steps", checks under "Acceptance", business keys as [[kpi.roas]]. An answer with status pending_review waits for a reviewer: follow it with get_proposal.',
       input: AddSkillInput,
       view: 'procedure',
       permission: 'context.write',
@@ -111,8 +111,7 @@ export function skillTools(skills: SkillsService) {
     defineTool({
       name: 'get_skills',
       title: 'All Skills (raw)',
-      description:
-        'Returns every live Skill of the project in full as one raw JSON block (unbounded, no envelope). Prefer search_context then get_procedure; use this only when you need all of them.',
+      description: 'Every Skill in full as one raw, unbounded JSON block. Prefer search_context, then get_procedure.',
       input: GetSkillsInput,
       permission: 'context.read',
       annotations: READ_ONLY,

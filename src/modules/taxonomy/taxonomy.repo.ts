@@ -170,3 +170,56 @@ export async function skillsReferencing(
     [projectId, key],
   );
 }
+
+/**
+ * A Skill's keys: its references (in their order), then the keys it links to, with their labels
+ * (null for a reference the taxonomy does not hold).
+ */
+export async function skillKeys(
+  db: SqlExecutor,
+  projectId: string,
+  skillId: string,
+  references: string[],
+): Promise<{ key: string; label: string | null }[]> {
+  return db.query(
+    `WITH refs AS (
+       SELECT key, ord FROM unnest($3::text[]) WITH ORDINALITY AS r(key, ord)
+       UNION ALL
+       SELECT business_key, 1000000 FROM business_links
+       WHERE project_id = $1 AND source_type = 'skill' AND source_id = $2 AND NOT (business_key = ANY($3::text[]))
+     )
+     , firsts AS (SELECT key, min(ord) AS ord FROM refs GROUP BY key)
+     SELECT f.key, k.label FROM firsts f LEFT JOIN business_keys k ON k.project_id = $1 AND k.key = f.key
+     ORDER BY f.ord, f.key`,
+    [projectId, skillId, references],
+  );
+}
+
+/**
+ * Live Knowledge sheets linked to any key the Skill references or links to, one row per sheet (its
+ * `explains` link when it has one), `explains` first, then by topic id; `total` counts them all.
+ */
+export async function knowledgeForSkill(
+  db: SqlExecutor,
+  projectId: string,
+  skillId: string,
+  references: string[],
+  limit: number,
+): Promise<{ topic_id: string; title: string; business_key: string; relation_type: string; total: number }[]> {
+  return db.query(
+    `WITH keys AS (
+       SELECT unnest($3::text[]) AS key
+       UNION SELECT business_key FROM business_links WHERE project_id = $1 AND source_type = 'skill' AND source_id = $2
+     ), linked AS (
+       SELECT DISTINCT ON (l.source_id) l.source_id, l.business_key, l.relation_type
+       FROM business_links l JOIN keys ON keys.key = l.business_key
+       WHERE l.project_id = $1 AND l.source_type = 'knowledge'
+       ORDER BY l.source_id, (l.relation_type = 'explains') DESC, l.business_key
+     )
+     SELECT k.topic_id, k.title, linked.business_key, linked.relation_type, count(*) OVER ()::int AS total
+     FROM linked JOIN knowledge k ON k.id = linked.source_id AND k.project_id = $1 AND k.deleted_at IS NULL
+     ORDER BY (linked.relation_type = 'explains') DESC, k.topic_id
+     LIMIT $4`,
+    [projectId, skillId, references, limit],
+  );
+}

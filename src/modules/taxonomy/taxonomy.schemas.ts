@@ -8,7 +8,7 @@ export const BusinessKey = z
   .string()
   .max(128, 'must be at most 128 characters')
   .regex(BUSINESS_KEY_PATTERN, 'must be a dotted lowercase key such as kpi.roas or surface.checkout')
-  .describe('Business key, dotted lowercase, e.g. kpi.roas.');
+  .describe('Business key, e.g. kpi.roas.');
 
 export const RELATION_TYPES = ['explains', 'uses', 'related_to'] as const;
 export const SOURCE_TYPES = ['knowledge', 'skill'] as const;

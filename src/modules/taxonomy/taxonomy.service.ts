@@ -50,6 +50,12 @@ export interface TaxonomyChanges {
   deleteKeys: string[];
 }
 
+export interface SkillContext {
+  keys: { key: string; label: string | null }[];
+  knowledge: { topic_id: string; title: string; business_key: string; relation_type: string }[];
+  more: number;
+}
+
 export interface LinkedObject {
   kind: 'skill' | 'knowledge';
   id: string;
@@ -308,6 +314,29 @@ export class TaxonomyService {
         ]
       : await Promise.all([repo.listKeys(this.db, id, {}), repo.listLinks(this.db, id, {})]);
     return { keys: keys.map(presentKey), links: links.map(presentLink) };
+  }
+
+  /**
+   * What a Skill's prompt names beside its steps (issue 31): the keys it references or links to,
+   * with their labels (null: not in the taxonomy), and the live Knowledge sheets linked to those
+   * keys, `explains` first, at most `limit` (`more` counts the rest). No grant check: the caller
+   * read the Skill through its grant (SkillPromptsService).
+   */
+  async skillContext(
+    projectId: string,
+    skill: { id: string; references: string[] },
+    limit: number,
+  ): Promise<SkillContext> {
+    const [keys, knowledge] = await Promise.all([
+      repo.skillKeys(this.db, projectId, skill.id, skill.references),
+      repo.knowledgeForSkill(this.db, projectId, skill.id, skill.references, limit),
+    ]);
+    const total = knowledge[0]?.total ?? 0;
+    return {
+      keys,
+      knowledge: knowledge.map(({ total: _total, ...k }) => k),
+      more: Math.max(0, total - knowledge.length),
+    };
   }
 
   /**

@@ -21,7 +21,7 @@ export function taxonomyTools(taxonomy: TaxonomyService) {
       name: 'get_business_key',
       title: 'Get a business key',
       description:
-        'Opens a business taxonomy key (e.g. kpi.roas): its label, description and synonyms, its parent and children, and the Skills and Knowledge sheets linked to it, each with the call that opens it.',
+        'Opens a business key (e.g. kpi.roas): its definition, parent and children, and the Skills and Knowledge linked to it.',
       input: GetBusinessKeyToolInput,
       view: 'business-key',
       permission: 'context.read',

@@ -1,5 +1,5 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
-import type { Database } from '../db/database.js';
+import type { Database, SqlExecutor } from '../db/database.js';
 import type { Logger } from '../logger.js';
 
 export const CHANGE_CHANNEL = 'context_hub_changes';
@@ -43,6 +43,15 @@ export class ChangeFeed implements ServerEventBus {
     void this.db
       .notify(this.channel, JSON.stringify(event))
       .catch((err: unknown) => this.log.warn({ err }, 'change notify failed'));
+  }
+
+  /**
+   * Publishes from inside a transaction: PostgreSQL delivers the notification when `tx` commits,
+   * and not at all when it rolls back, so no replica hears of a change before it can read it (or of
+   * one that never happened). Equal events of one transaction are delivered once.
+   */
+  async publishIn(tx: SqlExecutor, event: ServerEvent): Promise<void> {
+    await tx.query('SELECT pg_notify($1, $2)', [this.channel, JSON.stringify(event)]);
   }
 
   async resourceUpdated(uri: string): Promise<void> {

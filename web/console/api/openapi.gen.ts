@@ -52,6 +52,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log, newest first: each message with every attempt (status, HTTP code, latency, error, answer) */
+        get: operations["getApiAlertsDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with its attempts */
+        get: operations["getApiAlertsDeliveriesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a dead-lettered delivery again (same id, a fresh budget of attempts) */
+        post: operations["postApiAlertsDeliveriesIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's alert destinations by name (secret names only, never values) */
+        get: operations["getApiAlertsDestinations"];
+        put?: never;
+        /** Create a destination (webhook, slack, teams, email, pagerduty); a webhook’s signing secret is shown once */
+        post: operations["postApiAlertsDestinations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one alert destination */
+        get: operations["getApiAlertsDestinationsId"];
+        put?: never;
+        post?: never;
+        /** Delete a destination no rule uses (409 names the rules that do) */
+        delete: operations["deleteApiAlertsDestinationsId"];
+        options?: never;
+        head?: never;
+        /** Change a destination: name, config (whole), secrets (merged), enabled, or rotate a webhook secret */
+        patch: operations["patchApiAlertsDestinationsId"];
+        trace?: never;
+    };
+    "/api/alerts/destinations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message now and answer the outcome (a failed send is a 200 describing it) */
+        post: operations["postApiAlertsDestinationsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's mutes, latest end first (active says whether one silences today) */
+        get: operations["getApiAlertsMutes"];
+        put?: never;
+        /** Mute a metric and/or channel until a day (for one rule or all) */
+        post: operations["postApiAlertsMutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/mutes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a mute now */
+        delete: operations["deleteApiAlertsMutesId"];
+        options?: never;
+        head?: never;
+        /** Change when a mute ends, or its reason */
+        patch: operations["patchApiAlertsMutesId"];
+        trace?: never;
+    };
+    "/api/alerts/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's alert rules by name */
+        get: operations["getApiAlertsRules"];
+        put?: never;
+        /** Create an alert rule: sources, filters, destinations, quiet hours */
+        post: operations["postApiAlertsRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one alert rule */
+        get: operations["getApiAlertsRulesId"];
+        put?: never;
+        post?: never;
+        /** Delete an alert rule (its delivery log stays) */
+        delete: operations["deleteApiAlertsRulesId"];
+        options?: never;
+        head?: never;
+        /** Change an alert rule (filters and destinations are replaced whole; quiet_hours null removes them) */
+        patch: operations["patchApiAlertsRulesId"];
+        trace?: never;
+    };
     "/api/anomalies": {
         parameters: {
             query?: never;
@@ -835,6 +1013,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/skills/{name}/prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the skill appears to you as an MCP prompt: its name, title and arguments */
+        get: operations["getApiSkillsNamePrompt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/skills/{name}/restore": {
         parameters: {
             query?: never;
@@ -1125,6 +1320,1190 @@ export interface operations {
             };
         };
     };
+    getApiAlertsDeliveries: {
+        parameters: {
+            query: {
+                cursor?: string;
+                destination_id?: string;
+                limit?: number;
+                project_id: string;
+                rule_id?: string;
+                status?: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            attempt_count: number;
+                            attempts: {
+                                attempt: number;
+                                error: string | null;
+                                finished_at: string | null;
+                                http_status: number | null;
+                                latency_ms: number | null;
+                                /**
+                                 * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                                 * @enum {string}
+                                 */
+                                outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                                /** @description At most 500 bytes of the receiver’s answer. */
+                                response_excerpt: string | null;
+                                retry_at: string | null;
+                                started_at: string;
+                            }[];
+                            created_at: string;
+                            deliver_after: string;
+                            delivered_at: string | null;
+                            destination: {
+                                id: string;
+                                kind: string;
+                                name: string;
+                            };
+                            event_type: string;
+                            /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                            id: string;
+                            item_count: number;
+                            last_error: string | null;
+                            max_attempts: number;
+                            project_id: string;
+                            rule: {
+                                id: string | null;
+                                name: string;
+                            };
+                            run_id: string | null;
+                            source: string;
+                            /** @enum {string} */
+                            status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                            title: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDeliveriesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt_count: number;
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            finished_at: string | null;
+                            http_status: number | null;
+                            latency_ms: number | null;
+                            /**
+                             * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                             * @enum {string}
+                             */
+                            outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                            /** @description At most 500 bytes of the receiver’s answer. */
+                            response_excerpt: string | null;
+                            retry_at: string | null;
+                            started_at: string;
+                        }[];
+                        created_at: string;
+                        deliver_after: string;
+                        delivered_at: string | null;
+                        destination: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        };
+                        event_type: string;
+                        /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                        id: string;
+                        item_count: number;
+                        last_error: string | null;
+                        max_attempts: number;
+                        project_id: string;
+                        rule: {
+                            id: string | null;
+                            name: string;
+                        };
+                        run_id: string | null;
+                        source: string;
+                        /** @enum {string} */
+                        status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDeliveriesIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt_count: number;
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            finished_at: string | null;
+                            http_status: number | null;
+                            latency_ms: number | null;
+                            /**
+                             * @description interrupted: the process delivering it stopped mid-attempt (another process retries it).
+                             * @enum {string}
+                             */
+                            outcome: "interrupted" | "delivered" | "retry" | "failed" | "dead";
+                            /** @description At most 500 bytes of the receiver’s answer. */
+                            response_excerpt: string | null;
+                            retry_at: string | null;
+                            started_at: string;
+                        }[];
+                        created_at: string;
+                        deliver_after: string;
+                        delivered_at: string | null;
+                        destination: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        };
+                        event_type: string;
+                        /** @description The message id: the webhook-id a webhook receiver sees on every attempt. */
+                        id: string;
+                        item_count: number;
+                        last_error: string | null;
+                        max_attempts: number;
+                        project_id: string;
+                        rule: {
+                            id: string | null;
+                            name: string;
+                        };
+                        run_id: string | null;
+                        source: string;
+                        /** @enum {string} */
+                        status: "held" | "pending" | "delivering" | "delivered" | "failed" | "dead";
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDestinations: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destinations: {
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                            created_by: string;
+                            enabled: boolean;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                            last_test: {
+                                at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                ok: boolean;
+                            } | null;
+                            name: string;
+                            project_id: string;
+                            rules: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description Names of the stored secrets; values are never returned. */
+                            secret_fields: string[];
+                            /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                            signing_secret?: string;
+                            /** @description The host messages go to (not the URL: that is a credential). */
+                            target: string | null;
+                            updated_at: string;
+                            updated_by: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Not secret. email: {host, port, secure, require_tls, from, to[]}; pagerduty: {events_url} (default https://events.pagerduty.com/v2/enqueue); webhook, slack, teams: {}.
+                     * @default {}
+                     */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                    name: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /**
+                     * @description Encrypted at rest, never returned. webhook, slack, teams: {url}; email: {user, password}; pagerduty: {routing_key}. A webhook signing secret (whsec_…) is generated and shown once.
+                     * @default {}
+                     */
+                    secrets?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replaces the whole configuration. */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    enabled?: boolean;
+                    name?: string;
+                    /**
+                     * @description webhook: a new whsec_… secret, shown once in this answer; the old one stops signing at once.
+                     * @constant
+                     */
+                    rotate_signing_secret?: true;
+                    /** @description Merged over the stored secrets: named keys replace, others stay. */
+                    secrets?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        created_by: string;
+                        enabled: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "teams" | "email" | "pagerduty";
+                        last_test: {
+                            at: string;
+                            error: string | null;
+                            http_status: number | null;
+                            latency_ms: number;
+                            ok: boolean;
+                        } | null;
+                        name: string;
+                        project_id: string;
+                        rules: {
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description Names of the stored secrets; values are never returned. */
+                        secret_fields: string[];
+                        /** @description webhook, on create and rotation only: the whsec_… secret receivers verify with. Shown once. */
+                        signing_secret?: string;
+                        /** @description The host messages go to (not the URL: that is a credential). */
+                        target: string | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsDestinationsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string;
+                        delivery_id: string;
+                        error: string | null;
+                        http_status: number | null;
+                        latency_ms: number;
+                        ok: boolean;
+                        response_excerpt: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsMutes: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mutes: {
+                            /** @description Whether it silences today (project time zone). */
+                            active: boolean;
+                            channel: string | null;
+                            created_at: string;
+                            created_by: string;
+                            id: string;
+                            metric: string | null;
+                            project_id: string;
+                            reason: string;
+                            rule_id: string | null;
+                            until: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsMutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    channel?: string;
+                    /** @enum {string} */
+                    metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /** @default  */
+                    reason?: string;
+                    /** @description Only this rule (default: every rule of the project). */
+                    rule_id?: string;
+                    /**
+                     * Format: date
+                     * @description Last muted day (YYYY-MM-DD, project time zone), inclusive.
+                     */
+                    until: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether it silences today (project time zone). */
+                        active: boolean;
+                        channel: string | null;
+                        created_at: string;
+                        created_by: string;
+                        id: string;
+                        metric: string | null;
+                        project_id: string;
+                        reason: string;
+                        rule_id: string | null;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsMutesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsMutesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    /** Format: date */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether it silences today (project time zone). */
+                        active: boolean;
+                        channel: string | null;
+                        created_at: string;
+                        created_by: string;
+                        id: string;
+                        metric: string | null;
+                        project_id: string;
+                        reason: string;
+                        rule_id: string | null;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsRules: {
+        parameters: {
+            query: {
+                cursor?: string;
+                limit?: number;
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        rules: {
+                            created_at: string;
+                            created_by: string;
+                            destinations: {
+                                id: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                            enabled: boolean;
+                            filters: {
+                                /** @description Anomalies on these channels only (default: every channel). */
+                                channels?: string[];
+                                /**
+                                 * @description spike, drop or both.
+                                 * @default both
+                                 * @enum {string}
+                                 */
+                                direction: "spike" | "drop" | "both";
+                                /**
+                                 * @description Whether anomalies of the project total (channel "_total") count.
+                                 * @default true
+                                 */
+                                include_totals: boolean;
+                                /** @description Anomalies of these metrics only (default: every metric). */
+                                metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                                /** @description Anomalies with |z| at least this. */
+                                min_abs_z?: number;
+                                /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                                min_score?: number;
+                            };
+                            id: string;
+                            name: string;
+                            on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                            project_id: string;
+                            quiet_hours: {
+                                from: string;
+                                to: string;
+                            } | null;
+                            updated_at: string;
+                            updated_by: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAlertsRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Destination ids of the same project. */
+                    destinations: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @default {
+                     *       "direction": "both",
+                     *       "include_totals": true
+                     *     }
+                     */
+                    filters?: {
+                        /** @description Anomalies on these channels only (default: every channel). */
+                        channels?: string[];
+                        /**
+                         * @description spike, drop or both.
+                         * @default both
+                         * @enum {string}
+                         */
+                        direction?: "spike" | "drop" | "both";
+                        /**
+                         * @description Whether anomalies of the project total (channel "_total") count.
+                         * @default true
+                         */
+                        include_totals?: boolean;
+                        /** @description Anomalies of these metrics only (default: every metric). */
+                        metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                        /** @description Anomalies with |z| at least this. */
+                        min_abs_z?: number;
+                        /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                        min_score?: number;
+                    };
+                    name: string;
+                    /** @description What the rule alerts on: anomaly, data_quality, run_failed, daily_insight. */
+                    on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                    /** @default null */
+                    quiet_hours?: {
+                        /** @description HH:MM in the project time zone. */
+                        from: string;
+                        /** @description HH:MM in the project time zone. */
+                        to: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Destination ids of the same project. */
+                    destinations?: string[];
+                    enabled?: boolean;
+                    /** @description Replaces the filters whole. */
+                    filters?: {
+                        /** @description Anomalies on these channels only (default: every channel). */
+                        channels?: string[];
+                        /**
+                         * @description spike, drop or both.
+                         * @default both
+                         * @enum {string}
+                         */
+                        direction?: "spike" | "drop" | "both";
+                        /**
+                         * @description Whether anomalies of the project total (channel "_total") count.
+                         * @default true
+                         */
+                        include_totals?: boolean;
+                        /** @description Anomalies of these metrics only (default: every metric). */
+                        metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                        /** @description Anomalies with |z| at least this. */
+                        min_abs_z?: number;
+                        /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                        min_score?: number;
+                    };
+                    name?: string;
+                    /** @description What the rule alerts on: anomaly, data_quality, run_failed, daily_insight. */
+                    on?: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                    /** @description null removes them. */
+                    quiet_hours?: {
+                        /** @description HH:MM in the project time zone. */
+                        from: string;
+                        /** @description HH:MM in the project time zone. */
+                        to: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string;
+                        destinations: {
+                            id: string;
+                            kind: string;
+                            name: string;
+                        }[];
+                        enabled: boolean;
+                        filters: {
+                            /** @description Anomalies on these channels only (default: every channel). */
+                            channels?: string[];
+                            /**
+                             * @description spike, drop or both.
+                             * @default both
+                             * @enum {string}
+                             */
+                            direction: "spike" | "drop" | "both";
+                            /**
+                             * @description Whether anomalies of the project total (channel "_total") count.
+                             * @default true
+                             */
+                            include_totals: boolean;
+                            /** @description Anomalies of these metrics only (default: every metric). */
+                            metrics?: ("spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr")[];
+                            /** @description Anomalies with |z| at least this. */
+                            min_abs_z?: number;
+                            /** @description Anomalies with a score at least this; applies to anomalies that carry a score. */
+                            min_score?: number;
+                        };
+                        id: string;
+                        name: string;
+                        on: ("anomaly" | "data_quality" | "run_failed" | "daily_insight")[];
+                        project_id: string;
+                        quiet_hours: {
+                            from: string;
+                            to: string;
+                        } | null;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiAnomalies: {
         parameters: {
             query: {
@@ -1246,7 +2625,7 @@ export interface operations {
                 channel?: string;
                 from?: string;
                 metric: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: string;
             };
             header?: never;
@@ -1782,7 +3161,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -1832,10 +3211,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    /** @description Business key, e.g. kpi.roas. */
                     business_key: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     /** @enum {string} */
                     relation_type: "explains" | "uses" | "related_to";
                     /** @description The object's id (or a Skill's name / a Knowledge topic_id). */
@@ -1878,7 +3257,7 @@ export interface operations {
     deleteApiContextBusinessLinksId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -1973,19 +3352,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What happened and what it may affect.
-                     * @default
-                     */
+                    /** @default  */
                     description?: string;
-                    /** @description Last day of a multi-day event (on or after event_date). */
+                    /** @description Last day of a multi-day event. */
                     end_date?: string | null;
-                    /** @description The day it happened or started (YYYY-MM-DD, in the project timezone). */
+                    /**
+                     * Format: date
+                     * @description The day it happened or started, in the project timezone.
+                     */
                     event_date: string;
-                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    /** @description Any short label, stored as snake_case; known: release, launch, redesign, checkout_change, campaign_launch, promotion, pricing_change, tracking_change, outage, holiday, budget_change, other. */
                     event_type: string;
                     /**
-                     * @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7).
+                     * @description Days after the event (or its end_date) it may still explain the data.
                      * @default 7
                      */
                     impact_window_days?: number;
@@ -2130,10 +3509,11 @@ export interface operations {
                     description?: string;
                     /** @description null clears it. */
                     end_date?: string | null;
+                    /** Format: date */
                     event_date?: string;
-                    /** @description A short label for what happened, normalized to lowercase snake_case ("Checkout Change" → checkout_change; 1–64 characters). Any label is accepted; known kinds: release (a product, site or app release); launch (a new product, feature or market went live); redesign (a site, app or page was redesigned); checkout_change (the checkout or payment flow changed); campaign_launch (a new campaign or channel went live); promotion (a sale, discount or coupon period); pricing_change (list prices or fees changed); tracking_change (analytics, tagging, consent or attribution changed (data may shift without real change)); outage (the site, checkout, an ad account or a data feed was down); holiday (a public holiday or seasonal peak); budget_change (media budgets or bids changed); other (anything else worth knowing when reading the numbers). */
+                    /** @description Any short label, stored as snake_case; known: release, launch, redesign, checkout_change, campaign_launch, promotion, pricing_change, tracking_change, outage, holiday, budget_change, other. */
                     event_type?: string;
-                    /** @description Days after the event (or its end_date) during which it still explains the data (0–90, default 7). */
+                    /** @description Days after the event (or its end_date) it may still explain the data. */
                     impact_window_days?: number;
                     title?: string;
                 };
@@ -2703,7 +4083,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -2751,14 +4131,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The sheet, in Markdown. */
+                    /** @description Markdown. */
                     body_md: string;
-                    /** @description Who keeps this sheet current (team or person). */
+                    /** @description Team or person who keeps it current. */
                     owner?: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     title: string;
-                    /** @description Derived from the title when not given; an existing topic_id gets a new version. */
+                    /** @description Default: derived from the title. */
                     topic_id?: string;
                 };
             };
@@ -2820,7 +4200,7 @@ export interface operations {
     getApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -2877,7 +4257,7 @@ export interface operations {
     putApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -2951,7 +4331,7 @@ export interface operations {
     deleteApiKnowledgeTopicId: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -2983,7 +4363,7 @@ export interface operations {
         parameters: {
             query?: {
                 from?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: number;
             };
             header?: never;
@@ -3029,7 +4409,7 @@ export interface operations {
     postApiKnowledgeTopicIdRestore: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -3104,7 +4484,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4095,7 +5475,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 status?: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
             };
             header?: never;
@@ -4494,7 +5874,7 @@ export interface operations {
         parameters: {
             query: {
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 q: string;
             };
             header?: never;
@@ -4558,7 +5938,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -4606,22 +5986,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Acceptance criteria; replaces the items under an Acceptance heading. */
+                    /** @description Replaces the Acceptance list of the body. */
                     acceptance?: string[];
-                    /** @description Markdown: a "Steps" ordered list, an "Acceptance" list, [[business.key]] references. */
+                    /** @description Markdown. */
                     body_md: string;
-                    /** @description What the procedure is for and when to use it (≤ 1024 characters). */
+                    /** @description What the procedure is for and when to use it. */
                     description: string;
-                    /** @description Business keys in addition to the [[key]] references in the body. */
+                    /** @description Business keys besides the [[key]] ones in the body. */
                     mdm_references?: string[];
-                    /** @description Free-form SKILL.md metadata, kept as given. */
+                    /** @description SKILL.md metadata, e.g. arguments (see docs/mcp.md, Prompts). */
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description Skill name (Agent Skills style), e.g. investigate-roas-drop. */
+                    /** @description Skill name, e.g. investigate-roas-drop. */
                     name: string;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                 };
             };
         };
@@ -4692,7 +6072,7 @@ export interface operations {
     getApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -4759,7 +6139,7 @@ export interface operations {
     putApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4847,7 +6227,7 @@ export interface operations {
     deleteApiSkillsName: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -4879,7 +6259,7 @@ export interface operations {
         parameters: {
             query?: {
                 from?: number;
-                project_id?: "default" | string;
+                project_id?: string;
                 to?: number;
             };
             header?: never;
@@ -4945,10 +6325,61 @@ export interface operations {
             };
         };
     };
+    getApiSkillsNamePrompt: {
+        parameters: {
+            query?: {
+                project_id?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        arguments: {
+                            /**
+                             * @description The kind of value completion/complete offers.
+                             * @enum {string}
+                             */
+                            complete?: "project" | "skill" | "topic" | "business_key" | "metric" | "channel" | "run";
+                            description?: string;
+                            name: string;
+                            required: boolean;
+                        }[];
+                        description: string;
+                        /** @description The prompt name (the Skill name): clients show it as a slash command. */
+                        name: string;
+                        /** @description Your projects that hold a Skill of this name: one prompt serves them all. */
+                        projects: string[];
+                        /** @description The body's first heading, else the name in words. */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiSkillsNameRestore: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5031,7 +6462,7 @@ export interface operations {
     getApiSkillsNameSKILLMd: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
                 version?: number;
             };
             header?: never;
@@ -5067,7 +6498,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5122,7 +6553,7 @@ export interface operations {
     postApiSkillsImport: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5210,8 +6641,8 @@ export interface operations {
                     acceptance?: string[];
                     body_md: string;
                     mdm_references?: string[];
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                 };
             };
         };
@@ -5249,7 +6680,7 @@ export interface operations {
     getApiTaxonomy: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5286,7 +6717,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path?: never;
@@ -5335,13 +6766,13 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description Business key, dotted lowercase, e.g. kpi.roas. */
+                    /** @description Business key, e.g. kpi.roas. */
                     key: string;
                     label: string;
                     /** @description The parent key; it must exist. */
                     parent?: string | null;
-                    /** @description Project id; "default" resolves to the only project you can see. A console URL (https://<host>/console/<project_id>/…) works too: its proj_… segment is used. */
-                    project_id?: "default" | string;
+                    /** @description Project id, or a console URL naming it; "default": your only project. */
+                    project_id?: string;
                     synonyms?: string[];
                 };
             };
@@ -5377,7 +6808,7 @@ export interface operations {
     getApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5417,7 +6848,7 @@ export interface operations {
     putApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {
@@ -5467,7 +6898,7 @@ export interface operations {
     deleteApiTaxonomyKeysKey: {
         parameters: {
             query?: {
-                project_id?: "default" | string;
+                project_id?: string;
             };
             header?: never;
             path: {

@@ -7,6 +7,7 @@ import { choicesOf, wholeList } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
 import { VersionHistory } from './history.js';
+import { SkillPrompt } from './skill-prompt.js';
 import { useVersionPage } from './version-page.js';
 
 const TEMPLATE =
@@ -240,6 +241,7 @@ function SkillPage(props: { name: string }) {
                 <ParsedView steps={s.steps} acceptance={s.acceptance} showSteps />
                 <h3>References</h3>
                 <References keys={s.mdm_references} unresolved={s.unresolved_references} />
+                <SkillPrompt name={s.name} version={s.current_version} />
               </section>
               <section class="card" aria-label="Body">
                 <Markdown source={s.body_md} />

@@ -1,0 +1,1 @@
+export { CompletionService } from './completion.service.js';
