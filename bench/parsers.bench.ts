@@ -1,17 +1,19 @@
 // npm run bench:parsers -- [--b=<checkout>] [--rounds=5] [--write]
 //
-// The parsers of untrusted input on their largest realistic inputs: the line diff (`diff`) of
-// Skill/Knowledge bodies, the CSV export reader (`csv-parse` behind strict decoding and bounds),
-// and the ECB XML reader (`saxes`) on a history-sized feed. With --b=<checkout> the same inputs go
-// through that checkout's code as well, round by round (A, B, then B, A, ...), so a checkout of the
-// commit before the libraries came in (hand-written Myers, CSV splitter and XML tokenizer) measures
-// what they cost. Such a checkout needs node_modules (a symlink to this one's will do).
+// Issue 32's libraries against the code they replaced (or would have), on the largest realistic
+// inputs, round by round (this build first, then the other first, ...):
+// - the line diff of Skill/Knowledge bodies: this build's hand-written Myers against the `diff`
+//   package (jsdiff, a devDependency kept for this comparison), same edit cap, same edit counts;
+// - the CSV export reader (`csv-parse` behind strict decoding and bounds) and the ECB XML reader
+//   (`saxes`) against --b=<checkout>'s, e.g. a checkout of the commit before them (hand-written CSV
+//   splitter and XML tokenizer); such a checkout needs node_modules (a symlink to this one's does).
 // --write replaces the "## parsers" section of BENCHMARKS.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { diffArrays } from 'diff';
 import { ecbXml } from '../test/money/ecb-fixtures.js';
 import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
@@ -109,7 +111,20 @@ const longField = Buffer.from(
 
 interface Case {
   name: string;
+  /** This build; the other side is `other` when given (the checkout of --b otherwise, if any). */
   run: (impl: Impl) => Promise<unknown> | unknown;
+  other?: { name: string; run: () => unknown };
+}
+
+/** The `diff` package's line diff with the same cap as line-diff.ts (past it, a block replace). */
+function jsdiffLines(a: string[], b: string[], maxEdits = 2000): { kind: string }[] {
+  const changes = diffArrays(a, b, { maxEditLength: maxEdits });
+  if (!changes) {
+    let start = 0;
+    while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+    return [...a.slice(start).map(() => ({ kind: 'delete' })), ...b.slice(start).map(() => ({ kind: 'insert' }))];
+  }
+  return changes.flatMap((c) => c.value.map(() => ({ kind: c.added ? 'insert' : c.removed ? 'delete' : 'equal' })));
 }
 
 async function cases(a: Impl): Promise<Case[]> {
@@ -128,11 +143,18 @@ async function cases(a: Impl): Promise<Case[]> {
     ['diff: 10,000 lines, 1 % changed', 10_000, 0.01],
     ['diff: 10,000 lines, 8 % changed (~1,300 edits)', 10_000, 0.08],
     ['diff: 10,000 lines, 30 % changed (past the 2,000-edit cap)', 10_000, 0.3],
+    ['diff: 100,000 lines, 1.2 % changed (past the cap)', 100_000, 0.012],
   ];
+  const edits = (ops: { kind: string }[]) => ops.filter((o) => o.kind !== 'equal').length;
   return [
     ...diffs.map(([name, n, p]): Case => {
       const [x, y] = diffCase(n, p);
-      return { name, run: (impl) => impl.diffLines(x, y) };
+      if (edits(a.diffLines(x, y)) !== edits(jsdiffLines(x, y))) throw new Error(`${name}: edit counts differ`);
+      return {
+        name,
+        run: (impl) => impl.diffLines(x, y),
+        other: { name: '`diff` package', run: () => jsdiffLines(x, y) },
+      };
     }),
     {
       name: `CSV: ${csvRows.toLocaleString('en')} rows (${(csv.length / 1e6).toFixed(0)} MB), quoted fields`,
@@ -159,27 +181,31 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
 
 const a = await implOf(root);
 const b = args.b ? await implOf(path.resolve(root, args.b)) : undefined;
-const table = [`| input | this build (ms) |${b ? ' B (ms) | B/A |' : ''}`, `|---|---:|${b ? '---:|---:|' : ''}`];
+const table = ['| input | this build (ms) | compared with | other (ms) | other / this |', '|---|---:|---|---:|---:|'];
 for (const c of await cases(a)) {
+  const other = c.other ?? (b ? { name: `--b checkout`, run: () => c.run(b) } : undefined);
   const times: { A: number[]; B: number[] } = { A: [], B: [] };
-  const timed = async (side: 'A' | 'B', impl: Impl) => {
+  const timed = async (side: 'A' | 'B', run: () => unknown) => {
     const started = performance.now();
-    await c.run(impl);
+    await run();
     times[side].push(performance.now() - started);
   };
-  await c.run(a); // warm-up
-  if (b) await c.run(b);
+  const mine = () => c.run(a);
+  await mine(); // warm-up
+  if (other) await other.run();
   for (let round = 0; round < ROUNDS; round++) {
-    if (b && round % 2 === 1) {
-      await timed('B', b);
-      await timed('A', a);
+    if (other && round % 2 === 1) {
+      await timed('B', other.run);
+      await timed('A', mine);
     } else {
-      await timed('A', a);
-      if (b) await timed('B', b);
+      await timed('A', mine);
+      if (other) await timed('B', other.run);
     }
   }
   const ma = median(times.A);
-  const row = `| ${c.name} | ${ma.toFixed(1)} |${b ? ` ${median(times.B).toFixed(1)} | ${(median(times.B) / ma).toFixed(2)} |` : ''}`;
+  const row = other
+    ? `| ${c.name} | ${ma.toFixed(1)} | ${other.name} | ${median(times.B).toFixed(1)} | ${(median(times.B) / ma).toFixed(2)} |`
+    : `| ${c.name} | ${ma.toFixed(1)} | – | – | – |`;
   process.stdout.write(`${row}\n`);
   table.push(row);
 }
@@ -191,8 +217,8 @@ if (args.write) {
     [
       '## parsers',
       '',
-      `Command: \`npm run bench:parsers -- --write${b ? ' --b=<checkout of the commit before the libraries>' : ''}\` ` +
-        `(median of ${ROUNDS} rounds${b ? ', A and B alternating' : ''}; node ${process.version}).`,
+      `Command: \`npm run bench:parsers -- --write${b ? ' --b=<checkout of the commit before issue 32>' : ''}\` ` +
+        `(median of ${ROUNDS} rounds, the two sides alternating; node ${process.version}).`,
       '',
       ...table,
     ].join('\n'),

@@ -1,10 +1,11 @@
-import { diffArrays } from 'diff';
-
 /**
- * Line diffs and their unified-diff text, as `diff -u` writes it. The edit script comes from the
- * `diff` package (jsdiff, Myers' O(ND) algorithm); what is ours is the GNU hunk text, which jsdiff's
- * own formatter does not write (it prints `-1,1` where `diff -u` prints `-1`, and quotes labels).
+ * Line diffs (Myers' O(ND) algorithm) and their unified-diff text, as `diff -u` writes it.
  * No business rules: the Skills and Knowledge diffs build on it.
+ *
+ * Kept hand-written (issue 32) because the `diff` package measured slower where it matters: the
+ * same edit scripts, but 8 to 12 times the time on large, heavily edited bodies and 3 to 5 times at
+ * the edit cap, which is how long a diff request holds the event loop (`npm run bench:parsers`,
+ * BENCHMARKS.md "parsers"). It parses nothing: lines in, operations out, bounded by MAX_MYERS_EDITS.
  */
 
 export interface DiffOp {
@@ -14,31 +15,19 @@ export interface DiffOp {
 }
 
 /**
- * Beyond this many differing lines the search grows quadratic in time and memory (~16 MB at this
- * count), so the differing middle is given as one block replaced: still a correct diff, only not
- * the shortest.
+ * Beyond this many differing lines the trace Myers keeps for the way back would grow past ~16 MB
+ * (it is quadratic in the edit count), so the middle is given as one block replaced: still a
+ * correct diff, only not the shortest.
  */
-export const MAX_DIFF_EDITS = 2000;
+export const MAX_MYERS_EDITS = 2000;
 
 /** The lines of `text`, each with its "\n"; a text without a final newline ends in a line without one. */
 export function splitLines(text: string): string[] {
   return text === '' ? [] : (text.match(/[^\n]*\n|[^\n]+$/g) ?? []);
 }
 
-/** A shortest edit script turning `a` into `b` (up to `maxEdits` edits, then a block replace). */
-export function diffLines(a: string[], b: string[], maxEdits = MAX_DIFF_EDITS): DiffOp[] {
-  const changes = diffArrays(a, b, { maxEditLength: maxEdits });
-  if (!changes) return blockReplace(a, b);
-  const ops: DiffOp[] = [];
-  for (const change of changes) {
-    const kind = change.added ? 'insert' : change.removed ? 'delete' : 'equal';
-    for (const line of change.value) ops.push({ kind, line });
-  }
-  return ops;
-}
-
-/** The common head and tail kept, everything between them deleted and inserted. */
-function blockReplace(a: string[], b: string[]): DiffOp[] {
+/** A shortest edit script turning `a` into `b` (up to MAX_MYERS_EDITS edits, then a block replace). */
+export function diffLines(a: string[], b: string[], maxEdits = MAX_MYERS_EDITS): DiffOp[] {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
   let endA = a.length;
@@ -47,13 +36,92 @@ function blockReplace(a: string[], b: string[]): DiffOp[] {
     endA -= 1;
     endB -= 1;
   }
-  const ops = (kind: DiffOp['kind'], lines: string[]) => lines.map((line): DiffOp => ({ kind, line }));
-  return [
-    ...ops('equal', a.slice(0, start)),
-    ...ops('delete', a.slice(start, endA)),
-    ...ops('insert', b.slice(start, endB)),
-    ...ops('equal', a.slice(endA)),
+  const equal = (lines: string[]): DiffOp[] => lines.map((line) => ({ kind: 'equal', line }));
+  const middleA = a.slice(start, endA);
+  const middleB = b.slice(start, endB);
+  const middle = myers(middleA, middleB, maxEdits) ?? [
+    ...middleA.map((line): DiffOp => ({ kind: 'delete', line })),
+    ...middleB.map((line): DiffOp => ({ kind: 'insert', line })),
   ];
+  return [...equal(a.slice(0, start)), ...middle, ...equal(a.slice(endA))];
+}
+
+/** Lines as small integers, so the inner loop compares numbers rather than strings. */
+function intern(a: string[], b: string[]): { A: Int32Array; B: Int32Array } {
+  const ids = new Map<string, number>();
+  const idOf = (line: string) => {
+    let id = ids.get(line);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(line, id);
+    }
+    return id;
+  };
+  return { A: Int32Array.from(a, idOf), B: Int32Array.from(b, idOf) };
+}
+
+function myers(a: string[], b: string[], maxEdits: number): DiffOp[] | undefined {
+  const n = a.length;
+  const m = b.length;
+  if (n === 0 || m === 0) {
+    return [
+      ...a.map((line): DiffOp => ({ kind: 'delete', line })),
+      ...b.map((line): DiffOp => ({ kind: 'insert', line })),
+    ];
+  }
+  const { A, B } = intern(a, b);
+  const offset = n + m;
+  const v = new Int32Array(2 * offset + 2);
+  // trace[d] holds v over diagonals -d..d as it stood after round d.
+  const trace: Int32Array[] = [];
+  const limit = Math.min(offset, maxEdits);
+  for (let d = 0; d <= limit; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && A[x] === B[y]) {
+        x += 1;
+        y += 1;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) return backtrack(a, b, trace, d);
+    }
+    trace.push(v.slice(offset - d, offset + d + 1));
+  }
+  return undefined;
+}
+
+function backtrack(a: string[], b: string[], trace: Int32Array[], edits: number): DiffOp[] {
+  const out: DiffOp[] = [];
+  let x = a.length;
+  let y = b.length;
+  for (let d = edits; d > 0; d--) {
+    const before = trace[d - 1]!;
+    const at = (k: number) => before[k + d - 1]!;
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    const midX = down ? prevX : prevX + 1;
+    const midY = down ? prevY + 1 : prevY;
+    while (x > midX && y > midY) {
+      x -= 1;
+      y -= 1;
+      out.push({ kind: 'equal', line: a[x]! });
+    }
+    if (down) out.push({ kind: 'insert', line: b[prevY]! });
+    else out.push({ kind: 'delete', line: a[prevX]! });
+    x = prevX;
+    y = prevY;
+  }
+  while (x > 0 && y > 0) {
+    x -= 1;
+    y -= 1;
+    out.push({ kind: 'equal', line: a[x]! });
+  }
+  return out.reverse();
 }
 
 const PREFIX = { equal: ' ', delete: '-', insert: '+' } as const;
