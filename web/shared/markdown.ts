@@ -9,8 +9,13 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-/** Markdown to sanitized HTML: GitHub-flavoured, no raw script, style or event handler survives. */
-export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false, gfm: true });
+/**
+ * Markdown to sanitized HTML: GitHub-flavoured, no raw script, style or event handler survives.
+ * `inline` reads one line of text (a description) without wrapping it in a paragraph.
+ */
+export function renderMarkdown(source: string, options: { inline?: boolean } = {}): string {
+  const html = options.inline
+    ? marked.parseInline(source, { async: false, gfm: true })
+    : marked.parse(source, { async: false, gfm: true });
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input'] });
 }

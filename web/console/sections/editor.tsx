@@ -10,14 +10,16 @@ const KEY_REFERENCE = /\[\[([a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*)\]\]/g;
 
 /**
  * Sanitized Markdown, rendered; `[[key]]` references become links to the key in the taxonomy
- * (added after sanitizing: the key grammar has no character HTML would read).
+ * (added after sanitizing: the key grammar has no character HTML would read). `inline` renders one
+ * line (a Skill's description) in a span, so its references link the same way as the body's.
  */
-export function Markdown(props: { source: string }) {
+export function Markdown(props: { source: string; inline?: boolean }) {
   const { project } = useProject();
-  const html = renderMarkdown(props.source).replace(
+  const html = renderMarkdown(props.source, { inline: props.inline }).replace(
     KEY_REFERENCE,
     (_m, key: string) => `<a class="key-ref" href="${href(`${project.id}/taxonomy?key=${key}`)}">${key}</a>`,
   );
+  if (props.inline) return <span class="markdown-inline" dangerouslySetInnerHTML={{ __html: html }} />;
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
