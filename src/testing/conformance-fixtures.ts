@@ -57,6 +57,16 @@ const delay = (ms: number, signal?: AbortSignal) =>
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
+/**
+ * Sends a server-to-client request (elicitation, sampling) on the call's own response stream.
+ * `ctx.mcpReq.elicitInput` / `requestSampling` leave the request unrelated to the call, so the SDK
+ * transport writes it to the session's standalone GET stream, or, when that stream is not open yet,
+ * only to the event store, where nothing delivers it: the conformance client opens its GET stream
+ * in the background after initialize and sends tools/call at once, so on a busy machine the call
+ * could come first and wait for an answer to a request the client never saw.
+ */
+const onThisCall = (ctx: ServerContext) => ({ relatedRequestId: ctx.mcpReq.id });
+
 /** Adds every fixture to one server instance (applied through McpRegistry.extensions). */
 export const registerConformanceFixtures: McpExtension = Object.assign(
   (server: McpServer): void => {
@@ -202,10 +212,10 @@ function registerInteractiveTools(server: McpServer): void {
       inputSchema: z.object({ prompt: z.string() }),
     },
     async ({ prompt }, ctx) => {
-      const result = await ctx.mcpReq.requestSampling({
-        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
-        maxTokens: 100,
-      });
+      const result = await ctx.mcpReq.requestSampling(
+        { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
+        onThisCall(ctx),
+      );
       const content = Array.isArray(result.content) ? result.content[0] : result.content;
       return text(`LLM response: ${content && content.type === 'text' ? content.text : JSON.stringify(content)}`);
     },
@@ -217,17 +227,20 @@ function registerInteractiveTools(server: McpServer): void {
       inputSchema: z.object({ message: z.string() }),
     },
     async ({ message }, ctx) => {
-      const result = await ctx.mcpReq.elicitInput({
-        message,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            username: { type: 'string', description: "User's response" },
-            email: { type: 'string', description: "User's email address" },
+      const result = await ctx.mcpReq.elicitInput(
+        {
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              username: { type: 'string', description: "User's response" },
+              email: { type: 'string', description: "User's email address" },
+            },
+            required: ['username', 'email'],
           },
-          required: ['username', 'email'],
         },
-      });
+        onThisCall(ctx),
+      );
       return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
     },
   );
@@ -235,25 +248,28 @@ function registerInteractiveTools(server: McpServer): void {
     'test_elicitation_sep1034_defaults',
     { description: 'Elicitation with defaults for every primitive type (conformance fixture).' },
     async (ctx: ServerContext) => {
-      const result = await ctx.mcpReq.elicitInput({
-        message: 'Please review and update the form fields with defaults',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', description: 'User name', default: 'John Doe' },
-            age: { type: 'integer', description: 'User age', default: 30 },
-            score: { type: 'number', description: 'User score', default: 95.5 },
-            status: {
-              type: 'string',
-              description: 'User status',
-              enum: ['active', 'inactive', 'pending'],
-              default: 'active',
+      const result = await ctx.mcpReq.elicitInput(
+        {
+          message: 'Please review and update the form fields with defaults',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: 'User name', default: 'John Doe' },
+              age: { type: 'integer', description: 'User age', default: 30 },
+              score: { type: 'number', description: 'User score', default: 95.5 },
+              status: {
+                type: 'string',
+                description: 'User status',
+                enum: ['active', 'inactive', 'pending'],
+                default: 'active',
+              },
+              verified: { type: 'boolean', description: 'Verification status', default: true },
             },
-            verified: { type: 'boolean', description: 'Verification status', default: true },
+            required: [],
           },
-          required: [],
         },
-      });
+        onThisCall(ctx),
+      );
       return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
     },
   );
@@ -261,51 +277,54 @@ function registerInteractiveTools(server: McpServer): void {
     'test_elicitation_sep1330_enums',
     { description: 'Elicitation with every enum variant (conformance fixture).' },
     async (ctx: ServerContext) => {
-      const result = await ctx.mcpReq.elicitInput({
-        message: 'Please select options from the enum fields',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            untitledSingle: {
-              type: 'string',
-              description: 'Untitled single-select',
-              enum: ['option1', 'option2', 'option3'],
-            },
-            titledSingle: {
-              type: 'string',
-              description: 'Titled single-select',
-              oneOf: [
-                { const: 'value1', title: 'First Option' },
-                { const: 'value2', title: 'Second Option' },
-                { const: 'value3', title: 'Third Option' },
-              ],
-            },
-            legacyEnum: {
-              type: 'string',
-              description: 'Legacy titled enum',
-              enum: ['opt1', 'opt2', 'opt3'],
-              enumNames: ['Option One', 'Option Two', 'Option Three'],
-            },
-            untitledMulti: {
-              type: 'array',
-              description: 'Untitled multi-select',
-              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-            },
-            titledMulti: {
-              type: 'array',
-              description: 'Titled multi-select',
-              items: {
-                anyOf: [
-                  { const: 'value1', title: 'First Choice' },
-                  { const: 'value2', title: 'Second Choice' },
-                  { const: 'value3', title: 'Third Choice' },
+      const result = await ctx.mcpReq.elicitInput(
+        {
+          message: 'Please select options from the enum fields',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              untitledSingle: {
+                type: 'string',
+                description: 'Untitled single-select',
+                enum: ['option1', 'option2', 'option3'],
+              },
+              titledSingle: {
+                type: 'string',
+                description: 'Titled single-select',
+                oneOf: [
+                  { const: 'value1', title: 'First Option' },
+                  { const: 'value2', title: 'Second Option' },
+                  { const: 'value3', title: 'Third Option' },
                 ],
               },
+              legacyEnum: {
+                type: 'string',
+                description: 'Legacy titled enum',
+                enum: ['opt1', 'opt2', 'opt3'],
+                enumNames: ['Option One', 'Option Two', 'Option Three'],
+              },
+              untitledMulti: {
+                type: 'array',
+                description: 'Untitled multi-select',
+                items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+              },
+              titledMulti: {
+                type: 'array',
+                description: 'Titled multi-select',
+                items: {
+                  anyOf: [
+                    { const: 'value1', title: 'First Choice' },
+                    { const: 'value2', title: 'Second Choice' },
+                    { const: 'value3', title: 'Third Choice' },
+                  ],
+                },
+              },
             },
+            required: [],
           },
-          required: [],
         },
-      });
+        onThisCall(ctx),
+      );
       return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
     },
   );

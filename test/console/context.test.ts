@@ -41,6 +41,8 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
         `${before + 1}. **Tell the channel owner** about [[kpi.not_a_key]].\n\n## Acceptance`,
       ),
     );
+    // A description may name keys too; markup in it is sanitized as the body's is.
+    await page.getByLabel('Description').fill('Why [[kpi.roas]] fell <script>window.pwned = 1</script>and what to do');
     // The preview comes from POST /api/skills/parse: the new step and the unresolved key.
     const preview = page.getByRole('region', { name: 'Preview' });
     await preview.getByRole('heading', { name: `Steps (${before + 1})` }).waitFor();
@@ -61,6 +63,16 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     }[];
     expect(audit.filter((e) => e.target.includes('parse'))).toEqual([]);
     expect(audit.some((e) => /skill/i.test(`${e.action} ${e.target}`))).toBe(true);
+    // A [[key]] in the description is linked as in the body; the script never made it to the page.
+    const description = page.getByTestId('skill-description');
+    const keyLink = description.getByRole('link', { name: 'kpi.roas' });
+    expect(await keyLink.getAttribute('href')).toBe(`/console/${P}/taxonomy?key=kpi.roas`);
+    expect(await description.textContent()).toBe('Why kpi.roas fell and what to do');
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    await keyLink.click();
+    await page.getByRole('region', { name: 'Key kpi.roas' }).waitFor();
+    await page.goBack();
+    await page.getByText('Version 2 of 2').waitFor();
     // A [[key]] in the rendered body opens that key in the taxonomy.
     await page.getByRole('region', { name: 'Body' }).getByRole('link', { name: 'kpi.roas' }).first().click();
     await page.getByRole('region', { name: 'Key kpi.roas' }).waitFor();

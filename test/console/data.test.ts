@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chartBadgesClear } from '../support/browser.js';
 import { consoleSuite } from '../support/console.js';
 import { api } from '../support/service.js';
 import { STORES } from '../support/stores.js';
@@ -116,6 +117,22 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await chart.locator('canvas').waitFor();
     await chart.getByRole('list', { name: 'Events on the chart' }).getByText('Console flash sale').waitFor();
     await suite.ui.check('anomalies');
+    // The chart numbers its events above the plot and names them below; at 390 px and 1280 px no
+    // badge overlaps another or leaves the plot (screenshots looked at: anomalies-chart-*.png).
+    const marked = chart.getByRole('list', { name: 'Events marked on the chart' });
+    await marked.getByText('Console flash sale').waitFor();
+    const plotted = chart.locator('[data-badges]');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect
+        .poll(() => plotted.evaluate((el: HTMLElement) => JSON.parse(el.dataset.plot ?? '[0,0]')[1]))
+        .toBeLessThan(width);
+      await expect
+        .poll(() => plotted.evaluate((el: HTMLElement) => Math.round(el.getBoundingClientRect().width)))
+        .toBeGreaterThan(width / 2);
+      expect(await chartBadgesClear(plotted)).toBe(await marked.getByRole('listitem').count());
+      await suite.ui.check(`anomalies-chart-${width}`);
+    }
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Anomaly settings' }).waitFor();
     await suite.ui.check('anomaly-settings');

@@ -84,6 +84,12 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     await ui.open(`${P}/settings`);
     const shown = page.getByTestId('agent-writes');
     await shown.getByText('Publish').waitFor();
+    // The header names the role here: ann's grant makes her admin of this project, a viewer elsewhere.
+    const role = page.getByTestId('header-role');
+    expect(await role.textContent()).toBe('role in this project: admin');
+    expect(await page.locator('.identity').getAttribute('title')).toMatch(
+      /^your role in proj_demo; organization role viewer;/,
+    );
     await ui.check('settings-admin');
     await page.getByRole('radio', { name: /^Review/ }).check();
     await page.getByRole('button', { name: 'Save agent writes' }).click();
@@ -93,6 +99,11 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     const member = await as('ed');
     await ui.open(`${P}/settings`);
     await member.getByTestId('agent-writes').getByText('Review', { exact: true }).waitFor();
+    expect(await member.getByTestId('header-role').textContent()).toBe('role in this project: editor');
+    await member.getByRole('link', { name: 'Context Hub' }).click();
+    await member.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+    expect(await member.getByTestId('header-role').textContent()).toBe('organization role: viewer');
+    await ui.open(`${P}/settings`);
     expect(await member.getByRole('radio').count()).toBe(0);
     expect(await member.getByRole('button', { name: 'Save agent writes' }).count()).toBe(0);
     await ui.check('settings-member');
@@ -267,5 +278,38 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
     await member.getByRole('button', { name: 'Withdraw' }).click();
     await member.locator('.badge').getByText('withdrawn').waitFor();
     expect((await rest('ann', `/api/skills/${PACING}?project_id=${P}`)).body.version).toBe(4);
+  });
+
+  it('a change of the final newline alone shows the last line once, marked as diff -u marks it', async () => {
+    const topic = 'data-freshness';
+    const sheet = (await rest('ann', `/api/knowledge/${topic}?project_id=${P}`)).body;
+    expect(sheet.body_md.endsWith('\n')).toBe(false);
+    const put = await rest('ann', `/api/knowledge/${topic}?project_id=${P}`, {
+      method: 'PUT',
+      json: { title: sheet.title, body_md: `${sheet.body_md}\n`, owner: sheet.owner },
+    });
+    expect(put.status).toBe(200);
+    const diff = (await rest('ann', `/api/knowledge/${topic}/diff?project_id=${P}&from=1&to=2`)).body;
+    expect(diff.unified_diff).toMatch(/\n-.*\n\\ No newline at end of file\n\+.*\n$/);
+
+    const page = await as('ann', { width: 390, height: 844 });
+    await ui.open(`${P}/knowledge/${topic}`);
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const table = page.getByRole('table', { name: 'Body, version 1 against version 2' });
+    const marker = table.getByTestId('no-eol');
+    await marker.waitFor();
+    expect(await marker.count()).toBe(1);
+    expect(await marker.textContent()).toBe('\\ No newline at end of file');
+    // The last line once, the same on both sides; the marker under the old one, which lacked the newline.
+    const lastLine = sheet.body_md.split('\n').at(-1);
+    const row = table.getByRole('row').filter({ has: page.getByTestId('no-eol') });
+    expect(await row.locator('td.diff-text.same').allTextContents()).toEqual([
+      expect.stringContaining(lastLine),
+      expect.stringContaining(lastLine),
+    ]);
+    expect(await row.locator('td.diff-text').first().getByTestId('no-eol').count()).toBe(1);
+    expect(await table.locator('td.del, td.add').count()).toBe(0);
+    await ui.check('diff-final-newline');
   });
 });

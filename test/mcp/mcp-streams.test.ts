@@ -7,11 +7,12 @@ import { EventStreamReader, isMethod } from '../support/event-stream.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { progressFixture } from '../support/progress-fixture.js';
+import { registerConformanceFixtures } from '../../src/testing/conformance-fixtures.js';
 
 describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s]', (store) => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService(store, { mcpExtensions: [progressFixture] });
+    service = await startService(store, { mcpExtensions: [progressFixture, registerConformanceFixtures] });
     await api(`${service.url}/api/projects`, { method: 'POST', json: { id: 'proj_streams', name: 'Streams' } });
   });
   afterAll(async () => service?.close());
@@ -36,6 +37,40 @@ describe.each(STORES)('MCP streams: progress, GET-stream updates, resumption [%s
     );
     expect(seen).toEqual([1, 2, 3, 4]);
     await client.close();
+  });
+
+  it("sends a tool's elicitation on the call's own stream, so a client without a GET stream gets it", async () => {
+    // The conformance client opens its GET stream in the background and calls at once; this one
+    // never opens it. The request must still reach it, and the call finish with its answer.
+    const headers = await openRawSession(service.url, '2025-11-25', {}, { elicitation: {} });
+    const call = await EventStreamReader.open(`${service.url}/mcp`, headers, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'test_elicitation_sep1330_enums', arguments: {} },
+    });
+    expect(call.response.headers.get('content-type')).toContain('text/event-stream');
+    const asked = JSON.parse((await call.next((e) => e.data !== '')).data);
+    expect(asked).toMatchObject({ method: 'elicitation/create', params: { mode: 'form' } });
+    expect(Object.keys(asked.params.requestedSchema.properties)).toEqual([
+      'untitledSingle',
+      'titledSingle',
+      'legacyEnum',
+      'untitledMulti',
+      'titledMulti',
+    ]);
+    const content = { untitledSingle: 'option2', titledMulti: ['value1', 'value3'] };
+    const answered = await rawMcp(
+      service.url,
+      { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content } },
+      headers,
+    );
+    expect(answered.status).toBe(202);
+    const done = JSON.parse((await call.next((e) => e.data.includes('"id":7'))).data);
+    expect(done.result.content[0].text).toBe(
+      `Elicitation completed: action=accept, content=${JSON.stringify(content)}`,
+    );
+    call.close();
   });
 
   it('sends notifications/resources/updated on the session GET stream to a subscribed client', async () => {

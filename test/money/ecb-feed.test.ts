@@ -4,7 +4,7 @@ import { FeedFormatError, parseEcbFeed } from '../../src/modules/money/ecb-feed.
 import { BUNDLED_SNAPSHOT } from '../../src/modules/money/money.snapshot.js';
 import { PGLITE_TEMPLATE } from '../../src/platform/db/open.js';
 import { PgliteDatabase } from '../../src/platform/db/pglite.js';
-import { ecbDailyCsv, ecbXml, zipOf } from './ecb-fixtures.js';
+import { ecbDailyCsv, ecbXml, hostileEcbXml, zipOf } from './ecb-fixtures.js';
 
 const opts = { latestDate: '2026-04-20' };
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -81,6 +81,31 @@ describe('ECB feed parser', () => {
     expect(reason('Day,USD,\n2026-04-14,1,\n')).toMatch(/does not start with "Date"/);
     expect(reason('Date,USD,\n31 April 2026,1.1,\n')).toMatch(/not a date/);
     expect(reason(new Uint8Array([0xff, 0xfe, 0x00]))).toMatch(/not UTF-8/);
+  });
+
+  it('refuses hostile XML: entity expansion, external entities, deep nesting, and names where it stopped', () => {
+    expect(reason(hostileEcbXml('laughs'))).toBe(
+      'the document declares entities of its own (a DOCTYPE with declarations); refused',
+    );
+    expect(reason(hostileEcbXml('external'))).toBe(
+      'the document declares entities of its own (a DOCTYPE with declarations); refused',
+    );
+    expect(reason(hostileEcbXml('undeclared'))).toBe('the XML is not well formed: 2:23: undefined entity.');
+    expect(reason(hostileEcbXml('deep'))).toBe('elements are nested deeper than 32 levels; the ECB feed nests 4');
+    const day = ecbXml([{ time: '2026-04-14', rates: { USD: '1.1702' } }]);
+    expect(reason(day.replace('</gesmes:Sender>', '</gesmes:Sendr>'))).toBe(
+      'the XML is not well formed: 6:16: unexpected close tag.',
+    );
+    expect(reason(`${day}<second/>`)).toMatch(
+      /^the XML is not well formed: 12:\d+: documents may contain only one root/,
+    );
+    expect(reason(day.replace("rate='1.1702'/>", "rate='1.1702'><Cube/></Cube>"))).toBe(
+      'Cube elements nested deeper than the ECB format allows',
+    );
+    // Character references are XML, not an attack: &#46; is a full stop.
+    expect(parseEcbFeed(bytes(day.replace("rate='1.1702'", "rate='1&#46;1702'")), opts).days[0]!.rates.get('USD')).toBe(
+      '1.1702',
+    );
   });
 
   it('ships inside the embedded-store template, so a fresh store has the history before any start', async () => {

@@ -25,6 +25,30 @@ ${cubes}
 </gesmes:Envelope>`;
 }
 
+/**
+ * Hostile variants of a valid one-day feed: "billion laughs" (ten entities each ten times the one
+ * before, 10^9 "lol"s when expanded), an external entity naming a local file, an entity never
+ * declared, and elements nested 100,000 deep around the rates.
+ */
+export function hostileEcbXml(kind: 'laughs' | 'external' | 'undeclared' | 'deep'): string {
+  const feed = ecbXml([{ time: '2026-04-17', rates: { USD: '1.1690' } }]).replace(
+    '<?xml version="1.0" encoding="UTF-8"?>\n',
+    '',
+  );
+  const laughs = ['<!ENTITY lol0 "lol">'];
+  for (let i = 1; i <= 9; i++) laughs.push(`<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`);
+  switch (kind) {
+    case 'laughs':
+      return `<?xml version="1.0"?>\n<!DOCTYPE lolz [\n${laughs.join('\n')}\n]>\n${feed.replace('Reference rates', '&lol9;')}`;
+    case 'external':
+      return `<!DOCTYPE e [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n${feed.replace('Reference rates', '&x;')}`;
+    case 'undeclared':
+      return feed.replace('Reference rates', '&lol9;');
+    case 'deep':
+      return feed.replace('\t<Cube>', `${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}\t<Cube>`);
+  }
+}
+
 /** eurofxref.csv (the daily CSV): "14 April 2026" dates, a space after each comma, a trailing comma. */
 export function ecbDailyCsv(day: string, rates: Record<string, string>): string {
   const codes = Object.keys(rates);

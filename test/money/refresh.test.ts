@@ -8,7 +8,15 @@ import { BUNDLED_SNAPSHOT } from '../../src/modules/money/money.snapshot.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
-import { ecbDailyCsv, ecbHistCsv, ecbXml, startFeedServer, zipOf, type FeedServer } from './ecb-fixtures.js';
+import {
+  ecbDailyCsv,
+  ecbHistCsv,
+  ecbXml,
+  hostileEcbXml,
+  startFeedServer,
+  zipOf,
+  type FeedServer,
+} from './ecb-fixtures.js';
 
 /** Flips one byte inside the compressed data (after the 30-byte header and the name). */
 function corrupt(zip: Uint8Array): Uint8Array {
@@ -200,6 +208,10 @@ describe.each(STORES)('refreshing rates from FX_RATES_URL [%s]', (store) => {
       /ZIP archive is unreadable/,
     ],
     ['a ZIP without a CSV', zipOf('readme.txt', 'hello'), /no \.csv/],
+    ['an XML "billion laughs"', hostileEcbXml('laughs'), /declares entities of its own/],
+    ['an XML external entity', hostileEcbXml('external'), /declares entities of its own/],
+    ['an XML entity never declared', hostileEcbXml('undeclared'), /not well formed: .*undefined entity/],
+    ['XML nested 100,000 elements deep', hostileEcbXml('deep'), /nested deeper than 32 levels/],
   ];
 
   it.each(malformed)('refuses %s with 502, says why and changes nothing', async (_name, body, reason) => {

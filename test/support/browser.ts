@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import { type Browser, chromium, type Frame, type Locator, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -111,11 +111,31 @@ declare global {
         tool: string;
         args: Record<string, unknown>;
         theme: 'light' | 'dark';
+        styles?: 'ours' | 'reference';
         token?: string;
         html?: string;
       }): Promise<TestHostRun>;
-      setTheme(theme: 'light' | 'dark'): void;
+      setTheme(theme: 'light' | 'dark', styles?: 'ours' | 'reference'): void;
       errors: string[];
     };
   }
+}
+
+/**
+ * The numbered event badges of a SeriesChart (web/shared/chart.tsx) as it drew them last: inside the
+ * plot's width, none overlapping another of its row. Returns how many there are.
+ */
+export async function chartBadgesClear(chart: Locator): Promise<number> {
+  const { plot, badges } = await chart.evaluate((el: HTMLElement) => ({
+    plot: JSON.parse(el.dataset.plot ?? '[0,0]') as [number, number],
+    badges: JSON.parse(el.dataset.badges ?? '[]') as { n: number; left: number; right: number; row: number }[],
+  }));
+  for (const b of badges) {
+    if (b.left < plot[0] - 0.5 || b.right > plot[1] + 0.5)
+      throw new Error(`badge ${b.n} (${b.left}–${b.right}) leaves the plot (${plot[0]}–${plot[1]})`);
+    for (const o of badges)
+      if (o !== b && o.row === b.row && o.left < b.right && b.left < o.right)
+        throw new Error(`badges ${b.n} and ${o.n} overlap`);
+  }
+  return badges.length;
 }

@@ -22,10 +22,17 @@ export class EventStreamReader {
     private readonly controller: AbortController,
   ) {}
 
-  static async open(url: string, headers: Record<string, string>): Promise<EventStreamReader> {
+  /** A GET stream, or the response stream of a POST when `body` is given. */
+  static async open(url: string, headers: Record<string, string>, body?: unknown): Promise<EventStreamReader> {
     const controller = new AbortController();
     const response = await fetch(url, {
-      headers: { accept: 'text/event-stream', ...headers },
+      ...(body === undefined
+        ? { headers: { accept: 'text/event-stream', ...headers } }
+        : {
+            method: 'POST',
+            headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+            body: JSON.stringify(body),
+          }),
       signal: controller.signal,
     });
     const reader = new EventStreamReader(response, controller);

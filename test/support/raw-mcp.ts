@@ -47,6 +47,7 @@ export async function openRawSession(
   baseUrl: string,
   protocolVersion = '2025-06-18',
   headers: Record<string, string> = {},
+  capabilities: Record<string, unknown> = {},
 ): Promise<Record<string, string>> {
   const init = await rawMcp(
     baseUrl,
@@ -54,7 +55,7 @@ export async function openRawSession(
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      params: { protocolVersion, capabilities, clientInfo: { name: 'raw', version: '1' } },
     },
     headers,
   );

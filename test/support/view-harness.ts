@@ -5,7 +5,8 @@ import { artifactPath, seriousViolations, shoot, watchErrors } from './browser.j
 /**
  * Renders views the way a chat host does (the test host page, a real call to the running service)
  * and checks what every view owes its host: its size reported and honoured, no serious or critical
- * axe-core violation in light and dark, no page error; screenshots under test-artifacts/widgets/.
+ * axe-core violation in light and dark, under our style variables and under the MCP Apps reference
+ * host's, no page error; screenshots under test-artifacts/widgets/.
  */
 export class ViewHarness {
   page!: Page;
@@ -62,6 +63,18 @@ export class ViewHarness {
     await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     expect(await seriousViolations(frame)).toEqual([]);
     await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-dark.png`));
+    // The reference host's palette (web/test-host/reference-styles.ts) replaces ours variable by variable.
+    for (const theme of ['light', 'dark'] as const) {
+      await this.page.evaluate((t) => window.contextHubHost.setTheme(t, 'reference'), theme);
+      await frame.waitForFunction(
+        (t) =>
+          document.documentElement.dataset.theme === t &&
+          document.documentElement.style.getPropertyValue('--color-text-tertiary').startsWith('light-dark('),
+        theme,
+      );
+      expect(await seriousViolations(frame), `${name}: axe under the reference host's ${theme} styles`).toEqual([]);
+      await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-reference-${theme}.png`));
+    }
     expect(this.errors).toEqual([]);
     await this.page.close();
   }

@@ -1,7 +1,14 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, serveStatic } from '../support/browser.js';
+import {
+  artifactPath,
+  chartBadgesClear,
+  launchBrowser,
+  seriousViolations,
+  serveStatic,
+  shoot,
+} from '../support/browser.js';
 import { ViewHarness } from '../support/view-harness.js';
 import { awaitRun, createProject, type Run } from '../support/flows.js';
 import { connectModern } from '../support/mcp-clients.js';
@@ -178,6 +185,29 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     await legend.getByText('context event', { exact: true }).waitFor();
     await section.getByRole('list', { name: 'Context events' }).waitFor();
     await section.locator('canvas').first().waitFor();
+    // Each context event on the chart is a numbered badge above the plot, named in the list below it.
+    const marked = section.getByRole('list', { name: 'Events marked on the chart' });
+    const items = await marked.getByRole('listitem').allTextContents();
+    expect(items.length).toBeGreaterThan(0);
+    expect(items[0]).toMatch(/^1Marker 1: \w{3} \d{1,2} \S/);
+    // At a phone's width and a wide screen's, the badges stay apart and inside the plot; looked at.
+    const chart = section.locator('[data-badges]');
+    for (const width of [390, 1280]) {
+      await views.page.setViewportSize({ width: width + 60, height: 900 });
+      await views.page.locator('#frame-box').evaluate((el, w) => {
+        (el as HTMLElement).style.maxWidth = `${w}px`;
+      }, width);
+      await expect
+        .poll(() => chart.evaluate((el: HTMLElement) => Math.round(el.getBoundingClientRect().width)))
+        .toBeGreaterThan(width - 80);
+      await expect.poll(() => chart.evaluate((el: HTMLElement) => JSON.parse(el.dataset.plot!)[1])).toBeLessThan(width);
+      expect(await chartBadgesClear(chart)).toBe(items.length);
+      await shoot(views.page, frame, artifactPath('widgets', store, `anomalies-chart-${width}.png`));
+    }
+    await views.page.locator('#frame-box').evaluate((el) => {
+      (el as HTMLElement).style.maxWidth = '';
+    });
+    await views.page.setViewportSize({ width: 820, height: 900 });
     await views.check(frame, 'anomalies');
   });
 
@@ -206,6 +236,19 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     const badges = await frame.locator('table tbody .badge').allTextContents();
     expect(badges.length).toBeGreaterThan(0);
     expect(new Set(badges)).toEqual(new Set(['pass']));
+    // In a phone-wide host the ledger scrolls sideways: the keyboard reaches that scroll too.
+    await views.page.locator('iframe').evaluate((el) => {
+      (el as HTMLElement).style.width = '390px';
+    });
+    const ledger = frame.getByRole('region', { name: 'Newest data-quality checks' });
+    await expect.poll(() => ledger.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await ledger.focus();
+    await ledger.press('ArrowRight');
+    await expect.poll(() => ledger.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    expect(await seriousViolations(frame)).toEqual([]);
+    await views.page.locator('iframe').evaluate((el) => {
+      (el as HTMLElement).style.width = '';
+    });
     await views.check(frame, 'data-quality');
   });
 

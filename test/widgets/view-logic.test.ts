@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fmtKpi, KPI_META, pctToRatio, toneOf } from '../../web/shared/kpi.js';
 import { bandOf, chartKindOf, chartRange, isSettled, MAX_POLLS, pollDelayMs } from '../../web/shared/series.js';
+import { badgeRows, numberMarkers, placeBadges } from '../../web/shared/chart-markers.js';
 import { KPI_LINES } from '../../src/modules/insights/insights.narrative.js';
 import { METRICS } from '../../src/modules/anomalies/anomalies.schemas.js';
 
@@ -78,5 +79,48 @@ describe('chart and polling logic of the data views (web/shared/series.ts)', () 
     expect(Math.max(...delays)).toBe(5000);
     const total = delays.reduce((a, b) => a + b, 0);
     expect(total).toBeLessThan(11 * 60_000);
+  });
+});
+
+describe('chart markers (web/shared/chart-markers.ts)', () => {
+  const SIZE = 16;
+  const GAP = 3;
+  /** No two badges of a row overlap, and every badge lies within [left, right]. */
+  const assertClear = (placed: { cx: number; row: number }[], left: number, right: number) => {
+    for (const b of placed) {
+      expect(b.cx - SIZE / 2).toBeGreaterThanOrEqual(left - 1e-9);
+      expect(b.cx + SIZE / 2).toBeLessThanOrEqual(right + 1e-9);
+    }
+    for (const a of placed)
+      for (const b of placed)
+        if (a !== b && a.row === b.row) expect(Math.abs(a.cx - b.cx)).toBeGreaterThanOrEqual(SIZE + GAP - 1e-9);
+  };
+
+  it('numbers markers in day order, keeping the given order within a day', () => {
+    const numbered = numberMarkers([
+      { day: '2026-11-23', label: 'b' },
+      { day: '2026-11-20', label: 'a' },
+      { day: '2026-11-23', label: 'c' },
+    ]);
+    expect(numbered.map((m) => `${m.n}${m.label}`)).toEqual(['1a', '2b', '3c']);
+  });
+
+  it('keeps badges apart and inside the plot: same day, both edges, a crowded phone-wide plot', () => {
+    // Two events on one day, one at each edge of a 300 px plot starting at 60.
+    const xs = [60, 200, 200, 200.5, 360];
+    const one = placeBadges(xs, 60, 360, SIZE, GAP, badgeRows(xs.length, 300, SIZE, GAP));
+    expect(new Set(one.map((b) => b.row))).toEqual(new Set([0]));
+    assertClear(one, 60, 360);
+    expect(one[0]!.cx).toBe(68); // pulled in from the left edge instead of cut
+    expect(one[4]!.cx).toBe(352); // and from the right
+    // Forty events across a 300 px plot: more than one row holds, so they alternate over rows.
+    const many = Array.from({ length: 40 }, (_, i) => 60 + i * 7);
+    const rows = badgeRows(many.length, 300, SIZE, GAP);
+    expect(rows).toBe(3);
+    assertClear(placeBadges(many, 60, 360, SIZE, GAP, rows), 60, 360);
+    // Too few rows for the count: spread evenly, still inside.
+    const squeezed = placeBadges(many, 60, 360, SIZE, GAP, 1);
+    for (const b of squeezed) expect(b.cx).toBeGreaterThanOrEqual(68);
+    for (const b of squeezed) expect(b.cx).toBeLessThanOrEqual(352);
   });
 });

@@ -11,7 +11,17 @@ import { meStore } from './me.js';
 import { PendingCount } from './pending.js';
 import { createStore, useStore } from './store.js';
 import { theme, toggleTheme } from './theme.js';
-import { allows, ErrorBox, Loading, type Me, type Project, ProjectCtx, type ProjectScope, useLoad } from './ui.js';
+import {
+  allows,
+  ErrorBox,
+  Loading,
+  type Me,
+  type Project,
+  ProjectCtx,
+  type ProjectScope,
+  projectRoleOf,
+  useLoad,
+} from './ui.js';
 
 type SectionModule = { sections: Record<string, ComponentType> };
 interface SectionSpec {
@@ -155,6 +165,26 @@ export function App() {
   );
 }
 
+/** Who is signed in and as what: on a project's pages, the role there (a grant may give more than the org role). */
+function Identity(props: { me: Me }) {
+  const me = props.me;
+  const [first] = useStore(route).parts;
+  const projectId = first && first !== 'org' && first !== 'callback' ? first : undefined;
+  const inProject = projectId ? projectRoleOf(me, projectId) : undefined;
+  const role = inProject ?? me.role;
+  const where = inProject ? `your role in ${projectId}` : 'your organization role';
+  return (
+    <span class="identity small" title={`${where}; organization role ${me.role}; may ${me.permissions.join(', ')}`}>
+      <span class="visually-hidden">Signed in as </span>
+      <strong>{me.email ?? me.subject}</strong>{' '}
+      <span class="badge" data-testid="header-role">
+        <span class="visually-hidden">{inProject ? 'role in this project: ' : 'organization role: '}</span>
+        {role}
+      </span>
+    </span>
+  );
+}
+
 function Header(props: { me: Me | undefined }) {
   const t = useStore(theme);
   const mode = useStore(sessionState).mode;
@@ -164,12 +194,7 @@ function Header(props: { me: Me | undefined }) {
         Context Hub
       </a>
       <div class="row header-tools">
-        {props.me && (
-          <span class="identity small" title={props.me.permissions.join(', ')}>
-            <span class="visually-hidden">Signed in as </span>
-            <strong>{props.me.email ?? props.me.subject}</strong> <span class="badge">{props.me.role}</span>
-          </span>
-        )}
+        {props.me && <Identity me={props.me} />}
         <button type="button" class="action" onClick={toggleTheme} aria-pressed={t === 'dark'}>
           {t === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>

@@ -16,6 +16,11 @@ const ROLE_PERMISSIONS: Record<string, Permission[]> = {
   owner: ['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner'],
 };
 
+/** The signed-in user's role on a project: organization-wide, or its grant there (which may give more). */
+export function projectRoleOf(me: Me, projectId: string): Me['role'] | undefined {
+  return me.all_projects ? me.role : me.grants.find((g) => g.project_id === projectId)?.role;
+}
+
 /**
  * What the signed-in user may do on a project: its role there (organization-wide or granted),
  * narrowed by the token's scopes. Only used to leave out what would be refused; the API decides.
@@ -27,8 +32,8 @@ export function allows(me: Me | undefined, projectId: string | undefined, permis
   if (me.scopes && !me.scopes.includes(scope)) return false;
   if (ROLE_PERMISSIONS[me.role]?.includes(permission) && (me.all_projects || permission === 'owner')) return true;
   if (!projectId) return ROLE_PERMISSIONS[me.role]?.includes(permission) ?? false;
-  const grant = me.grants.find((g) => g.project_id === projectId);
-  return grant !== undefined && (ROLE_PERMISSIONS[grant.role]?.includes(permission) ?? false);
+  const role = projectRoleOf(me, projectId);
+  return role !== undefined && (ROLE_PERMISSIONS[role]?.includes(permission) ?? false);
 }
 
 export interface ProjectScope {

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type FormatContext, fmtDelta } from './format.js';
 import { TONE_WORD, type Tone } from './kpi.js';
@@ -41,6 +42,20 @@ const STATUS_TONE: Record<string, string> = {
   failed: 'danger',
   error: 'danger',
 };
+
+/**
+ * A table wider than its view scrolls sideways inside this box. Keyboard users must reach that
+ * scroll too (WCAG 2.1.1; axe's scrollable-region-focusable), and a table of plain cells has no
+ * focusable child to carry them there: the box itself takes focus and names what it holds.
+ */
+export function ScrollRegion(props: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+    <section class="scroll" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </section>
+  );
+}
 
 /** A status as a badge: text first, colour second. */
 export function StatusBadge(props: { status: string }) {

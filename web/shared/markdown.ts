@@ -25,6 +25,8 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 export interface MarkdownOptions {
   /** Where a `[[key]]` reference in the text links to; without it references stay text. */
   keyHref?: (key: string) => string;
+  /** One line of text (a description), read without wrapping it in a paragraph. */
+  inline?: boolean;
 }
 
 /**
@@ -33,7 +35,9 @@ export interface MarkdownOptions {
  * link's words or code), so the sanitizer has the last word on everything (issue 28, finding 8).
  */
 export function renderMarkdown(source: string, options: MarkdownOptions = {}): string {
-  let html = marked.parse(source, { async: false, gfm: true });
+  let html = options.inline
+    ? marked.parseInline(source, { async: false, gfm: true })
+    : marked.parse(source, { async: false, gfm: true });
   const made = new Set<string>();
   if (options.keyHref) html = linkKeyReferences(html, options.keyHref, made);
   keyLinks = made;

@@ -8,8 +8,11 @@
 import { AppBridge, type McpUiHostStyles, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { REFERENCE_HOST_STYLES } from './reference-styles.js';
 
 type Theme = 'light' | 'dark';
+/** Whose style variables the host hands the view: a few of our own, or the reference host's full set. */
+type Styles = 'ours' | 'reference';
 
 interface HostRun {
   /** ms from handing the result to the view to its first size report after it (first complete render). */
@@ -22,7 +25,7 @@ declare global {
   interface Window {
     contextHubHost: {
       run(opts: RunOptions): Promise<HostRun>;
-      setTheme(theme: Theme): void;
+      setTheme(theme: Theme, styles?: Styles): void;
       errors: string[];
     };
   }
@@ -40,8 +43,12 @@ const VIEW_CSP =
 let bridge: AppBridge | null = null;
 const errors: string[] = [];
 
-/** A host sets a few of the standard variables, as real hosts do; the view keeps its own for the rest. */
-function hostStyles(theme: Theme): McpUiHostStyles {
+/**
+ * A host sets a few of the standard variables, as real hosts do; the view keeps its own for the rest.
+ * `reference` hands it every variable of the MCP Apps reference host instead.
+ */
+function hostStyles(theme: Theme, styles: Styles = 'ours'): McpUiHostStyles {
+  if (styles === 'reference') return REFERENCE_HOST_STYLES;
   return {
     variables: {
       '--font-sans': 'system-ui, sans-serif',
@@ -55,6 +62,7 @@ interface RunOptions {
   tool: string;
   args: Record<string, unknown>;
   theme: Theme;
+  styles?: Styles;
   token?: string;
   /** A view to embed instead of the tool's own (bench:widgets' floor view). */
   html?: string;
@@ -101,7 +109,7 @@ async function run(opts: RunOptions): Promise<HostRun> {
     {
       hostContext: {
         theme: opts.theme,
-        styles: hostStyles(opts.theme),
+        styles: hostStyles(opts.theme, opts.styles),
         locale: 'en-US',
         timeZone: 'UTC',
         platform: 'web',
@@ -153,9 +161,9 @@ window.addEventListener('error', (e) => errors.push(String(e.message)));
 window.contextHubHost = {
   run,
   errors,
-  setTheme(theme) {
+  setTheme(theme, styles) {
     document.body.classList.toggle('dark', theme === 'dark');
-    bridge?.setHostContext({ theme, styles: hostStyles(theme) });
+    bridge?.setHostContext({ theme, styles: hostStyles(theme, styles) });
   },
 };
 

@@ -1,3 +1,4 @@
+import { SaxesParser } from 'saxes';
 import { addDays, isCalendarDate } from './calendar.js';
 import { isZip, readZip, ZipFormatError } from './zip.js';
 
@@ -100,98 +101,100 @@ function checkRate(date: string, currency: string, rate: string): void {
     throw new FeedFormatError(`the ${currency} rate on ${date} ("${clip(rate)}") is not a positive decimal`);
 }
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+function clip(text: string, length = 40): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
 // ---------------------------------------------------------------- XML
 
-const TAG = /<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
-const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-function attributes(source: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of source.matchAll(ATTR)) out.set(m[1]!, m[2] ?? m[3] ?? '');
-  return out;
-}
+/** The ECB nests four deep (Envelope > Cube > Cube > Cube); this leaves room and bounds the stack. */
+export const MAX_XML_DEPTH = 32;
 
 /**
- * A strict tokenizer for the small, fixed ECB document: every tag must be well formed and
- * balanced (a truncated download fails), and rates sit in Cube elements nested as
+ * Reads the small, fixed ECB document with `saxes`, a strict (well-formedness checking) SAX parser
+ * that never expands a DTD's entities: every tag must be balanced (a truncated download fails), a
+ * document type with declarations of its own is refused, and rates sit in Cube elements nested as
  * Cube > Cube[time] > Cube[currency][rate].
  */
 function parseXml(text: string): FeedDay[] {
+  const parser = new SaxesParser({ xmlns: false });
   const stack: string[] = [];
   const days: FeedDay[] = [];
   let current: FeedDay | undefined;
+  let cubes = 0;
   let sawEnvelope = false;
-  let i = 0;
-  while (i < text.length) {
-    const lt = text.indexOf('<', i);
-    if (lt === -1) {
-      if (text.slice(i).trim()) throw new FeedFormatError('text after the end of the document');
-      break;
-    }
-    const between = text.slice(i, lt);
-    if (between.trim() && !(stack.length > 0 && !stack[stack.length - 1]!.endsWith('Cube'))) {
-      throw new FeedFormatError(`unexpected text "${clip(between.trim())}" in the rates structure`);
-    }
-    if (text.startsWith('<?', lt)) {
-      const end = text.indexOf('?>', lt);
-      if (end === -1) throw new FeedFormatError('an unterminated XML declaration');
-      i = end + 2;
-      continue;
-    }
-    if (text.startsWith('<!--', lt)) {
-      const end = text.indexOf('-->', lt);
-      if (end === -1) throw new FeedFormatError('an unterminated comment');
-      i = end + 3;
-      continue;
-    }
-    TAG.lastIndex = lt;
-    const m = TAG.exec(text);
-    if (!m) throw new FeedFormatError(`a malformed tag near "${clip(text.slice(lt, lt + 40))}"`);
-    i = TAG.lastIndex;
-    const [, closing, name, attrSource, selfClosing] = m as unknown as [string, string, string, string, string];
+  const onText = (chunk: string) => {
+    if (!chunk.trim()) return;
+    if (stack.length === 0) throw new FeedFormatError('text after the end of the document');
+    if (stack[stack.length - 1]!.endsWith('Cube'))
+      throw new FeedFormatError(`unexpected text "${clip(chunk.trim())}" in the rates structure`);
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('doctype', (doctype) => {
+    // Entity declarations are how "billion laughs" and external-entity attacks begin; the ECB's
+    // feed has no document type at all, and an HTML error page's has no declarations.
+    if (doctype.includes('['))
+      throw new FeedFormatError('the document declares entities of its own (a DOCTYPE with declarations); refused');
+  });
+  parser.on('opentag', (tag) => {
+    const name = tag.name;
     const local = name.includes(':') ? name.slice(name.indexOf(':') + 1) : name;
-    if (closing) {
-      if (stack.pop() !== name) throw new FeedFormatError(`the closing tag </${name}> does not match its opening tag`);
-      if (local === 'Cube' && current && stack.filter((s) => s.endsWith('Cube')).length === 1) {
-        days.push(current);
-        current = undefined;
-      }
-      continue;
-    }
     if (stack.length === 0) {
       if (local !== 'Envelope')
         throw new FeedFormatError(`the document root is <${name}>, not the ECB's gesmes:Envelope`);
       sawEnvelope = true;
     }
+    if (stack.length >= MAX_XML_DEPTH)
+      throw new FeedFormatError(`elements are nested deeper than ${MAX_XML_DEPTH} levels; the ECB feed nests 4`);
     if (local === 'Cube') {
-      const depth = stack.filter((s) => s.endsWith('Cube')).length;
-      const attrs = attributes(attrSource);
-      if (depth === 1) {
-        const time = attrs.get('time');
+      const attrs = tag.attributes;
+      if (cubes === 1) {
+        const time = attrs.time;
         if (time === undefined || !isCalendarDate(time))
           throw new FeedFormatError(`a day Cube has time="${clip(time ?? '')}", not a YYYY-MM-DD date`);
         current = { date: time, rates: new Map() };
-        if (selfClosing) {
-          days.push(current);
-          current = undefined;
-        }
-      } else if (depth === 2) {
+      } else if (cubes === 2) {
         if (!current) throw new FeedFormatError('a rate Cube outside a day Cube');
-        const currency = attrs.get('currency') ?? '';
-        const rate = attrs.get('rate') ?? '';
+        const currency = attrs.currency ?? '';
+        const rate = attrs.rate ?? '';
         checkRate(current.date, currency, rate);
         if (current.rates.has(currency)) throw new FeedFormatError(`${currency} is quoted twice on ${current.date}`);
         current.rates.set(currency, rate);
-      } else if (depth > 2) throw new FeedFormatError('Cube elements nested deeper than the ECB format allows');
+      } else if (cubes > 2) throw new FeedFormatError('Cube elements nested deeper than the ECB format allows');
+      cubes += 1;
     }
-    if (!selfClosing) stack.push(name);
+    stack.push(name);
+  });
+  parser.on('closetag', (tag) => {
+    stack.pop();
+    if (!tag.name.endsWith('Cube')) return;
+    cubes -= 1;
+    if (cubes === 1 && current) {
+      days.push(current);
+      current = undefined;
+    }
+  });
+  const malformed = (error: unknown) =>
+    error instanceof FeedFormatError
+      ? error
+      : new FeedFormatError(
+          `the XML is not well formed: ${clip(error instanceof Error ? error.message : 'unreadable', 80)}`,
+        );
+  try {
+    parser.write(text);
+  } catch (error) {
+    throw malformed(error);
+  }
+  try {
+    parser.close();
+  } catch (error) {
+    // Everything was read: what is still open was cut off.
+    if (stack.length > 0)
+      throw new FeedFormatError(`the document ends inside <${stack[stack.length - 1]}> (truncated?)`);
+    throw malformed(error);
   }
   if (!sawEnvelope) throw new FeedFormatError('no gesmes:Envelope document element');
-  if (stack.length > 0) throw new FeedFormatError(`the document ends inside <${stack[stack.length - 1]}> (truncated?)`);
   return days;
 }
 

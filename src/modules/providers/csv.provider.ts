@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { EXPORT_ENCODINGS, readExport } from './export-reader.js';
 import { checkMappingDefaults, FieldMapping, inWindow, mapRecord, MappingDefaults } from './mapping.js';
 import {
   explainError,
@@ -19,7 +19,15 @@ export const CsvConfig = z
     path: z.string().min(1).max(1000).optional().describe('A file under DATA_DIR (relative to it).'),
     url: z.url({ protocol: /^https?$/ }).optional(),
     format: z.enum(['csv', 'jsonl']).optional().describe('Defaults from the file extension (.jsonl/.ndjson → jsonl).'),
-    delimiter: z.string().length(1).default(','),
+    delimiter: z
+      .string()
+      .length(1)
+      .refine((d) => !['"', '\n', '\r'].includes(d), 'must not be a quote or a line break')
+      .default(','),
+    encoding: z
+      .enum(EXPORT_ENCODINGS)
+      .optional()
+      .describe('The text encoding; defaults to UTF-8 (a byte order mark names UTF-8 or UTF-16 itself).'),
     mapping: FieldMapping,
     defaults: MappingDefaults,
     timeout_ms: z.number().int().min(100).max(120_000).default(15_000),
@@ -74,67 +82,14 @@ async function openStream(ctx: ProviderContext<CsvConfig, CsvSecrets>): Promise<
   return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
 }
 
-/** Splits one CSV record; quotes may hold delimiters, doubled quotes and newlines. */
-export function splitCsv(line: string, delimiter: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i += 1) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
-  return out;
-}
-
 /** Streams parsed rows: objects keyed by header (CSV) or the parsed JSON lines. */
 async function* rows(ctx: ProviderContext<CsvConfig, CsvSecrets>): AsyncGenerator<Row> {
   const stream = await openStream(ctx);
-  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  const format = formatOf(ctx.config);
-  let header: string[] | undefined;
-  let pending = '';
-  let lineNo = 0;
-  try {
-    for await (const raw of lines) {
-      lineNo += 1;
-      if (format === 'jsonl') {
-        if (!raw.trim()) continue;
-        try {
-          yield JSON.parse(raw) as Row;
-        } catch {
-          throw new ProviderError(`line ${lineNo} is not valid JSON`);
-        }
-        continue;
-      }
-      // A quoted field with a newline spans lines: an odd number of quotes means it continues.
-      pending = pending ? `${pending}\n${raw}` : raw;
-      if ((pending.match(/"/g)?.length ?? 0) % 2 === 1) continue;
-      const fields = splitCsv(pending, ctx.config.delimiter);
-      pending = '';
-      if (!header) {
-        header = fields.map((h) => h.trim().replace(/^\uFEFF/, ''));
-        continue;
-      }
-      if (fields.length === 1 && fields[0] === '') continue;
-      const row: Record<string, string> = {};
-      for (let i = 0; i < header.length; i += 1) row[header[i]!] = fields[i] ?? '';
-      yield row;
-    }
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
+  yield* readExport(stream, {
+    format: formatOf(ctx.config),
+    delimiter: ctx.config.delimiter,
+    encoding: ctx.config.encoding,
+  });
 }
 
 const byKey = (record: unknown, key: string) => (record as Record<string, unknown>)[key];

@@ -14,6 +14,11 @@ interface Cell {
   n: number | null;
   text: string;
   tone: 'same' | 'del' | 'add' | 'empty';
+  /**
+   * The text's last line has no newline ("\ No newline at end of file" in diff -u): `del` or
+   * `add` when that is what changed (the line is the same on both sides), else `same`.
+   */
+  noEol?: 'same' | 'del' | 'add';
 }
 interface Row {
   kind: 'hunk' | 'line';
@@ -24,7 +29,9 @@ interface Row {
 
 /**
  * A unified diff (diff -u, as the service writes it) as rows of old | new: context on both sides,
- * a run of removed lines paired with the run of added lines that follows it.
+ * a run of removed lines paired with the run of added lines that follows it. "\ No newline at end
+ * of file" marks the line before it; when the last line is removed and added again only because
+ * its newline changed, it shows once, unchanged, with the marker on the side without the newline.
  */
 export function sideBySide(unified: string): Row[] {
   const rows: Row[] = [];
@@ -32,7 +39,17 @@ export function sideBySide(unified: string): Row[] {
   let newN = 0;
   let dels: Cell[] = [];
   let adds: Cell[] = [];
+  // The cells of the line read last: what a "\ No newline at end of file" marks.
+  let last: Cell[] = [];
   const flush = () => {
+    const d = dels.at(-1);
+    const a = adds.at(-1);
+    let eolOnly: Row | undefined;
+    if (d && a && d.text === a.text && !d.noEol !== !a.noEol) {
+      eolOnly = { kind: 'line', left: { ...d, tone: 'same' }, right: { ...a, tone: 'same' } };
+      dels = dels.slice(0, -1);
+      adds = adds.slice(0, -1);
+    }
     for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
       rows.push({
         kind: 'line',
@@ -40,6 +57,7 @@ export function sideBySide(unified: string): Row[] {
         right: adds[i] ?? { n: null, text: '', tone: 'empty' },
       });
     }
+    if (eolOnly) rows.push(eolOnly);
     dels = [];
     adds = [];
   };
@@ -51,14 +69,23 @@ export function sideBySide(unified: string): Row[] {
       oldN = Number(hunk[1]);
       newN = Number(hunk[2]);
       rows.push({ kind: 'hunk', header: line });
-    } else if (line.startsWith('-')) dels.push({ n: oldN++, text: line.slice(1), tone: 'del' });
-    else if (line.startsWith('+')) adds.push({ n: newN++, text: line.slice(1), tone: 'add' });
-    else if (line.startsWith(' ')) {
+    } else if (line.startsWith('-')) {
+      last = [{ n: oldN++, text: line.slice(1), tone: 'del' }];
+      dels.push(last[0]!);
+    } else if (line.startsWith('+')) {
+      last = [{ n: newN++, text: line.slice(1), tone: 'add' }];
+      adds.push(last[0]!);
+    } else if (line.startsWith(' ')) {
       flush();
       const text = line.slice(1);
-      rows.push({ kind: 'line', left: { n: oldN++, text, tone: 'same' }, right: { n: newN++, text, tone: 'same' } });
+      last = [
+        { n: oldN++, text, tone: 'same' },
+        { n: newN++, text, tone: 'same' },
+      ];
+      rows.push({ kind: 'line', left: last[0], right: last[1] });
+    } else if (line.startsWith('\\')) {
+      for (const cell of last) cell.noEol = cell.tone === 'empty' ? undefined : cell.tone;
     }
-    // "\ No newline at end of file" and the trailing empty line carry no content of their own.
   }
   flush();
   return rows;
@@ -78,6 +105,11 @@ function CellView(props: { cell: Cell }) {
         </span>
         <span class="visually-hidden">{SPOKEN[c.tone]}</span>
         {c.text}
+        {c.noEol && (
+          <span class={`diff-eol ${c.noEol}`} data-testid="no-eol">
+            {'\\ No newline at end of file'}
+          </span>
+        )}
       </td>
     </>
   );

@@ -9,10 +9,15 @@ type Parsed = Res<'/api/skills/parse', 'post'>;
 /**
  * Sanitized Markdown, rendered; `[[key]]` references in its text become links to the key in the
  * taxonomy (web/shared/markdown.ts: made before sanitizing, never inside an attribute or code).
+ * `inline` renders one line (a Skill's description) in a span, its references linked the same way.
  */
-export function Markdown(props: { source: string }) {
+export function Markdown(props: { source: string; inline?: boolean }) {
   const { project } = useProject();
-  const html = renderMarkdown(props.source, { keyHref: (key) => href(`${project.id}/taxonomy?key=${key}`) });
+  const html = renderMarkdown(props.source, {
+    inline: props.inline,
+    keyHref: (key) => href(`${project.id}/taxonomy?key=${key}`),
+  });
+  if (props.inline) return <span class="markdown-inline" dangerouslySetInnerHTML={{ __html: html }} />;
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 

@@ -101,7 +101,9 @@ function SkillList() {
                 <td>
                   <a href={link(`skills/${s.name}`)}>{s.name}</a>
                 </td>
-                <td>{s.description}</td>
+                <td>
+                  <Markdown source={s.description} inline />
+                </td>
                 <td class="num">{s.version}</td>
                 <td>
                   <Instant at={s.updated_at} />
@@ -237,7 +239,9 @@ function SkillPage(props: { name: string }) {
           {tab === 'view' && (
             <div class="split" data-loaded="true">
               <section class="stack" aria-label="Parsed procedure">
-                <p>{s.description}</p>
+                <p data-testid="skill-description">
+                  <Markdown source={s.description} inline />
+                </p>
                 <ParsedView steps={s.steps} acceptance={s.acceptance} showSteps />
                 <h3>References</h3>
                 <References keys={s.mdm_references} unresolved={s.unresolved_references} />

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { StatusBadge } from '../../shared/data-views.js';
+import { StatusBadge, ScrollRegion } from '../../shared/data-views.js';
 import { fmtDay, fmtInstant, fmtNumber } from '../../shared/format.js';
 import { startView, type ViewProps } from '../../shared/view.js';
 
@@ -91,7 +91,7 @@ function DataQualityView({ answer, host }: ViewProps<DqData>) {
         {rows.length === 0 ? (
           <p class="muted small">No check with this status in the newest {ledger.length}.</p>
         ) : (
-          <div class="scroll">
+          <ScrollRegion label="Newest data-quality checks">
             <table>
               <caption class="visually-hidden">Newest data-quality checks</caption>
               <thead>
@@ -125,7 +125,7 @@ function DataQualityView({ answer, host }: ViewProps<DqData>) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
     </div>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorNotice, messageOf, StatusBadge } from '../../shared/data-views.js';
+import { ErrorNotice, messageOf, StatusBadge, ScrollRegion } from '../../shared/data-views.js';
 import { fmtDay, fmtInstant, fmtNumber } from '../../shared/format.js';
 import { isSettled, MAX_POLLS, pollDelayMs } from '../../shared/series.js';
 import { startView, type ViewHost, type ViewProps } from '../../shared/view.js';
@@ -155,7 +155,7 @@ function DatastreamsView({ answer, host }: ViewProps<DatastreamsData>) {
       {d.datastreams.length === 0 ? (
         <p class="notice">No datastream yet: create one with POST /api/flows/upsert.</p>
       ) : (
-        <div class="scroll">
+        <ScrollRegion label="Datastreams">
           <table>
             <caption class="visually-hidden">Datastreams</caption>
             <thead>
@@ -190,7 +190,7 @@ function DatastreamsView({ answer, host }: ViewProps<DatastreamsData>) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <ErrorNotice error={error} />
       {started && <RunProgress key={started.run.id} run={started.run} name={started.name} host={host} />}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Answer } from '../../shared/answer.js';
-import { Delta, ErrorNotice, messageOf } from '../../shared/data-views.js';
+import { Delta, ErrorNotice, messageOf, ScrollRegion } from '../../shared/data-views.js';
 import { fmtDay, fmtInstant, fmtNumber } from '../../shared/format.js';
 import { channelName, fmtKpi, type KpiUnit, kpiLabel, kpiUnit, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { renderMarkdown } from '../../shared/markdown.js';
@@ -84,7 +84,7 @@ function InsightView({ answer, host }: ViewProps<InsightData>) {
         Version {d.version}, composed {fmtInstant(d.composed_at, f)} · {r.currency}
       </p>
       <ErrorNotice error={error} />
-      <div class="scroll">
+      <ScrollRegion label="KPIs of the day">
         <table>
           <caption class="visually-hidden">
             KPIs of the day against the day before and the same weekday last week
@@ -126,7 +126,7 @@ function InsightView({ answer, host }: ViewProps<InsightData>) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <section>
         <h2>Anomalies that fired ({r.anomalies.length})</h2>
         {r.anomalies.length === 0 ? (

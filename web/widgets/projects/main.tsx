@@ -1,4 +1,5 @@
 import { startView, type ViewProps } from '../../shared/view.js';
+import { ScrollRegion } from '../../shared/data-views.js';
 
 interface ProjectsData {
   projects: { id: string; name: string; reporting_currency: string; timezone: string }[];
@@ -18,7 +19,7 @@ function ProjectsView({ answer }: ViewProps<ProjectsData>) {
       {d.projects.length === 0 ? (
         <p class="notice">You can see no project yet: ask an admin for a grant.</p>
       ) : (
-        <div class="scroll">
+        <ScrollRegion label="Projects you can use">
           <table>
             <caption class="visually-hidden">Projects you can use</caption>
             <thead>
@@ -40,7 +41,7 @@ function ProjectsView({ answer }: ViewProps<ProjectsData>) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

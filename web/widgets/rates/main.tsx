@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { fmtDay, fmtNumber } from '../../shared/format.js';
 import { startView, type ViewProps } from '../../shared/view.js';
 import '../../shared/data.css';
+import { ScrollRegion } from '../../shared/data-views.js';
 
 interface RatesData {
   base: string;
@@ -55,7 +56,7 @@ function RatesView({ answer, host }: ViewProps<RatesData>) {
           onInput={(e) => setFilter(e.currentTarget.value)}
         />
       </label>
-      <div class="scroll">
+      <ScrollRegion label="Exchange rates">
         <table>
           <caption class="visually-hidden">
             Units of each currency per 1 {d.base} on {d.rate_date}
@@ -85,7 +86,7 @@ function RatesView({ answer, host }: ViewProps<RatesData>) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {rows.length === 0 && <p class="muted small">No currency matches “{filter}”.</p>}
     </div>
   );
