@@ -86,7 +86,9 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     await writeWebResponse(reply.raw, response, { 'x-request-id': String(request.id) });
   };
 
-  const mcpConfig = { rule: MCP_RULE, ownsMalformedJson: true };
+  // The MCP gate checks Origin itself (ALLOWED_ORIGINS, else any loopback origin: docs/auth.md);
+  // the HTTP layer still holds bodies to JSON, so no page posts to it without a CORS preflight.
+  const mcpConfig = { rule: MCP_RULE, ownsMalformedJson: true, originPolicy: 'mcp' as const };
   app.route({
     method: ['POST', 'GET', 'DELETE'],
     url: '/mcp',
@@ -115,46 +117,42 @@ export function registerMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps)
     await server.connect(transport);
   });
 
-  app.post(
-    '/messages',
-    { bodyLimit: MCP_BODY_LIMIT, config: { rule: MCP_RULE, ownsMalformedJson: true } },
-    async (request, reply) => {
-      const caller = await gate(request, String(request.id));
-      const sessionId = (request.query as { sessionId?: string }).sessionId;
-      const session = sessionId ? sseSessions.get(sessionId) : undefined;
-      if (!session || session.subject !== caller.actor.subject) {
-        return sendProblem(
-          reply,
-          new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'),
-        );
-      }
-      const body = request.body;
-      if (body instanceof TooDeepJson) return replyTooDeep(reply, body);
-      if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
-        return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
-      }
-      // 2024-11-05 has no batches, and the server would drop anything that is not one message
-      // without a word: the client must hear why.
-      if (Array.isArray(body)) {
-        return jsonRpcErrorReply(
-          reply,
-          400,
-          -32600,
-          'Invalid Request: this transport takes one JSON-RPC message per POST, not a batch',
-        );
-      }
-      if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
-        return jsonRpcErrorReply(
-          reply,
-          400,
-          -32600,
-          'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response',
-        );
-      }
-      session.transport.receive(body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
-      return reply.code(202).send('Accepted');
-    },
-  );
+  app.post('/messages', { bodyLimit: MCP_BODY_LIMIT, config: mcpConfig }, async (request, reply) => {
+    const caller = await gate(request, String(request.id));
+    const sessionId = (request.query as { sessionId?: string }).sessionId;
+    const session = sessionId ? sseSessions.get(sessionId) : undefined;
+    if (!session || session.subject !== caller.actor.subject) {
+      return sendProblem(
+        reply,
+        new NotFoundError('session_not_found', 'No open SSE session with this sessionId; open GET /sse again.'),
+      );
+    }
+    const body = request.body;
+    if (body instanceof TooDeepJson) return replyTooDeep(reply, body);
+    if (body === MALFORMED_JSON || typeof body !== 'object' || body === null) {
+      return jsonRpcErrorReply(reply, 400, -32700, 'Parse error: the body is not a JSON-RPC message');
+    }
+    // 2024-11-05 has no batches, and the server would drop anything that is not one message
+    // without a word: the client must hear why.
+    if (Array.isArray(body)) {
+      return jsonRpcErrorReply(
+        reply,
+        400,
+        -32600,
+        'Invalid Request: this transport takes one JSON-RPC message per POST, not a batch',
+      );
+    }
+    if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
+      return jsonRpcErrorReply(
+        reply,
+        400,
+        -32600,
+        'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response',
+      );
+    }
+    session.transport.receive(body as JSONRPCMessage, authInfoFor(caller, bearerOf(request)));
+    return reply.code(202).send('Accepted');
+  });
 
   app.addHook('onClose', async () => {
     for (const { transport } of sseSessions.values()) await transport.close();

@@ -66,12 +66,14 @@ interface Answer {
   text: string;
 }
 
-async function send(base: string, method: string, path: string, header: string | undefined): Promise<Answer> {
+async function send(base: string, route: RegisteredRoute, path: string, header: string | undefined): Promise<Answer> {
+  const method = route.method;
   const headers: Record<string, string> = {};
   if (header !== undefined) headers.authorization = header;
   let body: string | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    headers['content-type'] = 'application/json';
+    // The first type the route takes (the route table says; JSON for all but raw-body routes).
+    headers['content-type'] = route.writes?.accepts[0] ?? 'application/json';
     body = '{}';
   }
   const url = `${base}${path}${TRANSPORT_URLS.has(path) ? '' : `${path.includes('?') ? '&' : '?'}project_id=${P}`}`;
@@ -155,7 +157,7 @@ describe.each(STORES)('authorization matrix: every REST route and every MCP tool
     for (const route of routes) {
       const path = fillPath(route.url, P);
       for (const c of cases) {
-        const answer = await send(service.url, route.method, path, c.header);
+        const answer = await send(service.url, route, path, c.header);
         const label = `${route.method} ${route.url} [${c.name}]`;
         if ('public' in route.rule) {
           if (answer.status === 401 || answer.status === 403)
@@ -197,7 +199,7 @@ describe.each(STORES)('authorization matrix: every REST route and every MCP tool
       const failures: string[] = [];
       for (const route of routes) {
         if (TRANSPORT_URLS.has(route.url)) continue;
-        const answer = await send(service.url, route.method, fillPath(route.url, P), `Bearer ${tokens.get(id.sub)}`);
+        const answer = await send(service.url, route, fillPath(route.url, P), `Bearer ${tokens.get(id.sub)}`);
         const label = `${route.method} ${route.url} as ${id.name}`;
         const expected = expectedRest(route, id);
         if (answer.status === 401) failures.push(`${label}: valid token answered 401`);

@@ -10,7 +10,8 @@ const TOKEN = 'static-token-for-the-mode-matrix-0123456789';
 async function send(base: string, route: RegisteredRoute, authorization?: string): Promise<number> {
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const write = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
-  if (write) headers['content-type'] = 'application/json';
+  // The first type the route takes (the route table says; JSON for all but raw-body routes).
+  if (write) headers['content-type'] = route.writes?.accepts[0] ?? 'application/json';
   const res = await fetch(`${base}${fillPath(route.url, 'proj_demo')}`, {
     method: route.method,
     headers,

@@ -2,31 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runCli, stop, waitReady, type CliProcess } from '../support/process.js';
+import { cliToEnd, folderTree, freePort, runCli, stop, waitReady, type CliProcess } from '../support/process.js';
 import { api, TEST_SECRETS_KEY } from '../support/service.js';
 
 const TOKEN = 'static-token-for-the-hub-files-cli-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const proc = runCli(args, env);
-  const code = await proc.exited;
-  return { code, out: proc.output() };
-}
+const cli = cliToEnd;
 
-/** Every file under `dir`, by relative path. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(child);
-      else out[child] = fs.readFileSync(path.join(dir, child), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
+const tree = folderTree;
 
 /**
  * `context-hub export|import` (issue 24 item 5): through the serving process while `serve` holds

@@ -5,6 +5,7 @@ import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
 const P = 'proj_perm';
+const TAR_LIMITS = { maxInflatedBytes: 1 << 24, maxEntries: 100, maxNameBytes: 1024 };
 const tarOf = (entries: Record<string, string>) =>
   writeTarGz(Object.entries(entries).map(([path, text]) => ({ path, data: Buffer.from(text, 'utf8') })));
 
@@ -115,9 +116,10 @@ describe.each(STORES)('permissions of diffs, restore, export and import [%s]', (
     expect(restore.status).toBe(202);
     expect(restore.body).toMatchObject({ status: 'pending_review', kind: 'skill', key: 'check-spend' });
     const { archive } = await exportAs('editor-1');
-    const changed = tarOf(
+    const entries = await readTarGz(archive, TAR_LIMITS, (e) => e.type === 'file');
+    const changed = await tarOf(
       Object.fromEntries(
-        readTarGz(archive, { maxBytes: 1 << 24, maxEntries: 100 }).map((e) => [
+        entries.map((e) => [
           e.path,
           e.path === 'knowledge/spend.md' ? `${e.data.toString('utf8')}More.\n` : e.data.toString('utf8'),
         ]),

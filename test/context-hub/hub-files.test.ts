@@ -9,7 +9,7 @@ import { STORES } from '../support/stores.js';
 
 const A = 'proj_files_a';
 const B = 'proj_files_b';
-const LIMITS = { maxBytes: 1 << 26, maxEntries: 1000 };
+const LIMITS = { maxInflatedBytes: 1 << 26, maxEntries: 1000, maxNameBytes: 1024 };
 
 const SKILL_BODY = [
   '# Investigate a ROAS drop',
@@ -38,20 +38,23 @@ const IMPORTED_SKILL = [
   '',
 ].join('\n');
 
-const files = (archive: Buffer) =>
-  Object.fromEntries(readTarGz(archive, LIMITS).map((e) => [e.path, e.data.toString('utf8')]));
-const tarOf = (entries: Record<string, string>): Buffer =>
+const files = async (archive: Buffer) =>
+  Object.fromEntries(
+    (await readTarGz(archive, LIMITS, (e) => e.type === 'file')).map((e) => [e.path, e.data.toString('utf8')]),
+  );
+const tarOf = (entries: Record<string, string>): Promise<Buffer> =>
   writeTarGz(Object.entries(entries).map(([p, text]): TarEntry => ({ path: p, data: Buffer.from(text, 'utf8') })));
 
 describe('tar.gz of the hub', () => {
-  it('writes long paths that GNU tar reads, the same bytes every time, and refuses what inflates too far', () => {
+  it('writes long paths that GNU tar reads, the same bytes every time, and refuses what inflates too far', async () => {
     const long = `knowledge/${'a'.repeat(96)}.md`;
-    const archive = tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
-    expect(tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' }).equals(archive)).toBe(true);
+    const archive = await tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
+    expect((await tarOf({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' })).equals(archive)).toBe(true);
     expect(execFileSync('tar', ['-tzf', '-'], { input: archive }).toString()).toBe(`${long}\ntaxonomy.yaml\n`);
-    expect(files(archive)).toEqual({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
-    const bomb = tarOf({ 'taxonomy.yaml': ' '.repeat(1 << 20) });
-    expect(() => readTarGz(bomb, { maxBytes: 1 << 16, maxEntries: 10 })).toThrow(/inflates to more than/);
+    expect(await files(archive)).toEqual({ [long]: 'x\n', 'taxonomy.yaml': 'keys: []\n' });
+    const bomb = await tarOf({ 'taxonomy.yaml': ' '.repeat(1 << 20) });
+    const small = { maxInflatedBytes: 1 << 16, maxEntries: 10, maxNameBytes: 1024 };
+    await expect(readTarGz(bomb, small, () => true)).rejects.toThrow(/inflates to more than/);
   });
 });
 
@@ -111,7 +114,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
   afterAll(async () => service?.close());
 
   it('exports the Agent Skills layout, knowledge with front matter and taxonomy.yaml', async () => {
-    const out = files(await exportOf(A));
+    const out = await files(await exportOf(A));
     expect(Object.keys(out)).toEqual([
       'knowledge/glossary.md',
       'knowledge/roas-definition.md',
@@ -185,7 +188,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
   });
 
   it('plans with dry_run, then applies new versions and, with prune, deletions', async () => {
-    const out = files(await exportOf(B));
+    const out = await files(await exportOf(B));
     out['skills/investigate-roas/SKILL.md'] = out['skills/investigate-roas/SKILL.md']!.replace(
       '2. **Split by channel**',
       '2. **Check spend**: did it rise?\n3. **Split by channel**',
@@ -193,7 +196,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     out['knowledge/new-sheet.md'] = '---\ntitle: New sheet\n---\nBody.\n';
     delete out['knowledge/glossary.md'];
     out['skills/investigate-roas/scripts/run.sh'] = 'echo hi\n';
-    const plan = await importInto(B, tarOf(out), '?dry_run=true&prune=true');
+    const plan = await importInto(B, await tarOf(out), '?dry_run=true&prune=true');
     expect(plan.status).toBe(200);
     expect(plan.body).toMatchObject({
       dry_run: true,
@@ -217,7 +220,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     expect((await api(`${url}/api/skills/investigate-roas?project_id=${B}`)).body.version).toBe(1);
 
     // Without prune the sheet the folder lacks is kept.
-    const kept = await importInto(B, tarOf(out));
+    const kept = await importInto(B, await tarOf(out));
     expect(kept.body.applied).toBe(true);
     expect(kept.body.kept).toEqual({ skills: 0, knowledge: 1, business_keys: 0, business_links: 0 });
     expect(kept.body.changes.map((c: { name: string; version: number }) => [c.name, c.version])).toEqual([
@@ -232,27 +235,27 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     ]);
     expect((await api(`${url}/api/knowledge/glossary?project_id=${B}`)).status).toBe(200);
 
-    const pruned = await importInto(B, tarOf(out), '?prune=true');
+    const pruned = await importInto(B, await tarOf(out), '?prune=true');
     expect(pruned.body.changes).toEqual([
       { kind: 'knowledge', name: 'glossary', action: 'delete', file: null, version: null },
     ]);
     // Deleted: gone from lists, its versions readable to admins (as every caller is without auth).
     expect((await api(`${url}/api/knowledge/glossary?project_id=${B}`)).body.deleted).toBe(true);
-    expect(files(await exportOf(B))).toEqual(
+    expect(await files(await exportOf(B))).toEqual(
       Object.fromEntries(Object.entries(out).filter(([p]) => !p.includes('scripts'))),
     );
   });
 
   it('refuses a folder with bad files: every problem with its file and line, and nothing changes', async () => {
     const before = await exportOf(A);
-    const out = files(before);
+    const out = await files(before);
     out['skills/Bad_Name/SKILL.md'] = '---\nname: Bad_Name\ndescription: x\n---\nbody\n';
     out['skills/investigate-roas/SKILL.md'] = `${out['skills/investigate-roas/SKILL.md']}\nSee [[kpi.unknown]].\n`;
     out['knowledge/broken.md'] = '---\ntitle: [unclosed\n---\nbody\n';
     out['knowledge/extra.md'] = '---\ntitle: Fine\ncolour: blue\n---\nbody\n';
     out['taxonomy.yaml'] = out['taxonomy.yaml']!.replace('    parent: surface\n', '    parent: nowhere\n');
     out['skills/new-one/SKILL.md'] = '---\nname: other-name\ndescription: x\n---\nbody\n';
-    const res = await importInto(A, tarOf(out));
+    const res = await importInto(A, await tarOf(out));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('import_invalid');
     const paths = res.body.errors.map((e: { path: string }) => e.path);
@@ -283,7 +286,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
   it('reads archives made by tar', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-hubfiles-'));
     try {
-      for (const [p, text] of Object.entries(files(await exportOf(A)))) {
+      for (const [p, text] of Object.entries(await files(await exportOf(A)))) {
         fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
         fs.writeFileSync(path.join(dir, p), text);
       }
@@ -297,11 +300,11 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
   });
 
   it('with propose, new and changed Skills and Knowledge become proposals; taxonomy changes apply', async () => {
-    const out = files(await exportOf(A));
+    const out = await files(await exportOf(A));
     out['skills/investigate-roas/SKILL.md'] = `${out['skills/investigate-roas/SKILL.md']}3. **Ask the owner**.\n`;
     out['knowledge/proposed.md'] = '---\ntitle: Proposed sheet\n---\nBody.\n';
     out['taxonomy.yaml'] = out['taxonomy.yaml']!.replace('keys:\n', 'keys:\n  - key: channel\n    label: Channels\n');
-    const res = await importInto(A, tarOf(out), '?propose=true');
+    const res = await importInto(A, await tarOf(out), '?propose=true');
     expect(res.status).toBe(200);
     expect(res.body.applied).toBe(true);
     expect(res.body.proposals).toHaveLength(2);
@@ -310,7 +313,7 @@ describe.each(STORES)('context as code: export and import of the hub as files [%
     expect((await api(`${url}/api/knowledge/proposed?project_id=${A}`)).status).toBe(404);
     const pending = await api(`${url}/api/proposals?project_id=${A}&status=pending`);
     expect(pending.body.proposals.map((p: { id: string }) => p.id).sort()).toEqual([...res.body.proposals].sort());
-    const both = await importInto(A, tarOf(out), '?propose=true&prune=true');
+    const both = await importInto(A, await tarOf(out), '?propose=true&prune=true');
     expect(both.status).toBe(400);
     expect(both.body.errors[0].path).toBe('query.prune');
   });

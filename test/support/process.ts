@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -35,6 +36,16 @@ export function runCli(args: string[], env: Record<string, string>): CliProcess 
   return { child, output: () => out, exited };
 }
 
+/** Runs the CLI to its end: its exit code and everything it printed (stdout and stderr). */
+export async function cliToEnd(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  const proc = runCli(args, env);
+  const code = await proc.exited;
+  return { code, out: proc.output() };
+}
+
 /** Polls /readyz until it answers 200 (bounded by attempts, not by a clock assertion). */
 export async function waitReady(baseUrl: string, proc: CliProcess, attempts = 600): Promise<void> {
   for (let i = 0; i < attempts; i++) {
@@ -53,4 +64,20 @@ export async function waitReady(baseUrl: string, proc: CliProcess, attempts = 60
 export async function stop(proc: CliProcess): Promise<void> {
   if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
   await proc.exited;
+}
+
+/** Every entry under `dir` by relative path: a file's text, a symbolic link as "-> target". */
+export function folderTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      const full = path.join(dir, child);
+      if (entry.isSymbolicLink()) out[child] = `-> ${fs.readlinkSync(full)}`;
+      else if (entry.isDirectory()) walk(child);
+      else out[child] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk('');
+  return out;
 }

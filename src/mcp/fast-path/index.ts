@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { FastPath } from '../../platform/http/fast-path.js';
+import { type FastPath, NOSNIFF } from '../../platform/http/fast-path.js';
 import type { AuthorizableRequest } from '../../platform/http/gate.js';
 import { MCP_BODY_LIMIT } from '../../platform/http/limits.js';
 import { checkJsonDepth } from '../../platform/json-depth.js';
@@ -86,7 +86,7 @@ export function createMcpFastPath(deps: McpFastPathDeps): FastPath {
         );
         if (res.headersSent) res.destroy();
         else {
-          res.writeHead(500, { 'content-type': 'application/json' });
+          res.writeHead(500, { 'content-type': 'application/json', [NOSNIFF[0]]: NOSNIFF[1] });
           res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}');
         }
         return true;
@@ -149,8 +149,9 @@ async function serve(
   for (const chunk of answer) length += chunk.length;
   const headers =
     sessionId === undefined
-      ? ['content-type', 'application/json', 'content-length', String(length), 'x-request-id', requestId]
+      ? ['content-type', 'application/json', 'content-length', String(length), 'x-request-id', requestId, ...NOSNIFF]
       : [
+          ...NOSNIFF,
           'content-type',
           'text/event-stream',
           'cache-control',

@@ -28,6 +28,19 @@ export function authorOf(ctx: RequestContext): VersionAuthor {
   };
 }
 
+/** The authorship columns of a version row (`created_at` … `proposal_id`), as every write stores them. */
+export function authorColumns(author: VersionAuthor, now: Date) {
+  return {
+    created_at: now,
+    created_by: author.subject,
+    via: author.via,
+    client_name: author.client_name,
+    client_version: author.client_version,
+    request_id: author.request_id,
+    proposal_id: author.proposal_id,
+  };
+}
+
 export const AuthorOutput = z.object({
   subject: z.string(),
   via: z.enum(WRITE_CHANNELS as [WriteChannel, ...WriteChannel[]]).nullable(),

@@ -8,9 +8,11 @@ import { AppError, ValidationError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { readTarGz, type TarEntry, writeTarGz } from '../../platform/tar.js';
 import { runningService } from '../backup/backup.cli.js';
-import { byCodePoint, roleOf } from './hub-files.format.js';
+import { readDir, writeDir } from './hub-files.dir.js';
+import { IGNORED_EXAMPLES, type ImportFolder, IMPORT_LIMITS } from './hub-files.folder.js';
+import { byCodePoint } from './hub-files.format.js';
 import type { ImportOptions, ImportResultOutput } from './hub-files.schemas.js';
-import { type HubFilesService, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_FILES } from './hub-files.service.js';
+import type { HubFilesService } from './hub-files.service.js';
 
 export const HUB_FILES_HELP = `Usage: context-hub export [--token t] <project_id> <dir>
        context-hub import [--dry-run] [--prune] [--propose] [--token t] <project_id> <dir>
@@ -18,6 +20,7 @@ export writes the project's hub as files into <dir>: skills/<name>/SKILL.md, kno
 taxonomy.yaml (files of that layout the hub no longer holds are removed; other files are left alone).
 import applies <dir>: new and changed objects become new versions, unchanged ones are left alone,
 objects the folder lacks are deleted only with --prune; --dry-run prints the plan and writes nothing;
+neither follows a symbolic link inside taxonomy.yaml, skills/ or knowledge/ (one is refused);
 --propose makes new and changed Skills and Knowledge proposals for review. A bad file refuses the
 whole import, with every problem listed as file:line. While \`serve\` runs on the embedded store, both
 go through it (an editor's token: --token, else CONTEXT_HUB_TOKEN, else SERVICE_STATIC_TOKEN in
@@ -63,46 +66,6 @@ function parseArgs(command: 'export' | 'import', args: string[]): Args | string 
   }
   if (rest.length !== 2) return 'name a <project_id> and a <dir>';
   return { projectId: rest[0]!, dir: rest[1]!, options, ...(token ? { token } : {}) };
-}
-
-/** The files of the layout under `dir` (taxonomy.yaml, skills/, knowledge/), and the others found there. */
-function readDir(dir: string): { files: TarEntry[]; ignored: string[] } {
-  const files: TarEntry[] = [];
-  const ignored: string[] = [];
-  const walk = (relative: string) => {
-    const full = path.join(dir, relative);
-    for (const entry of fs.readdirSync(full, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(child);
-      else if (entry.isFile()) {
-        if (roleOf(child).kind === 'ignored') ignored.push(child);
-        else files.push({ path: child, data: fs.readFileSync(path.join(dir, child)) });
-      }
-    }
-  };
-  if (fs.existsSync(path.join(dir, 'taxonomy.yaml')))
-    files.push({ path: 'taxonomy.yaml', data: fs.readFileSync(path.join(dir, 'taxonomy.yaml')) });
-  for (const top of ['skills', 'knowledge']) if (fs.existsSync(path.join(dir, top))) walk(top);
-  return { files, ignored };
-}
-
-/** Writes the export; removes files of the layout that it no longer holds (a deleted Skill's SKILL.md). */
-function writeDir(dir: string, files: TarEntry[]): { removed: string[] } {
-  fs.mkdirSync(dir, { recursive: true });
-  const wanted = new Set(files.map((f) => f.path));
-  const removed = readDir(dir)
-    .files.map((f) => f.path)
-    .filter((p) => p !== 'taxonomy.yaml' && !wanted.has(p));
-  for (const stale of removed) fs.rmSync(path.join(dir, stale));
-  for (const file of files) {
-    // Only paths of the layout are written: nothing from an answer lands outside <dir>.
-    if (roleOf(file.path).kind === 'ignored') throw new Error(`unexpected path in the export: ${file.path}`);
-    const target = path.join(dir, file.path);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, file.data);
-  }
-  return { removed };
 }
 
 type Route =
@@ -266,7 +229,12 @@ export async function exportCommand(argv: string[], config: Config, open: OpenHu
     });
     if (answer.status !== 200) return fromAnswer(answer);
     try {
-      files = readTarGz(answer.body, { maxBytes: MAX_ARCHIVE_BYTES, maxEntries: MAX_ARCHIVE_FILES });
+      const limits = {
+        maxInflatedBytes: IMPORT_LIMITS.inflatedBytes,
+        maxEntries: IMPORT_LIMITS.entries,
+        maxNameBytes: IMPORT_LIMITS.nameBytes,
+      };
+      files = await readTarGz(answer.body, limits, (entry) => entry.type === 'file');
     } catch (error) {
       return fail(`the service's export ${(error as Error).message}`, EX_UNAVAILABLE);
     }
@@ -275,6 +243,7 @@ export async function exportCommand(argv: string[], config: Config, open: OpenHu
   try {
     ({ removed } = writeDir(args.dir, files));
   } catch (error) {
+    if (error instanceof AppError) return fromAppError(error);
     return fail(`cannot write ${args.dir}: ${(error as Error).message}`, EX_IOERR);
   }
   process.stdout.write(`exported ${args.projectId} into ${args.dir}: ${files.length} files\n`);
@@ -290,14 +259,28 @@ export async function importCommand(argv: string[], config: Config, open: OpenHu
     return fail(`${args.dir} is not a directory`, EX_NOINPUT);
   const where = route(config);
   if (where.kind === 'refused') return fail(where.message, where.code);
-  const { files, ignored } = readDir(args.dir);
+  let folder: ImportFolder;
+  try {
+    folder = readDir(args.dir);
+  } catch (error) {
+    if (error instanceof AppError) return fromAppError(error);
+    return fail(`cannot read ${args.dir}: ${(error as Error).message}`, EX_NOINPUT);
+  }
   let result: ImportResultOutput;
   if (where.kind === 'local') {
     try {
-      result = await locally(config, open, (hub, ctx) => hub.importFiles(ctx, args.projectId, files, args.options));
+      result = await locally(config, open, (hub, ctx) => hub.importFiles(ctx, args.projectId, folder, args.options));
     } catch (error) {
       return fromAppError(error);
     }
+  } else if (folder.problems.length > 0) {
+    // Files too large to send: the service would refuse them unread, so say so here.
+    return refused({
+      status: 400,
+      code: 'import_invalid',
+      detail: `The folder has ${folder.problems.length} problem(s); nothing was changed.`,
+      errors: folder.problems.map((p) => ({ path: p.file, message: p.message })),
+    });
   } else {
     const flags = Object.entries(args.options)
       .map(([name, on]) => `${name}=${on}`)
@@ -305,12 +288,13 @@ export async function importCommand(argv: string[], config: Config, open: OpenHu
     const answer = await call(config, where.url, tokenOf(args, config), {
       method: 'POST',
       path: `/api/projects/${encodeURIComponent(args.projectId)}/import?${flags}`,
-      body: writeTarGz(files),
+      body: await writeTarGz(folder.files),
     });
     if (answer.status !== 200) return fromAnswer(answer);
     result = JSON.parse(answer.body.toString('utf8')) as ImportResultOutput;
   }
-  process.stdout.write(formatResult(result, [...ignored, ...result.ignored].sort(byCodePoint)));
+  const examples = [...folder.ignored.examples, ...result.ignored].sort(byCodePoint).slice(0, IGNORED_EXAMPLES);
+  process.stdout.write(formatResult(result, { count: folder.ignored.count + result.ignored_count, examples }));
   return 0;
 }
 
@@ -318,7 +302,7 @@ function counts(c: ImportResultOutput['unchanged']): string {
   return `${c.skills} skills, ${c.knowledge} knowledge sheets, ${c.business_keys} business keys, ${c.business_links} links`;
 }
 
-export function formatResult(result: ImportResultOutput, ignored: string[]): string {
+export function formatResult(result: ImportResultOutput, ignored: { count: number; examples: string[] }): string {
   const state = result.dry_run ? 'dry run, nothing written' : result.applied ? 'applied' : 'nothing to change';
   const lines = [`import into ${result.project_id}: ${result.changes.length} change(s) (${state})`];
   for (const c of result.changes) {
@@ -328,6 +312,8 @@ export function formatResult(result: ImportResultOutput, ignored: string[]): str
   lines.push(`unchanged: ${counts(result.unchanged)}`);
   if (!result.prune) lines.push(`kept (not in the folder; --prune deletes them): ${counts(result.kept)}`);
   for (const id of result.proposals) lines.push(`proposal ${id} awaits review`);
-  for (const file of ignored) lines.push(`ignored: ${file}`);
+  for (const file of ignored.examples) lines.push(`ignored: ${file}`);
+  if (ignored.count > ignored.examples.length)
+    lines.push(`ignored: ${ignored.count - ignored.examples.length} more file(s) outside the layout`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,14 +1,16 @@
-import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { type Document, type LineCounter, stringify } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
 import { AddKnowledgeInput, TopicId } from '../knowledge/knowledge.schemas.js';
 import { parseReferences } from '../skills/skills.parse.js';
 import {
   MAX_BODY_BYTES,
+  MAX_FRONT_MATTER_BYTES,
   MAX_SKILL_NAME_LENGTH,
   SKILL_NAME_PATTERN,
   skillNameMessage,
 } from '../skills/skills.schemas.js';
 import { parseSkillFile, type SkillFile } from '../skills/skills.skillmd.js';
+import { parseYaml, plainData } from './hub-files.yaml.js';
 
 /**
  * The hub as files (DESIGN §10, "context as code"): `skills/<name>/SKILL.md` (Agent Skills),
@@ -67,6 +69,8 @@ function lineAt(text: string, offset: number): number {
 
 interface FrontMatter {
   doc: Document;
+  /** The YAML did not parse (each error is a problem already). */
+  failed: boolean;
   counter: LineCounter;
   body: string;
   /** Line of the first body line in the file. */
@@ -89,14 +93,15 @@ function frontMatter(file: string, text: string, problems: FileProblem[]): Front
     problems.push({ file, line: 1, message: 'the front matter has no closing --- line' });
     return undefined;
   }
-  const counter = new LineCounter();
-  const doc = parseDocument(rest.slice(0, close.index), { lineCounter: counter });
-  for (const error of doc.errors) {
-    const at = error.linePos?.[0]?.line ?? 1;
-    problems.push({ file, line: at + 1, message: `front matter: ${error.message.split('\n')[0]}` });
+  const yaml = rest.slice(0, close.index);
+  if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) {
+    problems.push({ file, line: 2, message: `the front matter must be at most ${MAX_FRONT_MATTER_BYTES / 1024} KiB` });
+    return undefined;
   }
+  const { doc, counter, errors } = parseYaml(yaml);
+  for (const error of errors) problems.push({ file, line: error.line + 1, message: `front matter: ${error.message}` });
   const bodyStart = open[0].length + close.index + close[0].length;
-  return { doc, counter, body: text.slice(bodyStart), bodyLine: lineAt(text, bodyStart) };
+  return { doc, counter, failed: errors.length > 0, body: text.slice(bodyStart), bodyLine: lineAt(text, bodyStart) };
 }
 
 /** The file line of a top-level front-matter key (line 1 when it is absent). */
@@ -127,7 +132,10 @@ export function readSkillFile(file: string, folder: string, text: string, proble
   const folderOk = SKILL_NAME_PATTERN.test(folder) && folder.length <= MAX_SKILL_NAME_LENGTH;
   if (!folderOk)
     problems.push({ file, line: null, message: `the folder name "${folder}" ${skillNameMessage(folder)}` });
-  if (!front || front.doc.errors.length > 0) return undefined;
+  if (!front || front.failed) return undefined;
+  // Aliases first, so a bad one is named on its line (parseSkillFile would say only "not valid YAML").
+  const where = { file, line: (offset: number) => front.counter.linePos(offset).line + 1 };
+  if (!plainData(front.doc, front.doc.contents, where, problems).ok) return undefined;
   let parsed: SkillFile;
   try {
     parsed = parseSkillFile(text);
@@ -175,8 +183,15 @@ export function readKnowledgeFile(file: string, topicId: string, text: string, p
   if (!id.success)
     problems.push({ file, line: null, message: `the file name "${topicId}" ${id.error.issues[0]!.message}` });
   const front = frontMatter(file, text, problems);
-  if (!front || front.doc.errors.length > 0) return undefined;
-  const data: unknown = front.doc.toJS({ maxAliasCount: 10 });
+  if (!front || front.failed) return undefined;
+  const read = plainData(
+    front.doc,
+    front.doc.contents,
+    { file, line: (offset) => front.counter.linePos(offset).line + 1 },
+    problems,
+  );
+  if (!read.ok) return undefined;
+  const data = read.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     problems.push({ file, line: 2, message: 'the front matter must be a mapping with title (and owner)' });
     return undefined;

@@ -107,7 +107,8 @@ export function planImport(
     const removed = [...state.keys.keys()].filter((k) => !targetKeys.has(k));
     const parents = new Map([...state.keys.values()].map((k) => [k.key, k.parent]));
     plan.keys.remove = removed.sort((a, b) => depthOf(b, parents) - depthOf(a, parents));
-    plan.keys.kept = prune ? 0 : [...state.keys.keys()].filter((k) => !taxonomy.keys.some((f) => f.key === k)).length;
+    const listed = new Set(taxonomy.keys.map((k) => k.key));
+    plan.keys.kept = prune ? 0 : [...state.keys.keys()].filter((k) => !listed.has(k)).length;
   } else {
     plan.keys.kept = state.keys.size;
   }

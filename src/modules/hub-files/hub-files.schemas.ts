@@ -44,7 +44,11 @@ export const ImportResultOutput = z.object({
   kept: Counts.describe('Objects the folder does not hold, left in place because prune is off.'),
   ignored: z
     .array(z.string())
-    .describe('Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml).'),
+    .describe(
+      'Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml): the first 20 ' +
+        'met, sorted, each cut to 200 characters; ignored_count counts them all.',
+    ),
+  ignored_count: z.number().describe('How many files outside the layout the folder holds.'),
   proposals: z.array(z.string()).describe('With propose: the ids of the proposals created.'),
 });
 export type ImportResultOutput = z.infer<typeof ImportResultOutput>;

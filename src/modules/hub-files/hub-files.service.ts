@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ConflictError, ValidationError } from '../../platform/errors.js';
-import { readTarGz, TarFormatError, type TarEntry, writeTarGz } from '../../platform/tar.js';
+import { createPacer, type Pacer } from '../../platform/pacer.js';
+import { type TarEntry, writeTarGz } from '../../platform/tar.js';
 import { authorOf, type ProposedWrite, type WriteGate } from '../context-hub/context-hub.authorship.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { AuditRecorder } from '../org/index.js';
@@ -11,23 +12,16 @@ import type { SkillsService } from '../skills/skills.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import {
   byCodePoint,
-  decodeText,
   type FileProblem,
   knowledgePath,
-  readKnowledgeFile,
-  readSkillFile,
   renderKnowledgeFile,
-  roleOf,
   skillPath,
   TAXONOMY_FILE,
 } from './hub-files.format.js';
-import { type Folder, type HubState, type Plan, planImport } from './hub-files.plan.js';
+import { type ImportFolder, importInvalid, readArchive, readFolder } from './hub-files.folder.js';
+import { type HubState, type Plan, planImport } from './hub-files.plan.js';
 import type { Counts, ImportOptions, ImportResultOutput, PlannedChange } from './hub-files.schemas.js';
-import { readTaxonomy, renderTaxonomy } from './hub-files.taxonomy.js';
-
-/** An archive inflates to at most this (a 1 MiB body per object leaves room for hundreds). */
-export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
-export const MAX_ARCHIVE_FILES = 20_000;
+import { renderTaxonomy } from './hub-files.taxonomy.js';
 
 export interface HubFilesDeps {
   db: Database;
@@ -55,7 +49,7 @@ export class HubFilesService {
 
   async exportFiles(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; files: TarEntry[] }> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.read');
-    const state = await this.state(ctx, project.id);
+    const state = await this.state(ctx, project.id, createPacer());
     const files = [
       ...[...state.skills].map(([name, s]) => ({ path: skillPath(name), text: s.text })),
       ...[...state.knowledge].map(([id, k]) => ({ path: knowledgePath(id), text: renderKnowledgeFile(k) })),
@@ -66,7 +60,7 @@ export class HubFilesService {
 
   async exportArchive(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; archive: Buffer }> {
     const { projectId, files } = await this.exportFiles(ctx, projectRef);
-    return { projectId, archive: writeTarGz(files) };
+    return { projectId, archive: await writeTarGz(files) };
   }
 
   async importArchive(
@@ -75,28 +69,19 @@ export class HubFilesService {
     archive: Buffer,
     options: ImportOptions,
   ): Promise<ImportResultOutput> {
-    let files: TarEntry[];
-    try {
-      files = readTarGz(archive, { maxBytes: MAX_ARCHIVE_BYTES, maxEntries: MAX_ARCHIVE_FILES });
-    } catch (error) {
-      if (!(error instanceof TarFormatError)) throw error;
-      throw new ValidationError(
-        [{ path: 'body', message: `the archive ${error.message}` }],
-        undefined,
-        'archive_invalid',
-      );
-    }
-    return this.importFiles(ctx, projectRef, files, options);
+    return this.importFiles(ctx, projectRef, await readArchive(archive), options);
   }
 
   /**
    * Applies a folder: everything is read and checked first, and any problem refuses the whole
    * import with every problem listed (file and line); otherwise the changes land in one transaction.
+   * Long work gives the event loop a turn every few milliseconds (createPacer), so an import of
+   * thousands of files never stops the process from answering.
    */
   async importFiles(
     ctx: RequestContext,
     projectRef: string,
-    entries: TarEntry[],
+    source: ImportFolder,
     options: ImportOptions,
   ): Promise<ImportResultOutput> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.write');
@@ -116,18 +101,28 @@ export class HubFilesService {
         { path: 'query.prune', message: `cannot be combined with ${why}: deletions are not proposals` },
       ]);
     }
-    const problems: FileProblem[] = [];
-    const { folder, ignored } = readFolder(entries, problems);
-    const state = await this.state(ctx, project.id);
-    const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: propose }, problems);
-    if (problems.length > 0) {
+    if (options.prune && source.files.length === 0 && source.problems.length === 0) {
       throw new ValidationError(
-        problems.map((p) => ({ path: p.line === null ? p.file : `${p.file}:${p.line}`, message: p.message })),
-        `The folder has ${problems.length} problem(s); nothing was changed.`,
+        [
+          {
+            path: 'body',
+            message:
+              'holds no file of the layout (skills/<name>/SKILL.md, knowledge/<topic_id>.md, taxonomy.yaml): ' +
+              'with prune it would delete every Skill and Knowledge sheet',
+          },
+        ],
+        'The folder holds no file of the hub layout, so prune is refused; nothing was changed.',
         'import_invalid',
-        'Fix each file at the line named, then import again (--dry-run shows the plan without writing).',
       );
     }
+    const pace = createPacer();
+    const problems: FileProblem[] = [...source.problems];
+    const folder = await readFolder(source.files, problems, pace);
+    const state = await this.state(ctx, project.id, pace);
+    await pace();
+    const plan = planImport(state, folder, { prune: options.prune, sourcesMustExist: propose }, problems);
+    await pace();
+    if (problems.length > 0) throw importInvalid(problems);
     const result: ImportResultOutput = {
       project_id: project.id,
       dry_run: options.dry_run,
@@ -141,14 +136,15 @@ export class HubFilesService {
         business_links: plan.links.unchanged,
       },
       kept: keptOf(plan),
-      ignored,
+      ignored: source.ignored.examples,
+      ignored_count: source.ignored.count,
       proposals: [],
     };
     if (options.dry_run || result.changes.length === 0) return result;
     const creates = plan.skills.create.length + plan.knowledge.create.length + plan.keys.create.length;
     await this.deps.limits?.assertCanAddContextObjects(project.id, propose ? plan.keys.create.length : creates);
-    if (propose) return this.propose(importCtx, project, state, plan, result);
-    const versions = await this.apply(importCtx, project.id, state, plan, result);
+    if (propose) return this.propose(importCtx, project, state, plan, result, pace);
+    const versions = await this.apply(importCtx, project.id, state, plan, result, pace);
     for (const change of result.changes) change.version = versions.get(`${change.kind}:${change.name}`) ?? null;
     return { ...result, applied: true };
   }
@@ -159,26 +155,49 @@ export class HubFilesService {
     state: HubState,
     plan: Plan,
     result: ImportResultOutput,
+    pace: Pacer,
   ): Promise<Map<string, number>> {
     const { skills, knowledge, taxonomy } = this.deps;
     const versions = new Map<string, number>();
     await this.deps.db.transaction(async (tx) => {
       const skillIds = new Map([...state.skills].map(([name, s]) => [name, s.id]));
       const sheetIds = new Map([...state.knowledge].map(([id, k]) => [id, k.id]));
-      for (const skill of [...plan.skills.create, ...plan.skills.update]) {
-        const written = await skills.writeFileIn(tx, ctx, projectId, skill.parsed, authorOf(ctx));
-        skillIds.set(skill.name, written.id);
-        versions.set(`skill:${skill.name}`, written.version);
+      const author = authorOf(ctx);
+      const writtenSkills = await skills.writeFilesIn(
+        tx,
+        ctx,
+        projectId,
+        [...plan.skills.create, ...plan.skills.update].map((s) => s.parsed),
+        author,
+        pace,
+      );
+      for (const [name, written] of writtenSkills) {
+        skillIds.set(name, written.id);
+        versions.set(`skill:${name}`, written.version);
       }
-      for (const sheet of [...plan.knowledge.create, ...plan.knowledge.update]) {
-        const { file: _file, ...fields } = sheet;
-        const written = await knowledge.writeIn(tx, ctx, projectId, fields, authorOf(ctx));
-        sheetIds.set(sheet.topic_id, written.id);
-        versions.set(`knowledge:${sheet.topic_id}`, written.version_number);
+      const writtenSheets = await knowledge.writeManyIn(
+        tx,
+        ctx,
+        projectId,
+        [...plan.knowledge.create, ...plan.knowledge.update],
+        author,
+        pace,
+      );
+      for (const [topicId, written] of writtenSheets) {
+        sheetIds.set(topicId, written.id);
+        versions.set(`knowledge:${topicId}`, written.version);
       }
       const now = ctx.clock.now();
-      for (const name of plan.skills.remove) await skills.deleteIn(tx, skillIds.get(name)!, now);
-      for (const id of plan.knowledge.remove) await knowledge.deleteIn(tx, sheetIds.get(id)!, now);
+      await skills.deleteManyIn(
+        tx,
+        plan.skills.remove.map((name) => skillIds.get(name)!),
+        now,
+      );
+      await knowledge.deleteManyIn(
+        tx,
+        plan.knowledge.remove.map((id) => sheetIds.get(id)!),
+        now,
+      );
       const keyRow = (k: {
         key: string;
         label: string;
@@ -192,18 +211,24 @@ export class HubFilesService {
         parent_key: k.parent,
         synonyms: k.synonyms,
       });
-      await taxonomy.applyIn(tx, ctx, projectId, {
-        createKeys: plan.keys.create.map(keyRow),
-        updateKeys: plan.keys.update.map(keyRow),
-        removeLinks: plan.links.remove.map((l) => l.id),
-        addLinks: plan.links.add.map((l) => ({
-          relation_type: l.relation_type,
-          source_type: l.source_type,
-          source_id: (l.source_type === 'skill' ? skillIds : sheetIds).get(l.source)!,
-          business_key: l.key,
-        })),
-        deleteKeys: plan.keys.remove,
-      });
+      await taxonomy.applyIn(
+        tx,
+        ctx,
+        projectId,
+        {
+          createKeys: plan.keys.create.map(keyRow),
+          updateKeys: plan.keys.update.map(keyRow),
+          removeLinks: plan.links.remove.map((l) => l.id),
+          addLinks: plan.links.add.map((l) => ({
+            relation_type: l.relation_type,
+            source_type: l.source_type,
+            source_id: (l.source_type === 'skill' ? skillIds : sheetIds).get(l.source)!,
+            business_key: l.key,
+          })),
+          deleteKeys: plan.keys.remove,
+        },
+        pace,
+      );
       await this.deps.audit.record(
         ctx,
         { action: 'context.import', target: projectId, projectId, details: summary(result) },
@@ -223,6 +248,7 @@ export class HubFilesService {
     state: HubState,
     plan: Plan,
     result: ImportResultOutput,
+    pace: Pacer,
   ): Promise<ImportResultOutput> {
     const writes: ProposedWrite[] = [
       ...[...plan.skills.create, ...plan.skills.update].map(
@@ -248,18 +274,20 @@ export class HubFilesService {
       knowledge: { ...plan.knowledge, create: [], update: [] },
     };
     if (result.changes.some((c) => c.kind === 'business_key' || c.kind === 'business_link'))
-      await this.apply(ctx, project.id, state, taxonomyOnly, result);
+      await this.apply(ctx, project.id, state, taxonomyOnly, result, pace);
     const proposals: string[] = [];
-    for (const write of writes) proposals.push((await this.gate!.propose(ctx, project, write)).proposal_id);
+    for (const write of writes) {
+      proposals.push((await this.gate!.propose(ctx, project, write)).proposal_id);
+      await pace();
+    }
     return { ...result, applied: true, proposals };
   }
 
-  private async state(ctx: RequestContext, projectId: string): Promise<HubState> {
-    const [skills, sheets, { keys, links }] = await Promise.all([
-      this.deps.skills.currentFiles(projectId),
-      this.deps.knowledge.currentRows(projectId),
-      this.deps.taxonomy.all(ctx, projectId),
-    ]);
+  /** The hub as it is, read page by page (a large hub is read without holding the event loop). */
+  private async state(ctx: RequestContext, projectId: string, pace: Pacer): Promise<HubState> {
+    const skills = await this.deps.skills.currentFiles(projectId, pace);
+    const sheets = await this.deps.knowledge.currentRows(projectId, pace);
+    const { keys, links } = await this.deps.taxonomy.all(ctx, projectId, pace);
     return {
       skills: new Map(skills.map((s) => [s.name, s])),
       knowledge: new Map(
@@ -283,53 +311,6 @@ export class HubFilesService {
       })),
     };
   }
-}
-
-/** "./skills/x/SKILL.md" → "skills/x/SKILL.md"; undefined for a path that leaves the folder. */
-function normalPath(path: string): string | undefined {
-  const parts = path
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((p) => p !== '' && p !== '.');
-  if (path.startsWith('/') || parts.some((p) => p === '..')) return undefined;
-  return parts.join('/');
-}
-
-/** Every file read and checked; problems collected, nothing thrown. */
-function readFolder(entries: TarEntry[], problems: FileProblem[]): { folder: Folder; ignored: string[] } {
-  const folder: Folder = { skills: new Map(), knowledge: new Map(), taxonomy: null, taxonomyUnreadable: false };
-  const ignored: string[] = [];
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    const path = normalPath(entry.path);
-    const role = path === undefined ? { kind: 'ignored' as const } : roleOf(path);
-    if (path === undefined || role.kind === 'ignored') {
-      ignored.push(entry.path);
-      continue;
-    }
-    if (seen.has(path)) {
-      problems.push({ file: path, line: null, message: 'appears twice in the archive' });
-      continue;
-    }
-    seen.add(path);
-    const { text, problem } = decodeText(path, entry.data);
-    if (problem || text === undefined) {
-      if (problem) problems.push(problem);
-      continue;
-    }
-    if (role.kind === 'skill') {
-      const skill = readSkillFile(path, role.name, text, problems);
-      if (skill) folder.skills.set(skill.name, skill);
-    } else if (role.kind === 'knowledge') {
-      const sheet = readKnowledgeFile(path, role.topicId, text, problems);
-      if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
-    } else {
-      const taxonomy = readTaxonomy(text, problems);
-      folder.taxonomy = taxonomy ?? null;
-      folder.taxonomyUnreadable = taxonomy === undefined;
-    }
-  }
-  return { folder, ignored: ignored.sort(byCodePoint) };
 }
 
 function changesOf(plan: Plan): PlannedChange[] {

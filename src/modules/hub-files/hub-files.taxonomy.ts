@@ -1,9 +1,12 @@
-import { isMap, isSeq, LineCounter, parseDocument, stringify, type YAMLMap } from 'yaml';
+import { Worker } from 'node:worker_threads';
+import { stringify } from 'yaml';
 import { z } from 'zod';
 import { TopicId } from '../knowledge/knowledge.schemas.js';
 import { SkillName } from '../skills/skills.schemas.js';
 import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/taxonomy.schemas.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { byCodePoint, type FileProblem, TAXONOMY_FILE } from './hub-files.format.js';
+import { type LocatedItem, type LocatedTaxonomy, locateTaxonomy } from './hub-files.yaml.js';
 
 /** A business key as taxonomy.yaml holds it. */
 export interface KeyEntry {
@@ -59,61 +62,59 @@ const LinkItem = z
     message: 'names exactly one source: skill: <name> or knowledge: <topic_id>',
   });
 
+/** Above this size taxonomy.yaml is read on a worker thread; below, reading it takes a few ms. */
+export const TAXONOMY_INLINE_BYTES = 64 * 1024;
+
+/** locateTaxonomy on a worker thread of its own. */
+function locateInWorker(text: string, file: string): Promise<LocatedTaxonomy> {
+  // The YAML of a hostile file can only exhaust the worker's own heap.
+  const options = { resourceLimits: { maxOldGenerationSizeMb: 512 } };
+  const worker = import.meta.url.endsWith('.ts')
+    ? // Run from source (tests, `tsx src/cli.ts`): the worker loads TypeScript through tsx.
+      new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); ` +
+          `return import(${JSON.stringify(new URL('./hub-files.yaml-worker.ts', import.meta.url).href)}); })`,
+        { ...options, eval: true },
+      )
+    : new Worker(new URL('./hub-files.yaml-worker.js', import.meta.url), options);
+  return new Promise<LocatedTaxonomy>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the taxonomy worker exited (${code})`)));
+    worker.postMessage({ text, file });
+  }).finally(() => void worker.terminate());
+}
+
 /**
  * The valid entries of taxonomy.yaml (a problem for each invalid one), or undefined when the file
- * cannot be read at all (not YAML, not a mapping).
+ * cannot be read at all (not YAML, not a mapping). A large file is read as YAML on a worker thread;
+ * the entries are checked here with a turn of the event loop between them (`pace`).
  */
-export function readTaxonomy(text: string, problems: FileProblem[]): TaxonomyFile | undefined {
+export async function readTaxonomy(
+  text: string,
+  problems: FileProblem[],
+  pace: Pacer,
+): Promise<TaxonomyFile | undefined> {
   const file = TAXONOMY_FILE;
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
-  for (const error of doc.errors)
-    problems.push({ file, line: error.linePos?.[0]?.line ?? 1, message: error.message.split('\n')[0]! });
-  if (doc.errors.length > 0) return undefined;
-  const lineOf = (node: { range?: [number, number, number] | null } | null | undefined, fallback = 1) =>
-    node?.range ? counter.linePos(node.range[0]).line : fallback;
-  const root = doc.contents;
+  const located =
+    Buffer.byteLength(text) > TAXONOMY_INLINE_BYTES ? await locateInWorker(text, file) : locateTaxonomy(text, file);
+  problems.push(...located.problems);
+  if (located.unreadable) return undefined;
   const out: TaxonomyFile = { keys: [], links: [] };
-  if (root === null) return out;
-  if (!isMap(root)) {
-    problems.push({ file, line: lineOf(root), message: 'must be a mapping with keys: and links:' });
-    return undefined;
-  }
-  for (const pair of root.items) {
-    const name = (pair.key as { value?: unknown } | null)?.value;
-    if (name !== 'keys' && name !== 'links')
-      problems.push({
-        file,
-        line: lineOf(pair.key as never),
-        message: `unknown section "${String(name)}" (keys, links)`,
-      });
-  }
-  const items = (section: 'keys' | 'links'): YAMLMap[] => {
-    const node = root.get(section, true);
-    if (node === undefined || node === null) return [];
-    if (!isSeq(node)) {
-      problems.push({ file, line: lineOf(node as never), message: `${section} must be a list` });
-      return [];
-    }
-    return node.items.filter((item): item is YAMLMap => {
-      if (isMap(item)) return true;
-      problems.push({ file, line: lineOf(item as never), message: `each entry of ${section} must be a mapping` });
-      return false;
-    });
-  };
   /** One problem per violation, on the line of the field it names (else the entry's line). */
-  const report = (item: YAMLMap, error: z.ZodError, label: string) => {
+  const report = (item: LocatedItem, error: z.ZodError, label: string) => {
     for (const issue of error.issues) {
       const field = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-      const at = field ? lineOf(item.get(field, true) as never, lineOf(item)) : lineOf(item);
+      const at = (field && item.fields[field]) || item.line;
       const where = issue.path.length > 0 ? `${issue.path.join('.')} ` : '';
       problems.push({ file, line: at, message: `${label}: ${where}${issue.message}` });
     }
   };
   const seenKeys = new Map<string, number>();
-  for (const item of items('keys')) {
-    const parsed = KeyItem.safeParse(item.toJS(doc, { maxAliasCount: 10 }));
-    const line = lineOf(item);
+  for (const item of located.keys) {
+    await pace();
+    const parsed = KeyItem.safeParse(item.value);
+    const line = item.line;
     if (!parsed.success) {
       report(item, parsed.error, 'key');
       continue;
@@ -135,9 +136,10 @@ export function readTaxonomy(text: string, problems: FileProblem[]): TaxonomyFil
     });
   }
   const seenLinks = new Set<string>();
-  for (const item of items('links')) {
-    const parsed = LinkItem.safeParse(item.toJS(doc, { maxAliasCount: 10 }));
-    const line = lineOf(item);
+  for (const item of located.links) {
+    await pace();
+    const parsed = LinkItem.safeParse(item.value);
+    const line = item.line;
     if (!parsed.success) {
       report(item, parsed.error, 'link');
       continue;

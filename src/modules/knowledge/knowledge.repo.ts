@@ -80,6 +80,37 @@ export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): 
   );
 }
 
+/**
+ * bumpHead for many sheets in one statement (an import); their topic ids are distinct. The rows
+ * travel as one JSON document (jsonb_to_recordset): one parameter whatever their number.
+ */
+export async function bumpHeads(
+  tx: SqlExecutor,
+  projectId: string,
+  now: Date,
+  rows: { id: string; topic_id: string; title: string; body_md: string; owner: string | null }[],
+): Promise<{ id: string; topic_id: string; version_number: number }[]> {
+  return tx.query(
+    `INSERT INTO knowledge (id, project_id, topic_id, version_number, title, body_md, owner, created_at, updated_at)
+     SELECT r.id, $1, r.topic_id, 1, r.title, r.body_md, r.owner, $2, $2
+       FROM jsonb_to_recordset($3::jsonb) AS r(id text, topic_id text, title text, body_md text, owner text)
+     ON CONFLICT (project_id, topic_id) DO UPDATE SET version_number = knowledge.version_number + 1, title = EXCLUDED.title,
+       body_md = EXCLUDED.body_md, owner = EXCLUDED.owner, updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING id, topic_id, version_number`,
+    [projectId, now, JSON.stringify(rows)],
+  );
+}
+
+/** insertVersion for many rows in one statement (an import). */
+export async function insertVersions(tx: SqlExecutor, rows: KnowledgeVersionRow[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO knowledge_versions (${VERSION}) SELECT ${VERSION} FROM jsonb_to_recordset($1::jsonb) AS r(
+       knowledge_id text, version_number int, topic_id text, title text, body_md text, owner text, created_at timestamptz,
+       created_by text, via text, client_name text, client_version text, request_id text, proposal_id text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
 export async function findHead(
   db: SqlExecutor,
   projectId: string,
@@ -145,17 +176,23 @@ export async function listLive(
   );
 }
 
-/** Every live sheet at its current version, body included (the raw list). */
+/** Every live sheet at its current version, body included (the raw list); or a keyset page of them. */
 export async function allCurrent(
   db: SqlExecutor,
   projectId: string,
+  page: { after?: string | undefined; limit?: number } = {},
 ): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
   return db.query(
-    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL ORDER BY topic_id`,
-    [projectId],
+    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL
+       AND ($2::text IS NULL OR topic_id > $2) ORDER BY topic_id LIMIT $3`,
+    [projectId, page.after ?? null, page.limit ?? null],
   );
 }
 
 export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
   await db.query('UPDATE knowledge SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}
+
+export async function markManyDeleted(db: SqlExecutor, ids: string[], now: Date): Promise<void> {
+  await db.query('UPDATE knowledge SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids, now]);
 }

@@ -6,8 +6,11 @@ import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
+import { readInPages } from '../../platform/batches.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import {
+  authorColumns,
   authorOf,
   presentAuthor,
   type PendingReview,
@@ -17,6 +20,7 @@ import {
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { fieldChanges } from '../skills/skills.diff.js';
 import type { VersionDiffQuery } from '../skills/skills.schemas.js';
+import { writeSheetsIn } from './knowledge.batch.js';
 import * as repo from './knowledge.repo.js';
 import {
   slugify,
@@ -175,13 +179,7 @@ export class KnowledgeService {
       knowledge_id: bumped.id,
       version_number: bumped.version_number,
       ...input,
-      created_at: now,
-      created_by: author.subject,
-      via: author.via,
-      client_name: author.client_name,
-      client_version: author.client_version,
-      request_id: author.request_id,
-      proposal_id: author.proposal_id,
+      ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
     return present((await repo.findHead(tx, projectId, input.topic_id))!, row);
@@ -333,13 +331,32 @@ export class KnowledgeService {
   }
 
   /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
-  async currentRows(projectId: string) {
-    return repo.allCurrent(this.db, projectId);
+  async currentRows(projectId: string, pace: Pacer) {
+    return readInPages(
+      (after, limit) => repo.allCurrent(this.db, projectId, { after, limit }),
+      (r) => r.topic_id,
+      pace,
+    );
   }
 
-  /** Deletes a sheet in the caller's transaction (an import with prune); no grant check. */
-  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
-    await repo.markDeleted(tx, id, now);
+  /**
+   * Many sheets, each as the next version (or a new sheet), in the caller's transaction (an import);
+   * no grant check. Answers each topic_id's id and version.
+   */
+  async writeManyIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    sheets: SheetFields[],
+    author: VersionAuthor,
+    pace: Pacer,
+  ): Promise<Map<string, { id: string; version: number }>> {
+    return writeSheetsIn(tx, ctx.clock.now(), projectId, sheets, author, pace);
+  }
+
+  /** Deletes sheets in the caller's transaction (an import with prune); no grant check. */
+  async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
+    if (ids.length > 0) await repo.markManyDeleted(tx, ids, now);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {

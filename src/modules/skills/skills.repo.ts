@@ -96,6 +96,41 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
   );
 }
 
+/**
+ * bumpHead for many skills in one statement (an import); their names are distinct. The rows travel
+ * as one JSON document (jsonb_to_recordset): one parameter whatever their number.
+ */
+export async function bumpHeads(
+  tx: SqlExecutor,
+  projectId: string,
+  now: Date,
+  rows: { id: string; name: string; description: string; body_md: string; mdm_references: string[] }[],
+): Promise<{ id: string; name: string; version: number }[]> {
+  return tx.query(
+    `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
+     SELECT r.id, $1, r.name, 1, r.description, r.body_md, ARRAY(SELECT jsonb_array_elements_text(r.mdm_references)), $2, $2
+       FROM jsonb_to_recordset($3::jsonb) AS r(id text, name text, description text, body_md text, mdm_references jsonb)
+     ON CONFLICT (project_id, name) DO UPDATE SET version = skills.version + 1, description = EXCLUDED.description,
+       body_md = EXCLUDED.body_md, mdm_references = EXCLUDED.mdm_references, updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING id, name, version`,
+    [projectId, now, JSON.stringify(rows)],
+  );
+}
+
+/** insertVersion for many rows in one statement (an import). */
+export async function insertVersions(tx: SqlExecutor, rows: SkillVersionRow[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO skill_versions (${VERSION})
+     SELECT skill_id, version, name, description, body_md, steps, ARRAY(SELECT jsonb_array_elements_text(mdm_references)),
+       acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}
+     FROM jsonb_to_recordset($1::jsonb) AS r(
+       skill_id text, version int, name text, description text, body_md text, steps jsonb, mdm_references jsonb,
+       acceptance jsonb, metadata jsonb, frontmatter_extra jsonb, frontmatter_raw text, created_at timestamptz,
+       created_by text, via text, client_name text, client_version text, request_id text, proposal_id text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
 export async function findHead(db: SqlExecutor, projectId: string, name: string): Promise<SkillHeadRow | undefined> {
   return (
     await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name])
@@ -159,20 +194,28 @@ export async function listLive(
   );
 }
 
-/** Every live skill at its current version (get_skills, get_context_hub). */
-export async function allCurrent(db: SqlExecutor, projectId: string): Promise<(SkillVersionRow & { id: string })[]> {
+/** Every live skill at its current version (get_skills, get_context_hub); or a keyset page of them. */
+export async function allCurrent(
+  db: SqlExecutor,
+  projectId: string,
+  page: { after?: string | undefined; limit?: number } = {},
+): Promise<(SkillVersionRow & { id: string })[]> {
   return db.query(
     `SELECT s.id, ${VERSION.split(', ')
       .map((c) => `v.${c}`)
       .join(', ')}
      FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
-     WHERE s.project_id = $1 AND s.deleted_at IS NULL ORDER BY s.name`,
-    [projectId],
+     WHERE s.project_id = $1 AND s.deleted_at IS NULL AND ($2::text IS NULL OR s.name > $2) ORDER BY s.name LIMIT $3`,
+    [projectId, page.after ?? null, page.limit ?? null],
   );
 }
 
 export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
   await db.query('UPDATE skills SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}
+
+export async function markManyDeleted(db: SqlExecutor, ids: string[], now: Date): Promise<void> {
+  await db.query('UPDATE skills SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids, now]);
 }
 
 /** The subset of `keys` that exist in the project's taxonomy. */

@@ -74,7 +74,7 @@ export function skillRoutes(skills: SkillsService, prompts: SkillPromptsService)
       tags: ['skills'],
       rule: { permission: 'context.write' },
       query: ProjectQuery,
-      rawBody: ['text/markdown', 'text/plain'],
+      rawBody: ['text/markdown'],
       bodyLimit: IMPORT_BODY_LIMIT,
       response: SkillWriteOutput,
       handler: async ({ ctx, query, body, reply }) =>

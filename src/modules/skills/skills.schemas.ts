@@ -12,6 +12,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export const MAX_SKILL_NAME_LENGTH = 64;
 
+/**
+ * YAML front matter (SKILL.md, a Knowledge file) up to 64 KiB: name, description and metadata
+ * need far less, and everything in it is stored and shown next to the body.
+ */
+export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
+
 /** The Agent Skills format fixes a name's spelling; a refusal names the spelling to use instead. */
 export function skillNameMessage(input: unknown): string {
   return (

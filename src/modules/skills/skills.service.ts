@@ -5,9 +5,12 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { readInPages } from '../../platform/batches.js';
+import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import {
+  authorColumns,
   authorOf,
   presentAuthor,
   type PendingReview,
@@ -18,6 +21,7 @@ import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/p
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
+import { writeSkillFilesIn } from './skills.batch.js';
 import * as repo from './skills.repo.js';
 import type {
   AddSkillInput,
@@ -244,13 +248,7 @@ export class SkillsService {
       metadata: input.metadata ?? {},
       frontmatter_extra: file.extra,
       frontmatter_raw: file.frontmatterRaw,
-      created_at: now,
-      created_by: author.subject,
-      via: author.via,
-      client_name: author.client_name,
-      client_version: author.client_version,
-      request_id: author.request_id,
-      proposal_id: author.proposal_id,
+      ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
     await this.announce(tx);
@@ -411,34 +409,40 @@ export class SkillsService {
   }
 
   /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
-  async currentFiles(projectId: string): Promise<{ id: string; name: string; version: number; text: string }[]> {
-    const rows = await repo.allCurrent(this.db, projectId);
+  async currentFiles(
+    projectId: string,
+    pace: Pacer,
+  ): Promise<{ id: string; name: string; version: number; text: string }[]> {
+    const rows = await readInPages(
+      (after, limit) => repo.allCurrent(this.db, projectId, { after, limit }),
+      (r) => r.name,
+      pace,
+    );
     return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
   }
 
-  /** A SKILL.md written as the next version in the caller's transaction (an import); no grant check. */
-  async writeFileIn(
+  /**
+   * SKILL.md files, each written as the next version in the caller's transaction (an import), in
+   * batches; no grant check. Answers each name's id and version.
+   */
+  async writeFilesIn(
     tx: SqlExecutor,
     ctx: RequestContext,
     projectId: string,
-    file: SkillFile,
+    files: SkillFile[],
     author: VersionAuthor,
-  ): Promise<{ id: string; version: number }> {
-    const input = {
-      project_id: projectId,
-      name: file.name,
-      description: file.description,
-      body_md: file.body,
-      metadata: file.metadata,
-    };
-    const extras = { frontmatterRaw: file.frontmatterRaw, extra: file.extra };
-    const skill = await this.writeIn(tx, ctx, projectId, input, extras, author);
-    return { id: skill.id, version: skill.version };
+    pace: Pacer,
+  ): Promise<Map<string, { id: string; version: number }>> {
+    const written = await writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
+    // One announcement for the whole import: clients re-list their prompts once.
+    if (written.size > 0) await this.announce(tx);
+    return written;
   }
 
-  /** Deletes a skill in the caller's transaction (an import with prune); no grant check. */
-  async deleteIn(tx: SqlExecutor, id: string, now: Date): Promise<void> {
-    await repo.markDeleted(tx, id, now);
+  /** Deletes skills in the caller's transaction (an import with prune); no grant check. */
+  async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await repo.markManyDeleted(tx, ids, now);
     await this.announce(tx);
   }
 

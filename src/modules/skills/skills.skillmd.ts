@@ -1,6 +1,7 @@
 import { parse, stringify } from 'yaml';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
-import { SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
+import { MAX_YAML_DEPTH, yamlTooDeep } from '../../platform/yaml-depth.js';
+import { MAX_FRONT_MATTER_BYTES, SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
 
 /**
  * SKILL.md (Agent Skills format): YAML front matter between `---` lines, then the Markdown body.
@@ -43,12 +44,27 @@ export function parseSkillFile(text: string): SkillFile {
     );
   const yamlText = rest.slice(0, close.index);
   const frontmatterRaw = text.slice(0, open[0].length + close.index + close[0].length);
+  if (Buffer.byteLength(yamlText, 'utf8') > MAX_FRONT_MATTER_BYTES)
+    throw new ValidationError(
+      [{ path: 'body.front_matter', message: `must be at most ${MAX_FRONT_MATTER_BYTES / 1024} KiB of YAML` }],
+      undefined,
+      'skill_md_invalid',
+    );
+  // Deep nesting is refused before the parser recurses into it (platform/yaml-depth.ts says why).
+  if (yamlTooDeep(yamlText) !== undefined)
+    throw new ValidationError(
+      [{ path: 'body.front_matter', message: `is not valid YAML: it nests deeper than ${MAX_YAML_DEPTH} levels` }],
+      undefined,
+      'skill_md_invalid',
+    );
   let data: unknown;
   try {
     data = parse(yamlText, { maxAliasCount: 10 });
-  } catch {
+  } catch (error) {
+    // A YAML error, or an alias to a missing anchor or past maxAliasCount (ReferenceError).
+    const why = error instanceof Error ? `: ${error.message.split('\n')[0]}` : '';
     throw new ValidationError(
-      [{ path: 'body.front_matter', message: 'is not valid YAML' }],
+      [{ path: 'body.front_matter', message: `is not valid YAML${why}` }],
       undefined,
       'skill_md_invalid',
     );

@@ -5,6 +5,8 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import { readInPages } from '../../platform/batches.js';
+import type { Pacer } from '../../platform/pacer.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as repo from './taxonomy.repo.js';
 import type {
@@ -293,12 +295,24 @@ export class TaxonomyService {
   }
 
   /** Every key and live link (the hub dump). */
-  async all(ctx: RequestContext, projectRef: string) {
+  async all(ctx: RequestContext, projectRef: string, pace?: Pacer) {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const [keys, links] = await Promise.all([
-      repo.listKeys(this.db, resolved.project.id, {}),
-      repo.listLinks(this.db, resolved.project.id, {}),
-    ]);
+    const id = resolved.project.id;
+    // With a pacer, page by page with turns of the event loop between (an import of a large hub).
+    const [keys, links] = pace
+      ? [
+          await readInPages(
+            (after, limit) => repo.listKeys(this.db, id, { after, limit }),
+            (k) => k.key,
+            pace,
+          ),
+          await readInPages(
+            (after, limit) => repo.listLinks(this.db, id, { after, limit }),
+            (l) => l.id,
+            pace,
+          ),
+        ]
+      : await Promise.all([repo.listKeys(this.db, id, {}), repo.listLinks(this.db, id, {})]);
     return { keys: keys.map(presentKey), links: links.map(presentLink) };
   }
 
@@ -330,16 +344,30 @@ export class TaxonomyService {
    * resolved the project): keys created (parents before children) and changed, links added and
    * removed, keys deleted (children first; their links go with them). No grant check.
    */
-  async applyIn(tx: SqlExecutor, ctx: RequestContext, projectId: string, changes: TaxonomyChanges): Promise<void> {
+  async applyIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    changes: TaxonomyChanges,
+    // Between rows the event loop may take a turn (an import of thousands of keys).
+    pace: Pacer = async () => undefined,
+  ): Promise<void> {
     const now = ctx.clock.now();
     for (const key of changes.createKeys) {
       if (!(await repo.insertKey(tx, projectId, key, now)))
         throw new ConflictError('business_key_exists', `Business key ${key.key} was created meanwhile.`, {
           hint: 'Run the import again: it plans against the hub as it is now.',
         });
+      await pace();
     }
-    for (const key of changes.updateKeys) await repo.updateKey(tx, projectId, key, now);
-    for (const id of changes.removeLinks) await repo.deleteLink(tx, projectId, id);
+    for (const key of changes.updateKeys) {
+      await repo.updateKey(tx, projectId, key, now);
+      await pace();
+    }
+    for (const id of changes.removeLinks) {
+      await repo.deleteLink(tx, projectId, id);
+      await pace();
+    }
     for (const link of changes.addLinks) {
       await repo.insertLink(tx, {
         id: `bl_${randomBytes(8).toString('hex')}`,
@@ -348,8 +376,12 @@ export class TaxonomyService {
         created_by: ctx.actor.subject,
         now,
       });
+      await pace();
     }
-    for (const key of changes.deleteKeys) await repo.deleteKey(tx, projectId, key);
+    for (const key of changes.deleteKeys) {
+      await repo.deleteKey(tx, projectId, key);
+      await pace();
+    }
   }
 
   private async requireParent(projectId: string, parent: string, db: SqlExecutor = this.db): Promise<void> {

@@ -7,6 +7,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { ForbiddenError, type UnauthorizedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { installBodyParsers } from './body-parsing.js';
+import { createCrossSiteGuard } from './cross-site.js';
 import { frameworkErrors, installErrorMapping, sendProblem } from './error-mapping.js';
 import { type FastPath, genRequestId, replayHandedOnBody, serverWithFastPath } from './fast-path.js';
 import { authorizeRequest, type GateDeps } from './gate.js';
@@ -18,6 +19,7 @@ import type { AnyRouteSpec } from './route.js';
 import { registerRoute, trackRouteRules } from './routes.js';
 
 export { MALFORMED_JSON } from './body-parsing.js';
+export { JSON_MEDIA_TYPES, type OriginPolicy, SAFE_METHODS } from './cross-site.js';
 export { sendProblem } from './error-mapping.js';
 export type { FastPath } from './fast-path.js';
 export { type AuthorizableRequest, authorizeRequest, requestContext } from './gate.js';
@@ -95,7 +97,8 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
     closing = true;
   });
 
-  trackRouteRules(app);
+  const publicUrls = createPublicUrls(deps.config);
+  trackRouteRules(app, createCrossSiteGuard(deps.config, publicUrls));
   const fastPath = options.fastPath;
   if (fastPath) {
     app.addHook('onRoute', (route) => {
@@ -106,6 +109,9 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const path = request.url.split('?')[0]!;
+    // API answers carry project content: never kept by a browser or a shared cache. On the raw
+    // response, so hijacked answers get it too; a route that sets its own value wins.
+    if (path.startsWith('/api/')) reply.raw.setHeader('cache-control', 'no-store');
     if (!PROBE_PATHS.has(path) && !hostAllowed(request.headers.host)) {
       return sendProblem(
         reply,
@@ -136,7 +142,6 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
   for (const route of routes) registerRoute(app, deps, route);
 
   const openApiRoutes = routes;
-  const publicUrls = createPublicUrls(deps.config);
   app.get('/api/openapi.json', { config: { rule: { permission: 'context.read' } } }, async (request) => {
     await authorizeRequest(request, deps, { permission: 'context.read' });
     return buildOpenApiDocument(openApiRoutes, { version: deps.version, serverUrl: publicUrls.base(request.raw) });

@@ -5,7 +5,8 @@ import { checkJsonDepth } from '../json-depth.js';
 /** Marks a JSON body that did not parse on routes that answer it themselves (JSON-RPC -32700). */
 export const MALFORMED_JSON = Symbol('malformed-json');
 
-export const BINARY_MEDIA_TYPES = ['application/gzip', 'application/x-gzip', 'application/x-tar'];
+/** The archive types a route may take (a gzip'd tar; routes read and check what it holds). */
+export const BINARY_MEDIA_TYPES = ['application/gzip', 'application/x-gzip'];
 
 /** JSON bodies: an empty body is "no body" (action endpoints), a malformed one a clear 400. */
 export function installBodyParsers(app: FastifyInstance): void {
@@ -33,9 +34,8 @@ export function installBodyParsers(app: FastifyInstance): void {
     if (request.routeOptions.config?.ownsMalformedJson) return done(null, tooDeep);
     done(tooDeep.toValidationError('body'), undefined);
   });
-  app.addContentTypeParser(['text/markdown', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
-    done(null, String(body)),
-  );
+  // Not text/plain: a page on another site may send that without asking (cross-site.ts).
+  app.addContentTypeParser('text/markdown', { parseAs: 'string' }, (_request, body, done) => done(null, String(body)));
   // Archives (POST /api/projects/{id}/import) arrive as bytes; routes that take none refuse them.
   app.addContentTypeParser(BINARY_MEDIA_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 }

@@ -24,6 +24,9 @@ export interface FastPath {
   answer(req: IncomingMessage, res: ServerResponse, body: Buffer, requestId: string): Promise<boolean>;
 }
 
+/** On every answer, the fast path's included: no browser sniffs an answer into another type. */
+export const NOSNIFF = ['x-content-type-options', 'nosniff'] as const;
+
 /** What the app holds for a request it read for the fast path and then gave to Fastify. */
 interface HandedOn {
   requestId: string;
@@ -95,6 +98,7 @@ export function serverWithFastPath(door: FastPathDoor): FastifyServerFactory {
     const fastPath = door.fastPath;
     const server = http.createServer(o.http ?? {}, (req, res) => {
       if (fastPath && offered(fastPath, door, req)) {
+        // The fast path writes its head in one call with this header among them (mcp/fast-path).
         serve(fastPath, door.log, req, res, handler).catch((error: unknown) => {
           // Unreachable while the fast path keeps its promise not to reject; one request, not the process.
           door.log.error(
@@ -105,6 +109,8 @@ export function serverWithFastPath(door: FastPathDoor): FastifyServerFactory {
         });
         return;
       }
+      // Every answer says what it is: no browser reads one as another type (issue 28).
+      res.setHeader(NOSNIFF[0], NOSNIFF[1]);
       handler(req, res);
     });
     // What Fastify's own factory sets on the server it builds.
@@ -136,6 +142,7 @@ async function serve(
   if (body === undefined) return void res.destroy();
   if (!(await fastPath.answer(req, res, body, requestId))) {
     (req as IncomingMessage & { [HANDED_ON]?: HandedOn })[HANDED_ON] = { requestId, body };
+    res.setHeader(NOSNIFF[0], NOSNIFF[1]);
     return fastify(req, res);
   }
   // The line Fastify logs for every request it answers.

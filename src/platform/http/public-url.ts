@@ -60,6 +60,11 @@ export interface PublicUrls {
   base(req: IncomingMessage): string;
   /** Just the path prefix ('' at the root): for links the client resolves against its own URL. */
   pathPrefix(req: IncomingMessage): string;
+  /**
+   * The origin the client reached, as received (a trusted proxy's X-Forwarded-Proto/-Host, else the
+   * socket and the Host header), whatever PUBLIC_BASE_URL says: the origin of a page this service served.
+   */
+  origin(req: IncomingMessage): string;
 }
 
 /**
@@ -71,11 +76,6 @@ export interface PublicUrls {
 export function createPublicUrls(
   config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'host' | 'port'>,
 ): PublicUrls {
-  const configured = config.publicBaseUrl;
-  if (configured !== undefined) {
-    const prefix = new URL(configured).pathname.replace(/\/+$/, '');
-    return { base: () => configured, pathPrefix: () => prefix };
-  }
   const trusted = trustedPeer(config.trustedProxies);
   const forwarded = (req: IncomingMessage) => {
     if (!trusted(req.socket.remoteAddress)) return undefined;
@@ -88,13 +88,23 @@ export function createPublicUrls(
       prefix: prefix !== undefined && PREFIX.test(prefix) ? prefix.replace(/\/+$/, '') : '',
     };
   };
+  const received = (req: IncomingMessage, f: ReturnType<typeof forwarded>) => {
+    const proto = f?.proto ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+    const host = f?.host ?? req.headers.host ?? `${config.host}:${config.port}`;
+    return `${proto}://${host}`;
+  };
+  const origin = (req: IncomingMessage) => received(req, forwarded(req));
+  const configured = config.publicBaseUrl;
+  if (configured !== undefined) {
+    const prefix = new URL(configured).pathname.replace(/\/+$/, '');
+    return { base: () => configured, pathPrefix: () => prefix, origin };
+  }
   return {
     base(req) {
       const f = forwarded(req);
-      const proto = f?.proto ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
-      const host = f?.host ?? req.headers.host ?? `${config.host}:${config.port}`;
-      return `${proto}://${host}${f?.prefix ?? ''}`;
+      return `${received(req, f)}${f?.prefix ?? ''}`;
     },
     pathPrefix: (req) => forwarded(req)?.prefix ?? '',
+    origin,
   };
 }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { retryReadOnLoss } from '../db/connection-loss.js';
 import { ValidationError } from '../errors.js';
 import { nulViolations, parseInput } from '../validation.js';
+import { type CrossSiteGuard, guardHook, JSON_MEDIA_TYPES, type OriginPolicy, SAFE_METHODS } from './cross-site.js';
 import { authorizeRequest, type GateDeps, requestContext } from './gate.js';
 import type { AnyRouteSpec, RouteRule } from './route.js';
 
@@ -13,6 +14,10 @@ declare module 'fastify' {
     readOnly?: boolean;
     /** The route answers malformed JSON itself instead of a problem+json 400. */
     ownsMalformedJson?: boolean;
+    /** Media types of the bodies a state-changing route takes (default: JSON); see cross-site.ts. */
+    accepts?: readonly string[];
+    /** Who checks the Origin of a state-changing request (default `service`); see cross-site.ts. */
+    originPolicy?: OriginPolicy;
   }
 }
 
@@ -21,6 +26,11 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   rule: RouteRule;
+  /**
+   * A state-changing route's cross-site protection (every method but GET, HEAD and OPTIONS):
+   * the body media types it takes and who checks Origin. Absent on safe methods.
+   */
+  writes?: { accepts: readonly string[]; originPolicy: OriginPolicy };
 }
 
 const routeTables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
@@ -30,16 +40,32 @@ export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
   return [...(routeTables.get(app) ?? [])];
 }
 
-/** Refuses a route without an authorization rule and records every route with its rule. */
-export function trackRouteRules(app: FastifyInstance): void {
+/**
+ * Refuses a route without an authorization rule, records every route with its rule, and puts the
+ * cross-site guard in front of every state-changing route, whoever registers it (defineRoute or
+ * app.route): a route cannot skip it, only declare what it takes (`accepts`) or, for the MCP
+ * endpoints alone, that its own gate checks Origin (`originPolicy: 'mcp'`).
+ */
+export function trackRouteRules(app: FastifyInstance, guard: CrossSiteGuard): void {
   const table: RegisteredRoute[] = [];
   routeTables.set(app, table);
   app.addHook('onRoute', (route) => {
     if (!route.config?.rule) {
       throw new Error(`route ${String(route.method)} ${route.url} has no authorization rule (config.rule)`);
     }
-    for (const method of [route.method].flat())
-      table.push({ method: String(method), url: route.url ?? route.path, rule: route.config.rule });
+    const methods = [route.method].flat().map(String);
+    const writes = methods.some((m) => !SAFE_METHODS.has(m))
+      ? { accepts: route.config.accepts ?? JSON_MEDIA_TYPES, originPolicy: route.config.originPolicy ?? 'service' }
+      : undefined;
+    if (writes) {
+      const own = route.onRequest;
+      const hook = guardHook(guard, writes.accepts, writes.originPolicy);
+      route.onRequest = (own ? [hook, ...[own].flat()] : hook) as typeof route.onRequest;
+    }
+    for (const method of methods) {
+      const entry = { method, url: route.url ?? route.path, rule: route.config.rule };
+      table.push(writes && !SAFE_METHODS.has(method) ? { ...entry, writes } : entry);
+    }
   });
 }
 
@@ -53,7 +79,12 @@ export function registerRoute(
     method: route.method,
     url: route.url,
     bodyLimit: route.bodyLimit,
-    config: { rule: route.rule, readOnly: route.readOnly === true },
+    config: {
+      rule: route.rule,
+      readOnly: route.readOnly === true,
+      // A body schema or none: JSON (an empty body, or `{}`, for action routes); raw bodies: their types.
+      ...(route.rawBody ? { accepts: route.rawBody } : {}),
+    },
     handler: async (request, reply) => {
       // A read (GET; HEAD is its twin) that lost its database connection runs once more on a fresh
       // one; a write reports database_unavailable (503, Retry-After) and leaves the choice to the

@@ -5409,7 +5409,6 @@ export interface operations {
             content: {
                 "application/gzip": string;
                 "application/x-gzip": string;
-                "application/x-tar": string;
             };
         };
         responses: {
@@ -5435,8 +5434,10 @@ export interface operations {
                             version: number | null;
                         }[];
                         dry_run: boolean;
-                        /** @description Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml). */
+                        /** @description Files outside the layout (skills/<name>/SKILL.md, knowledge/*.md, taxonomy.yaml): the first 20 met, sorted, each cut to 200 characters; ignored_count counts them all. */
                         ignored: string[];
+                        /** @description How many files outside the layout the folder holds. */
+                        ignored_count: number;
                         /** @description Objects the folder does not hold, left in place because prune is off. */
                         kept: {
                             business_keys: number;
@@ -6561,7 +6562,6 @@ export interface operations {
         requestBody: {
             content: {
                 "text/markdown": string;
-                "text/plain": string;
             };
         };
         responses: {

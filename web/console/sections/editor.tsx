@@ -6,19 +6,17 @@ import { ErrorBox, useProject } from '../ui.js';
 
 type Parsed = Res<'/api/skills/parse', 'post'>;
 
-const KEY_REFERENCE = /\[\[([a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*)\]\]/g;
-
 /**
- * Sanitized Markdown, rendered; `[[key]]` references become links to the key in the taxonomy
- * (added after sanitizing: the key grammar has no character HTML would read). `inline` renders one
- * line (a Skill's description) in a span, so its references link the same way as the body's.
+ * Sanitized Markdown, rendered; `[[key]]` references in its text become links to the key in the
+ * taxonomy (web/shared/markdown.ts: made before sanitizing, never inside an attribute or code).
+ * `inline` renders one line (a Skill's description) in a span, its references linked the same way.
  */
 export function Markdown(props: { source: string; inline?: boolean }) {
   const { project } = useProject();
-  const html = renderMarkdown(props.source, { inline: props.inline }).replace(
-    KEY_REFERENCE,
-    (_m, key: string) => `<a class="key-ref" href="${href(`${project.id}/taxonomy?key=${key}`)}">${key}</a>`,
-  );
+  const html = renderMarkdown(props.source, {
+    inline: props.inline,
+    keyHref: (key) => href(`${project.id}/taxonomy?key=${key}`),
+  });
   if (props.inline) return <span class="markdown-inline" dangerouslySetInnerHTML={{ __html: html }} />;
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,0 +1,45 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export interface Probed<T> {
+  result: T;
+  /** /healthz answers (200) received while `work` ran. */
+  probes: number;
+  /** The longest turn of this process's event loop while `work` ran (the service runs in it). */
+  maxDelayMs: number;
+  p99DelayMs: number;
+  durationMs: number;
+}
+
+/**
+ * Runs `work` against a service started in this process (startService) while asking its /healthz
+ * again and again over loopback and measuring the event loop's delay (perf_hooks): whether the
+ * service kept answering while it worked, without a clock in any assertion.
+ */
+export async function whileProbing<T>(serviceUrl: string, work: () => Promise<T>): Promise<Probed<T>> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  let done = false;
+  let probes = 0;
+  const probing = (async () => {
+    while (!done) {
+      const res = await fetch(`${serviceUrl}/healthz`);
+      await res.arrayBuffer();
+      if (res.status === 200) probes += 1;
+    }
+  })();
+  delay.enable();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return {
+      result,
+      probes,
+      maxDelayMs: delay.max / 1e6,
+      p99DelayMs: delay.percentile(99) / 1e6,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    delay.disable();
+    done = true;
+    await probing;
+  }
+}
