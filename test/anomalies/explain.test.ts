@@ -36,6 +36,19 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     service = await startService(store, { clock });
     await createProject(service, R);
     await writeKpis(service, R, mixPoints);
+    const skills = [
+      { name: 'roas-drop', description: 'Why ROAS fell', body_md: '1. Compare [[kpi.roas]] by channel.' },
+      { name: 'spend-pacing', description: 'Pacing', body_md: '1. Check [[kpi.spend]] against plan.' },
+    ];
+    for (const skill of skills)
+      expect(
+        (await api(`${service.url}/api/skills`, { method: 'POST', json: { project_id: R, ...skill } })).status,
+      ).toBe(201);
+    const ev = await api(`${service.url}/api/context/events`, {
+      method: 'POST',
+      json: { project_id: R, event_type: 'promotion', title: 'Channel B push', event_date: X, impact_window_days: 0 },
+    });
+    expect(ev.status).toBe(201);
     await createProject(service, D, 'USD', 'UTC');
     const conn = await api(`${service.url}/api/credentials`, {
       method: 'POST',
@@ -94,6 +107,23 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     expect(e.periods).toMatchObject({
       current: { from: X, to: X, days: 1, days_with_data: 1 },
       baseline: { days: 20, days_with_data: 20, excluded_fired_days: 0 },
+    });
+    // The Skills whose business keys name the metric, the events of the day; no run wrote it.
+    expect(e.skills.keys).toEqual(['kpi.roas']);
+    expect(e.skills.matches).toEqual([
+      {
+        name: 'roas-drop',
+        description: 'Why ROAS fell',
+        version: 1,
+        keys: ['kpi.roas'],
+        next: { tool: 'get_procedure', arguments: { name: 'roas-drop' } },
+      },
+    ]);
+    expect(e.context_events.map((x) => x.title)).toEqual(['Channel B push']);
+    expect(e.data_quality).toEqual({
+      verdict: 'no_checks',
+      counts: { pass: 0, warn: 0, fail: 0, error: 0 },
+      checks: [],
     });
   });
 

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
-import { ValidationError } from '../../platform/errors.js';
+import { projectRole } from '../../platform/auth/actor.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import { addDays, daysBetween } from '../money/calendar.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
@@ -51,6 +52,19 @@ export class AnomalyExplainService {
     private readonly projects: ProjectsService,
     private readonly events: ContextEventsService,
   ) {}
+
+  /**
+   * The explanation of anomaly `id`. Without a grant on its project the anomaly does not exist for
+   * the caller (404, so ids cannot be probed); `projectRef`, when given (the tool), must be its project.
+   */
+  async explain(ctx: RequestContext, id: string, projectRef?: string): Promise<Explanation> {
+    const ep = await repo.findEpisode(this.db, id);
+    if (!ep || projectRole(ctx.actor, ep.project_id) === undefined) throw anomalyNotFound(id);
+    const resolved = await this.projects.resolve(ctx, projectRef ?? ep.project_id, 'data.read');
+    if (resolved.project.id !== ep.project_id) throw anomalyNotFound(id);
+    const { id: _, project_id: __, ...series } = ep;
+    return { resolved, ...(await this.explainFor(ep.project_id, { ...series, metric: series.metric as Metric, id })) };
+  }
 
   async explainSeries(ctx: RequestContext, projectRef: string | undefined, q: ExplainRequest): Promise<Explanation> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'data.read');
@@ -182,6 +196,12 @@ export class AnomalyExplainService {
           });
     return [...seen.values()].sort((a, b) => a.event_date.localeCompare(b.event_date) || a.id.localeCompare(b.id));
   }
+}
+
+function anomalyNotFound(id: string): NotFoundError {
+  return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist in this project.`, {
+    hint: 'List fired anomalies with get_anomalies (or GET /api/anomalies) and pass one of their ids.',
+  });
 }
 
 function dateRange(from: string, to: string): string[] {
