@@ -237,7 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, with baseline and correlated context events */
+        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events */
         get: operations["getApiAnomalies"];
         put?: never;
         post?: never;
@@ -247,15 +247,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/anomalies/{id}/explain": {
+    "/api/anomalies/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
-        get: operations["getApiAnomaliesIdExplain"];
+        /** One anomaly by id (anom_…) with every evaluated day from its first to its last fired day */
+        get: operations["getApiAnomaliesId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2547,7 +2547,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         anomalies: {
+                            /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
+                            /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
                             baseline_stddev: number | null;
                             /** @description "_total" is the project total across channels. */
                             channel: string;
@@ -2558,24 +2560,45 @@ export interface operations {
                                 id: string;
                                 title: string;
                             }[];
+                            /** @description The peak day (same as peak_date). */
                             date: string;
                             direction: string | null;
                             fired: boolean;
+                            /** @description Fired days in the anomaly. */
+                            fired_days: number;
+                            /** @description First fired day of the run of consecutive fired days. */
+                            first_date: string;
+                            /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                            id: string;
+                            /**
+                             * @description level_shift: a sustained move the baseline then re-anchored on.
+                             * @enum {string}
+                             */
+                            kind: "spike" | "drop" | "level_shift";
+                            /** @description Last fired day so far. */
+                            last_date: string;
                             metric: string;
                             /** @description The floor that applied where the baseline is flat at zero. */
                             min_abs_change: number;
                             min_relative_change: number;
+                            /** @description The day with the highest score; the day fields below are that day. */
+                            peak_date: string;
                             relative_change: number | null;
+                            /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                            score: number;
+                            /** @description low, medium, high or critical, from the score. */
+                            severity: string;
                             threshold: number;
                             training_size: number;
                             value: number;
                             watch: string;
                             window: {
                                 from: string;
+                                model: string;
                                 seasonality: string;
                                 to: string;
                             };
-                            /** @description null when the baseline is flat (stddev 0): then the relative change decides. */
+                            /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                             z: number | null;
                         }[];
                         /** @description Pass it as cursor for the next page; null on the last page. */
@@ -2597,7 +2620,7 @@ export interface operations {
             };
         };
     };
-    getApiAnomaliesIdExplain: {
+    getApiAnomaliesId: {
         parameters: {
             query?: never;
             header?: never;
@@ -2615,19 +2638,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        anomaly: {
-                            baseline: number | null;
-                            channel: string;
-                            direction: string | null;
-                            first_date: string;
-                            id: string | null;
-                            last_date: string;
-                            metric: string;
-                            peak_date: string | null;
-                            /** @description The detector: the peak day value, baseline and z. */
-                            value: number | null;
-                            z: number | null;
-                        };
+                        /** @description The baseline's expected value (the mean with baseline: mean). */
+                        baseline_mean: number | null;
+                        /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
+                        baseline_stddev: number | null;
+                        /** @description "_total" is the project total across channels. */
+                        channel: string;
                         context_events: {
                             active_until: string;
                             event_date: string;
@@ -2635,104 +2651,67 @@ export interface operations {
                             id: string;
                             title: string;
                         }[];
-                        data_quality: {
-                            checks: {
-                                dataset: string;
-                                datastream_id: string | null;
-                                finished_at: string;
-                                id: string;
-                                message: string;
-                                monitor: string;
-                                observed: number | null;
-                                run_id: string | null;
-                                run_window: {
-                                    from: string;
-                                    to: string;
-                                };
-                                status: string;
-                                threshold: number | null;
-                            }[];
-                            counts: {
-                                error: number;
-                                fail: number;
-                                pass: number;
-                                warn: number;
-                            };
-                            /**
-                             * @description failed: a check failed or errored on a run of these dates, so suspect the data first.
-                             * @enum {string}
-                             */
-                            verdict: "no_checks" | "passed" | "warnings" | "failed";
-                        };
-                        decomposition: {
-                            baseline_value: number | null;
-                            /** @enum {string} */
-                            breakdown: "channel" | "campaign";
-                            /** @description current_value − baseline_value; the parts sum to it. */
-                            change: number | null;
-                            current_value: number | null;
-                            denominator: string | null;
-                            folded_parts: number;
-                            /** @enum {string} */
-                            method: "additive" | "rate_mix";
-                            mix_effect?: number;
-                            numerator: string | null;
-                            parts: {
-                                /** @description The same on the baseline days. */
-                                baseline: number | null;
-                                baseline_weight?: number;
-                                /** @description The part's contribution; the parts' changes sum to decomposition.change. */
-                                change: number;
-                                /** @description Additive: the part's mean per day on the anomaly days; ratio: the part's own rate there. */
-                                current: number | null;
-                                current_weight?: number;
-                                /** @description Channel name (for the total) or campaign id (for a channel); _other folds the rest. */
-                                key: string;
-                                label: string;
-                                /** @description Ratio KPIs: the part of change due to its share of the denominator. */
-                                mix_effect?: number;
-                                /** @description Ratio KPIs: the part of change due to its own rate. */
-                                rate_effect?: number;
-                                share_of_change: number | null;
-                            }[];
-                            rate_effect?: number;
+                        /** @description The peak day (same as peak_date). */
+                        date: string;
+                        /** @description Every evaluated day from first_date to last_date. */
+                        days: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            date: string;
+                            direction: string | null;
+                            /** @description Left out of later baselines. */
+                            excluded: boolean;
+                            fired: boolean;
+                            kind: string | null;
+                            model: string;
                             relative_change: number | null;
-                            unavailable?: string;
-                        };
-                        periods: {
-                            baseline: {
-                                days: number;
-                                days_with_data: number;
-                                /** @description Fired days of the series left out of the baseline. */
-                                excluded_fired_days: number;
-                                from: string;
-                                seasonality: string;
-                                to: string;
-                            };
-                            current: {
-                                days: number;
-                                days_with_data: number;
-                                from: string;
-                                to: string;
-                            };
-                        };
+                            score: number;
+                            severity: string | null;
+                            /** @description ok, fired, insufficient_training or insufficient_volume. */
+                            status: string;
+                            training_size: number;
+                            value: number;
+                            z: number | null;
+                        }[];
+                        direction: string | null;
+                        fired: boolean;
+                        /** @description Fired days in the anomaly. */
+                        fired_days: number;
+                        /** @description First fired day of the run of consecutive fired days. */
+                        first_date: string;
+                        /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                        id: string;
+                        /**
+                         * @description level_shift: a sustained move the baseline then re-anchored on.
+                         * @enum {string}
+                         */
+                        kind: "spike" | "drop" | "level_shift";
+                        /** @description Last fired day so far. */
+                        last_date: string;
+                        metric: string;
+                        /** @description The floor that applied where the baseline is flat at zero. */
+                        min_abs_change: number;
+                        min_relative_change: number;
+                        /** @description The day with the highest score; the day fields below are that day. */
+                        peak_date: string;
                         project_id: string;
-                        skills: {
-                            keys: string[];
-                            matches: {
-                                description: string;
-                                keys: string[];
-                                name: string;
-                                next: {
-                                    arguments: {
-                                        name: string;
-                                    };
-                                    /** @constant */
-                                    tool: "get_procedure";
-                                };
-                                version: number;
-                            }[];
+                        relative_change: number | null;
+                        /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                        score: number;
+                        /** @description low, medium, high or critical, from the score. */
+                        severity: string;
+                        threshold: number;
+                        training_size: number;
+                        value: number;
+                        watch: string;
+                        window: {
+                            from: string;
+                            model: string;
+                            seasonality: string;
+                            to: string;
                         };
+                        /** @description null when the baseline is flat (scale 0): then the relative change decides. */
+                        z: number | null;
                     };
                 };
             };
@@ -2817,6 +2796,8 @@ export interface operations {
                             baseline_stddev: number | null;
                             date: string;
                             fired: boolean;
+                            score: number;
+                            status: string;
                             training_size: number;
                             value: number;
                             z: number | null;
@@ -2866,7 +2847,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -2874,7 +2859,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -2889,10 +2876,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -2901,6 +2899,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -2910,6 +2910,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -2919,6 +2921,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -2928,6 +2932,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -2937,6 +2943,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -2946,6 +2954,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -2955,6 +2965,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -2964,6 +2976,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -2973,6 +2987,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -2985,10 +3001,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3022,10 +3038,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                     * @enum {string}
+                     */
+                    baseline?: "robust" | "mean";
+                    /**
                      * @description spike, drop or both (default both).
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
+                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                    exclude_anomalies?: boolean;
+                    /** @description Consecutive fired days that make a level shift (default 5). */
+                    level_shift_days?: number;
+                    /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                    level_shifts?: boolean;
                     metrics?: {
                         clicks?: {
                             /** @enum {string} */
@@ -3034,6 +3061,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         conversions?: {
@@ -3043,6 +3072,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cpa?: {
@@ -3052,6 +3083,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         ctr?: {
@@ -3061,6 +3094,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cvr?: {
@@ -3070,6 +3105,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         impressions?: {
@@ -3079,6 +3116,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         revenue?: {
@@ -3088,6 +3127,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         roas?: {
@@ -3097,6 +3138,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         spend?: {
@@ -3106,6 +3149,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                     };
@@ -3118,10 +3163,10 @@ export interface operations {
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
-                     * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                     * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                      * @enum {string}
                      */
-                    seasonality?: "none" | "day_of_week";
+                    seasonality?: "auto" | "none" | "day_of_week";
                     /** @description |z| at or above which an anomaly fires (default 3). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3138,7 +3183,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -3146,7 +3195,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -3161,10 +3212,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -3173,6 +3235,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -3182,6 +3246,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -3191,6 +3257,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -3200,6 +3268,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -3209,6 +3279,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -3218,6 +3290,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -3227,6 +3301,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -3236,6 +3312,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -3245,6 +3323,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -3257,10 +3337,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
