@@ -105,15 +105,19 @@ export async function partSums(
 export async function daysWithData(
   db: SqlExecutor,
   q: { projectId: string; channel: string; current: string[]; baseline: string[] },
-): Promise<{ current: number; baseline: number }> {
-  const [row] = await db.query<{ current: number; baseline: number }>(
-    `SELECT count(DISTINCT date) FILTER (WHERE date = ANY($2::date[]))::int AS current,
+): Promise<{ current: number; baseline: number; currency: string | null }> {
+  const [row] = await db.query<{ current: number; baseline: number; currency: string | null }>(
+    `SELECT count(DISTINCT date) FILTER (WHERE date = ANY($2::date[]))::int AS current, max(currency) AS currency,
        count(DISTINCT date) FILTER (WHERE date = ANY($3::date[]))::int AS baseline
      FROM kpis_daily WHERE project_id = $1 AND ($4::text IS NULL OR channel = $4)
        AND (date = ANY($2::date[]) OR date = ANY($3::date[]))`,
     [q.projectId, q.current, q.baseline, q.channel === TOTAL_CHANNEL ? null : q.channel],
   );
-  return { current: Number(row?.current ?? 0), baseline: Number(row?.baseline ?? 0) };
+  return {
+    current: Number(row?.current ?? 0),
+    baseline: Number(row?.baseline ?? 0),
+    currency: row?.currency?.trim() ?? null,
+  };
 }
 
 export interface CheckRow {

@@ -73,6 +73,7 @@ export const ExplainShape = {
     baseline: z.number().nullable(),
     z: z.number().nullable(),
   }),
+  currency: z.string().nullable().describe('Of spend, revenue and CPA figures (the KPIs’ reporting currency).'),
   periods: z.object({
     current: z.object({ from: z.string(), to: z.string(), days: z.number(), days_with_data: z.number() }),
     baseline: z.object({

@@ -132,6 +132,7 @@ export class AnomalyExplainService {
         baseline: peak?.baseline_mean ?? null,
         z: peak?.z ?? null,
       },
+      currency: days.currency,
       periods: {
         current: { from: first, to: q.last_date, days: current.length, days_with_data: days.current },
         baseline: {
