@@ -237,8 +237,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, with baseline and correlated context events */
+        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events */
         get: operations["getApiAnomalies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One anomaly by id (anom_…) with every evaluated day from its first to its last fired day */
+        get: operations["getApiAnomaliesId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2547,7 +2564,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         anomalies: {
+                            /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
+                            /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
                             baseline_stddev: number | null;
                             /** @description "_total" is the project total across channels. */
                             channel: string;
@@ -2558,24 +2577,45 @@ export interface operations {
                                 id: string;
                                 title: string;
                             }[];
+                            /** @description The peak day (same as peak_date). */
                             date: string;
                             direction: string | null;
                             fired: boolean;
+                            /** @description Fired days in the anomaly. */
+                            fired_days: number;
+                            /** @description First fired day of the run of consecutive fired days. */
+                            first_date: string;
+                            /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                            id: string;
+                            /**
+                             * @description level_shift: a sustained move the baseline then re-anchored on.
+                             * @enum {string}
+                             */
+                            kind: "spike" | "drop" | "level_shift";
+                            /** @description Last fired day so far. */
+                            last_date: string;
                             metric: string;
                             /** @description The floor that applied where the baseline is flat at zero. */
                             min_abs_change: number;
                             min_relative_change: number;
+                            /** @description The day with the highest score; the day fields below are that day. */
+                            peak_date: string;
                             relative_change: number | null;
+                            /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                            score: number;
+                            /** @description low, medium, high or critical, from the score. */
+                            severity: string;
                             threshold: number;
                             training_size: number;
                             value: number;
                             watch: string;
                             window: {
                                 from: string;
+                                model: string;
                                 seasonality: string;
                                 to: string;
                             };
-                            /** @description null when the baseline is flat (stddev 0): then the relative change decides. */
+                            /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                             z: number | null;
                         }[];
                         /** @description Pass it as cursor for the next page; null on the last page. */
@@ -2583,6 +2623,112 @@ export interface operations {
                         project_id: string;
                         since: string;
                         to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The baseline's expected value (the mean with baseline: mean). */
+                        baseline_mean: number | null;
+                        /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
+                        baseline_stddev: number | null;
+                        /** @description "_total" is the project total across channels. */
+                        channel: string;
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        /** @description The peak day (same as peak_date). */
+                        date: string;
+                        /** @description Every evaluated day from first_date to last_date. */
+                        days: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            date: string;
+                            direction: string | null;
+                            /** @description Left out of later baselines. */
+                            excluded: boolean;
+                            fired: boolean;
+                            kind: string | null;
+                            model: string;
+                            relative_change: number | null;
+                            score: number;
+                            severity: string | null;
+                            /** @description ok, fired, insufficient_training or insufficient_volume. */
+                            status: string;
+                            training_size: number;
+                            value: number;
+                            z: number | null;
+                        }[];
+                        direction: string | null;
+                        fired: boolean;
+                        /** @description Fired days in the anomaly. */
+                        fired_days: number;
+                        /** @description First fired day of the run of consecutive fired days. */
+                        first_date: string;
+                        /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                        id: string;
+                        /**
+                         * @description level_shift: a sustained move the baseline then re-anchored on.
+                         * @enum {string}
+                         */
+                        kind: "spike" | "drop" | "level_shift";
+                        /** @description Last fired day so far. */
+                        last_date: string;
+                        metric: string;
+                        /** @description The floor that applied where the baseline is flat at zero. */
+                        min_abs_change: number;
+                        min_relative_change: number;
+                        /** @description The day with the highest score; the day fields below are that day. */
+                        peak_date: string;
+                        project_id: string;
+                        relative_change: number | null;
+                        /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                        score: number;
+                        /** @description low, medium, high or critical, from the score. */
+                        severity: string;
+                        threshold: number;
+                        training_size: number;
+                        value: number;
+                        watch: string;
+                        window: {
+                            from: string;
+                            model: string;
+                            seasonality: string;
+                            to: string;
+                        };
+                        /** @description null when the baseline is flat (scale 0): then the relative change decides. */
+                        z: number | null;
                     };
                 };
             };
@@ -2635,6 +2781,8 @@ export interface operations {
                             id: string;
                             title: string;
                         }[];
+                        /** @description Of spend, revenue and CPA figures (the KPIs’ reporting currency). */
+                        currency: string | null;
                         data_quality: {
                             checks: {
                                 dataset: string;
@@ -2703,11 +2851,16 @@ export interface operations {
                             baseline: {
                                 days: number;
                                 days_with_data: number;
-                                /** @description Fired days of the series left out of the baseline. */
-                                excluded_fired_days: number;
+                                /** @description Days of the window the detector left out of baselines (fired, low volume, expected). */
+                                excluded_days: number;
                                 from: string;
                                 seasonality: string;
                                 to: string;
+                                /**
+                                 * @description same_weekday: each anomaly day is compared with baseline days of its weekday.
+                                 * @enum {string}
+                                 */
+                                weighting: "equal" | "same_weekday";
                             };
                             current: {
                                 days: number;
@@ -2817,6 +2970,8 @@ export interface operations {
                             baseline_stddev: number | null;
                             date: string;
                             fired: boolean;
+                            score: number;
+                            status: string;
                             training_size: number;
                             value: number;
                             z: number | null;
@@ -2866,7 +3021,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -2874,7 +3033,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -2889,10 +3050,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -2901,6 +3073,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -2910,6 +3084,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -2919,6 +3095,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -2928,6 +3106,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -2937,6 +3117,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -2946,6 +3128,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -2955,6 +3139,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -2964,6 +3150,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -2973,6 +3161,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -2985,10 +3175,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3022,10 +3212,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                     * @enum {string}
+                     */
+                    baseline?: "robust" | "mean";
+                    /**
                      * @description spike, drop or both (default both).
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
+                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                    exclude_anomalies?: boolean;
+                    /** @description Consecutive fired days that make a level shift (default 5). */
+                    level_shift_days?: number;
+                    /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                    level_shifts?: boolean;
                     metrics?: {
                         clicks?: {
                             /** @enum {string} */
@@ -3034,6 +3235,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         conversions?: {
@@ -3043,6 +3246,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cpa?: {
@@ -3052,6 +3257,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         ctr?: {
@@ -3061,6 +3268,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cvr?: {
@@ -3070,6 +3279,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         impressions?: {
@@ -3079,6 +3290,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         revenue?: {
@@ -3088,6 +3301,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         roas?: {
@@ -3097,6 +3312,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         spend?: {
@@ -3106,6 +3323,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                     };
@@ -3118,10 +3337,10 @@ export interface operations {
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
-                     * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                     * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                      * @enum {string}
                      */
-                    seasonality?: "none" | "day_of_week";
+                    seasonality?: "auto" | "none" | "day_of_week";
                     /** @description |z| at or above which an anomaly fires (default 3). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3138,7 +3357,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -3146,7 +3369,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -3161,10 +3386,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -3173,6 +3409,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -3182,6 +3420,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -3191,6 +3431,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -3200,6 +3442,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -3209,6 +3453,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -3218,6 +3464,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -3227,6 +3475,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -3236,6 +3486,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -3245,6 +3497,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -3257,10 +3511,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */

@@ -10,7 +10,7 @@ export interface Explanation {
   currency: string | null;
   periods: {
     current: { from: string; to: string; days: number };
-    baseline: { from: string; to: string; seasonality: string; days: number; excluded_fired_days: number };
+    baseline: { from: string; to: string; seasonality: string; days: number; excluded_days: number };
   };
   decomposition: {
     method: 'additive' | 'rate_mix';
@@ -107,8 +107,8 @@ export function ExplainSection(props: { data: Explanation; format: FormatContext
             {kpi(d.baseline_value)} over {fmtNumber(b.days, f)} baseline day{b.days === 1 ? '' : 's'} (
             {fmtDay(b.from, f)} – {fmtDay(b.to, f)}
             {b.seasonality === 'day_of_week' ? ', same weekdays' : ''}
-            {b.excluded_fired_days ? `, ${b.excluded_fired_days} fired day(s) left out` : ''}) → {kpi(d.current_value)}{' '}
-            on {span}: <strong>{signed(d.change)}</strong> ({fmtDelta(d.relative_change, f)}).
+            {b.excluded_days ? `, ${b.excluded_days} day(s) left out` : ''}) → {kpi(d.current_value)} on {span}:{' '}
+            <strong>{signed(d.change)}</strong> ({fmtDelta(d.relative_change, f)}).
             {ratio && (
               <>
                 {' '}
