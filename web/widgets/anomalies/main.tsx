@@ -5,7 +5,8 @@ import { fmtDay, fmtDelta, fmtNumber } from '../../shared/format.js';
 import { channelName, fmtKpi, kpiLabel, kpiUnit, toneOf } from '../../shared/kpi.js';
 import { type BaselinePoint, bandOf, chartRange } from '../../shared/series.js';
 import { startView, type ViewProps } from '../../shared/view.js';
-import { ExplainLoader, ExplainSection, type Explanation, isExplanation } from './explain.js';
+import { ExplainSection, type Explanation, isExplanation } from '../../shared/explain.js';
+import { ExplainLoader } from './explain.js';
 
 interface Anomaly {
   /** anom_…; older answers may lack it. */
