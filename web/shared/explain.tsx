@@ -3,7 +3,7 @@ import './explain.css';
 import { type FormatContext, fmtDay, fmtDelta, fmtNumber } from './format.js';
 import { channelName, fmtKpi, kpiLabel, kpiUnit } from './kpi.js';
 
-/** explain_anomaly's data and GET /api/anomalies/{id}/explain's (src/modules/anomalies/anomalies.explain.schemas.ts). */
+/** explain_anomaly's data, as GET /api/anomalies/{id}/explain answers it (anomalies.explain.schemas.ts). */
 export interface Explanation {
   anomaly: { id: string | null; metric: string; channel: string; first_date: string; last_date: string };
   currency: string | null;
