@@ -26,6 +26,11 @@ describe.each(STORES)('the explanation in the widget and the console [%s]', (sto
   beforeAll(async () => {
     const runs = (await api(`${suite.service.url}/api/flows/runs?project_id=${P}`)).body.runs as Run[];
     for (const run of runs) expect((await awaitRun(suite.service, P, run.id)).status).toBe('succeeded');
+    // The panel shows the runs' data-quality checks, written by the after-run job: wait for them.
+    await until('the data-quality checks', async () => {
+      const dq = await api(`${suite.service.url}/api/dq/status?project_id=${P}`);
+      return dq.body.ledger?.length >= 6;
+    });
     const all = await until('fired anomalies', async () => {
       const res = await api(`${suite.service.url}/api/anomalies?project_id=${P}&since=2000-01-01&limit=500`);
       return res.body.anomalies?.length ? (res.body.anomalies as (typeof ratio)[]) : null;

@@ -90,6 +90,12 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     expect(up.status).toBe(200);
     const queued = await api(`${service.url}/api/flows/${up.body.datastream.id}/run`, { method: 'POST' });
     expect((await awaitRun(service, D, queued.body.id)).status).toBe('succeeded');
+    // The run's data-quality checks are written by the after-run job: wait for them (bounded).
+    for (let i = 0; i < 600; i += 1) {
+      const dq = await api(`${service.url}/api/dq/status?project_id=${D}`);
+      if (dq.body.ledger?.length >= 6) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
   afterAll(async () => service?.close());
 
@@ -224,6 +230,23 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
       expect(r.isError).toBe(true);
       expect(r.content[0]!.text).toMatch(/^anomaly_not_found/);
       expect(r.content[0]!.text).toContain('get_anomalies');
+      // An id of another project than the one named is not found there either; without a
+      // project_id the id's own project is used, though the caller sees several.
+      const some = (await api(`${service.url}/api/anomalies?project_id=${D}&since=2026-03-01&limit=1`)).body
+        .anomalies[0];
+      const elsewhere = (await client.callTool({
+        name: 'explain_anomaly',
+        arguments: { project_id: R, anomaly_id: some.id },
+      })) as { isError?: boolean; content: { type: string; text: string }[] };
+      expect(elsewhere.isError).toBe(true);
+      expect(elsewhere.content[0]!.text).toMatch(/^anomaly_not_found/);
+      const own = (await client.callTool({ name: 'explain_anomaly', arguments: { anomaly_id: some.id } })) as {
+        isError?: boolean;
+        structuredContent: { meta: { project_id: string }; data: { anomaly: { id: string } } };
+      };
+      expect(own.isError).toBeFalsy();
+      expect(own.structuredContent.meta.project_id).toBe(D);
+      expect(own.structuredContent.data.anomaly.id).toBe(some.id);
     } finally {
       await client.close();
     }

@@ -57,12 +57,14 @@ export class AnomalyExplainService {
 
   /**
    * The explanation of anomaly `id`. Without a grant on its project the anomaly does not exist for
-   * the caller (404, so ids cannot be probed); `projectRef`, when given (the tool), must be its project.
+   * the caller (404, so ids cannot be probed); `projectRef`, when given (the tool), must be its
+   * project. The tool's `default` means the anomaly's own project: the id already names it.
    */
   async explain(ctx: RequestContext, id: string, projectRef?: string): Promise<Explanation> {
     const ep = await repo.findEpisode(this.db, id);
     if (!ep || projectRole(ctx.actor, ep.project_id) === undefined) throw anomalyNotFound(id);
-    const resolved = await this.projects.resolve(ctx, projectRef ?? ep.project_id, 'data.read');
+    const ref = projectRef && projectRef !== 'default' ? projectRef : ep.project_id;
+    const resolved = await this.projects.resolve(ctx, ref, 'data.read');
     if (resolved.project.id !== ep.project_id) throw anomalyNotFound(id);
     const { id: _, project_id: __, ...series } = ep;
     return { resolved, ...(await this.explainFor(ep.project_id, { ...series, metric: series.metric as Metric, id })) };
