@@ -264,6 +264,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/anomalies/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
+        get: operations["getApiAnomaliesIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/anomalies/evaluate": {
         parameters: {
             query?: never;
@@ -2712,6 +2729,163 @@ export interface operations {
                         };
                         /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                         z: number | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anomaly: {
+                            baseline: number | null;
+                            channel: string;
+                            direction: string | null;
+                            first_date: string;
+                            id: string | null;
+                            last_date: string;
+                            metric: string;
+                            peak_date: string | null;
+                            /** @description The detector: the peak day value, baseline and z. */
+                            value: number | null;
+                            z: number | null;
+                        };
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        /** @description Of spend, revenue and CPA figures (the KPIs’ reporting currency). */
+                        currency: string | null;
+                        data_quality: {
+                            checks: {
+                                dataset: string;
+                                datastream_id: string | null;
+                                finished_at: string;
+                                id: string;
+                                message: string;
+                                monitor: string;
+                                observed: number | null;
+                                run_id: string | null;
+                                run_window: {
+                                    from: string;
+                                    to: string;
+                                };
+                                status: string;
+                                threshold: number | null;
+                            }[];
+                            counts: {
+                                error: number;
+                                fail: number;
+                                pass: number;
+                                warn: number;
+                            };
+                            /**
+                             * @description failed: a check failed or errored on a run of these dates, so suspect the data first.
+                             * @enum {string}
+                             */
+                            verdict: "no_checks" | "passed" | "warnings" | "failed";
+                        };
+                        decomposition: {
+                            baseline_value: number | null;
+                            /** @enum {string} */
+                            breakdown: "channel" | "campaign";
+                            /** @description current_value − baseline_value; the parts sum to it. */
+                            change: number | null;
+                            current_value: number | null;
+                            denominator: string | null;
+                            folded_parts: number;
+                            /** @enum {string} */
+                            method: "additive" | "rate_mix";
+                            mix_effect?: number;
+                            numerator: string | null;
+                            parts: {
+                                /** @description The same on the baseline days. */
+                                baseline: number | null;
+                                baseline_weight?: number;
+                                /** @description The part's contribution; the parts' changes sum to decomposition.change. */
+                                change: number;
+                                /** @description Additive: the part's mean per day on the anomaly days; ratio: the part's own rate there. */
+                                current: number | null;
+                                current_weight?: number;
+                                /** @description Channel name (for the total) or campaign id (for a channel); _other folds the rest. */
+                                key: string;
+                                label: string;
+                                /** @description Ratio KPIs: the part of change due to its share of the denominator. */
+                                mix_effect?: number;
+                                /** @description Ratio KPIs: the part of change due to its own rate. */
+                                rate_effect?: number;
+                                share_of_change: number | null;
+                            }[];
+                            rate_effect?: number;
+                            relative_change: number | null;
+                            unavailable?: string;
+                        };
+                        periods: {
+                            baseline: {
+                                days: number;
+                                days_with_data: number;
+                                /** @description Days of the window the detector left out of baselines (fired, low volume, expected). */
+                                excluded_days: number;
+                                from: string;
+                                seasonality: string;
+                                to: string;
+                                /**
+                                 * @description same_weekday: each anomaly day is compared with baseline days of its weekday.
+                                 * @enum {string}
+                                 */
+                                weighting: "equal" | "same_weekday";
+                            };
+                            current: {
+                                days: number;
+                                days_with_data: number;
+                                from: string;
+                                to: string;
+                            };
+                        };
+                        project_id: string;
+                        skills: {
+                            keys: string[];
+                            matches: {
+                                description: string;
+                                keys: string[];
+                                name: string;
+                                next: {
+                                    arguments: {
+                                        name: string;
+                                    };
+                                    /** @constant */
+                                    tool: "get_procedure";
+                                };
+                                version: number;
+                            }[];
+                        };
                     };
                 };
             };
