@@ -237,7 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, with baseline and correlated context events */
+        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events */
         get: operations["getApiAnomalies"];
         put?: never;
         post?: never;
@@ -245,6 +245,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One anomaly by id (anom_…) with every evaluated day from its first to its last fired day */
+        get: operations["getApiAnomaliesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Triage an anomaly: status (open → acknowledged → resolved, or expected / false_positive; a closed one only reopens), note, assignee (a member), context_event_id (an event of its project); null clears a field */
+        patch: operations["patchApiAnomaliesId"];
         trace?: never;
     };
     "/api/anomalies/{id}/explain": {
@@ -256,6 +274,23 @@ export interface paths {
         };
         /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
         get: operations["getApiAnomaliesIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An anomaly's triage: status, note, assignee, linked context event and the statuses it may move to */
+        get: operations["getApiAnomaliesIdTriage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2531,6 +2566,7 @@ export interface operations {
                 metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
                 project_id: string;
                 since?: string;
+                status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                 to?: string;
             };
             header?: never;
@@ -2547,7 +2583,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         anomalies: {
+                            /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
+                            /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
                             baseline_stddev: number | null;
                             /** @description "_total" is the project total across channels. */
                             channel: string;
@@ -2558,24 +2596,50 @@ export interface operations {
                                 id: string;
                                 title: string;
                             }[];
+                            /** @description The peak day (same as peak_date). */
                             date: string;
                             direction: string | null;
                             fired: boolean;
+                            /** @description Fired days in the anomaly. */
+                            fired_days: number;
+                            /** @description First fired day of the run of consecutive fired days. */
+                            first_date: string;
+                            /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                            id: string;
+                            /**
+                             * @description level_shift: a sustained move the baseline then re-anchored on.
+                             * @enum {string}
+                             */
+                            kind: "spike" | "drop" | "level_shift";
+                            /** @description Last fired day so far. */
+                            last_date: string;
                             metric: string;
                             /** @description The floor that applied where the baseline is flat at zero. */
                             min_abs_change: number;
                             min_relative_change: number;
+                            /** @description The day with the highest score; the day fields below are that day. */
+                            peak_date: string;
                             relative_change: number | null;
+                            /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                            score: number;
+                            /** @description low, medium, high or critical, from the score. */
+                            severity: string;
+                            /**
+                             * @description Triage status (open until someone triages it).
+                             * @enum {string}
+                             */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                             threshold: number;
                             training_size: number;
                             value: number;
                             watch: string;
                             window: {
                                 from: string;
+                                model: string;
                                 seasonality: string;
                                 to: string;
                             };
-                            /** @description null when the baseline is flat (stddev 0): then the relative change decides. */
+                            /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                             z: number | null;
                         }[];
                         /** @description Pass it as cursor for the next page; null on the last page. */
@@ -2583,6 +2647,180 @@ export interface operations {
                         project_id: string;
                         since: string;
                         to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The baseline's expected value (the mean with baseline: mean). */
+                        baseline_mean: number | null;
+                        /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
+                        baseline_stddev: number | null;
+                        /** @description "_total" is the project total across channels. */
+                        channel: string;
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        /** @description The peak day (same as peak_date). */
+                        date: string;
+                        /** @description Every evaluated day from first_date to last_date. */
+                        days: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            date: string;
+                            direction: string | null;
+                            /** @description Left out of later baselines. */
+                            excluded: boolean;
+                            fired: boolean;
+                            kind: string | null;
+                            model: string;
+                            relative_change: number | null;
+                            score: number;
+                            severity: string | null;
+                            /** @description ok, fired, insufficient_training or insufficient_volume. */
+                            status: string;
+                            training_size: number;
+                            value: number;
+                            z: number | null;
+                        }[];
+                        direction: string | null;
+                        fired: boolean;
+                        /** @description Fired days in the anomaly. */
+                        fired_days: number;
+                        /** @description First fired day of the run of consecutive fired days. */
+                        first_date: string;
+                        /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                        id: string;
+                        /**
+                         * @description level_shift: a sustained move the baseline then re-anchored on.
+                         * @enum {string}
+                         */
+                        kind: "spike" | "drop" | "level_shift";
+                        /** @description Last fired day so far. */
+                        last_date: string;
+                        metric: string;
+                        /** @description The floor that applied where the baseline is flat at zero. */
+                        min_abs_change: number;
+                        min_relative_change: number;
+                        /** @description The day with the highest score; the day fields below are that day. */
+                        peak_date: string;
+                        project_id: string;
+                        relative_change: number | null;
+                        /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                        score: number;
+                        /** @description low, medium, high or critical, from the score. */
+                        severity: string;
+                        /**
+                         * @description Triage status (open until someone triages it).
+                         * @enum {string}
+                         */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        threshold: number;
+                        training_size: number;
+                        value: number;
+                        watch: string;
+                        window: {
+                            from: string;
+                            model: string;
+                            seasonality: string;
+                            to: string;
+                        };
+                        /** @description null when the baseline is flat (scale 0): then the relative change decides. */
+                        z: number | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An organization member (their subject). */
+                    assignee?: string | null;
+                    /** @description A context event of the anomaly's project. */
+                    context_event_id?: string | null;
+                    note?: string | null;
+                    /**
+                     * @description open → acknowledged → resolved, or expected / false_positive; a closed status goes back to open only.
+                     * @enum {string}
+                     */
+                    status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
                     };
                 };
             };
@@ -2747,6 +2985,54 @@ export interface operations {
             };
         };
     };
+    getApiAnomaliesIdTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiAnomaliesEvaluate: {
         parameters: {
             query: {
@@ -2817,6 +3103,8 @@ export interface operations {
                             baseline_stddev: number | null;
                             date: string;
                             fired: boolean;
+                            score: number;
+                            status: string;
                             training_size: number;
                             value: number;
                             z: number | null;
@@ -2866,7 +3154,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -2874,7 +3166,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -2889,10 +3183,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -2901,6 +3206,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -2910,6 +3217,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -2919,6 +3228,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -2928,6 +3239,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -2937,6 +3250,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -2946,6 +3261,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -2955,6 +3272,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -2964,6 +3283,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -2973,6 +3294,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -2985,10 +3308,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3022,10 +3345,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                     * @enum {string}
+                     */
+                    baseline?: "robust" | "mean";
+                    /**
                      * @description spike, drop or both (default both).
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
+                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                    exclude_anomalies?: boolean;
+                    /** @description Consecutive fired days that make a level shift (default 5). */
+                    level_shift_days?: number;
+                    /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                    level_shifts?: boolean;
                     metrics?: {
                         clicks?: {
                             /** @enum {string} */
@@ -3034,6 +3368,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         conversions?: {
@@ -3043,6 +3379,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cpa?: {
@@ -3052,6 +3390,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         ctr?: {
@@ -3061,6 +3401,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cvr?: {
@@ -3070,6 +3412,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         impressions?: {
@@ -3079,6 +3423,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         revenue?: {
@@ -3088,6 +3434,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         roas?: {
@@ -3097,6 +3445,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         spend?: {
@@ -3106,6 +3456,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                     };
@@ -3118,10 +3470,10 @@ export interface operations {
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
-                     * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                     * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                      * @enum {string}
                      */
-                    seasonality?: "none" | "day_of_week";
+                    seasonality?: "auto" | "none" | "day_of_week";
                     /** @description |z| at or above which an anomaly fires (default 3). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -3138,7 +3490,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -3146,7 +3502,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -3161,10 +3519,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -3173,6 +3542,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -3182,6 +3553,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -3191,6 +3564,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -3200,6 +3575,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -3209,6 +3586,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -3218,6 +3597,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -3227,6 +3608,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -3236,6 +3619,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -3245,6 +3630,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -3257,10 +3644,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
