@@ -179,7 +179,12 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
     const listed = anomalies._meta['service.app_payload'].data.anomalies as any[];
     expect(listed.length).toBeGreaterThan(0);
     for (const a of listed)
-      expect(a).toMatchObject({ id: expect.stringMatching(/^anom_/), metric: 'spend', direction: 'spike', fired: true });
+      expect(a).toMatchObject({
+        id: expect.stringMatching(/^anom_/),
+        metric: 'spend',
+        direction: 'spike',
+        fired: true,
+      });
     const dq = (await client.callTool({ name: 'get_data_quality', arguments: {} })) as any;
     expect(dq.structuredContent.data.health.checks_last_7_days).toBe(12);
     // The ledger may be withheld from structuredContent (it is long); the app payload has it whole.
