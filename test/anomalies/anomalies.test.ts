@@ -223,7 +223,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   it('day-of-week seasonality: a weekly pattern fires without it and not with it', async () => {
     await api(`${service.url}/api/anomalies/settings?project_id=${W}`, {
       method: 'PUT',
-      json: { metrics: { spend: { threshold: 1.2 } } },
+      json: { seasonality: 'none', metrics: { spend: { threshold: 1.2 } } },
     });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${W}`, { method: 'POST' });
     const plain = await api(

@@ -19,7 +19,7 @@ export const dateOf = (d: number) => new Date(EPOCH + d * 86_400_000).toISOStrin
 
 /** How many days of history before `from` the evaluation of `from` needs. */
 export function lookbackDays(s: EffectiveSettings): number {
-  return frameOf(s).preceding;
+  return frameOf(s).lookback;
 }
 
 export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
@@ -297,7 +297,7 @@ export async function writeSeries(
   const back = results.flatMap((r) => r.readmitted.map((d) => [r.project_id, r.channel, r.metric, d] as const));
   if (back.length)
     await tx.query(
-      `UPDATE anomalies_daily a SET excluded = false, run_days = 0
+      `UPDATE anomalies_daily a SET excluded = false
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(p, c, m, d)
        WHERE a.project_id = t.p AND a.channel = t.c AND a.metric = t.m AND a.date = DATE '2000-01-03' + t.d`,
       [back.map((b) => b[0]), back.map((b) => b[1]), back.map((b) => b[2]), back.map((b) => b[3])],

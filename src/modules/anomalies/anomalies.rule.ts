@@ -92,13 +92,19 @@ export interface EvaluatedPoint {
 
 /** A trend term is kept only when it cuts the residual scale to at most this share. */
 export const TERM_GAIN = 0.6;
-/** A trend term needs this many baseline points; a weekly profile needs 2 per weekday. */
+/** A trend term needs this many baseline points; a weekly profile needs 3 per weekday. */
 export const TREND_MIN_POINTS = 10;
-export const WEEKLY_MIN_PER_DAY = 2;
+export const WEEKLY_MIN_PER_DAY = 3;
 
+/**
+ * The frame of the level and scale (preceding..nearest days before t, every step-th day) and, with
+ * `auto`, the weekly window the weekly profile is judged on (7 × seasonal_weeks days).
+ */
 export function frameOf(p: Pick<RuleParams, 'seasonality' | 'window_days' | 'seasonal_weeks'>) {
-  if (p.seasonality === 'day_of_week') return { preceding: 7 * p.seasonal_weeks, nearest: 7, step: 7 };
-  return { preceding: p.window_days, nearest: 1, step: 1 };
+  if (p.seasonality === 'day_of_week')
+    return { preceding: 7 * p.seasonal_weeks, nearest: 7, step: 7, lookback: 7 * p.seasonal_weeks };
+  const weekly = p.seasonality === 'auto' ? 7 * p.seasonal_weeks : 0;
+  return { preceding: p.window_days, nearest: 1, step: 1, lookback: Math.max(p.window_days, weekly) };
 }
 
 interface Fit {
@@ -107,45 +113,48 @@ interface Fit {
   model: string;
 }
 
-/** The baseline of day t from its frame (days and values), per the rule's terms. */
-export function fitBaseline(days: number[], values: number[], t: number, p: RuleParams): Fit {
+/**
+ * The weekly profile of day t (offsets per weekday from the level), or null: judged on every day
+ * of the weekly window, excluded days included (a weekly pattern is a property of the calendar,
+ * and a fired weekend must not hide the weekends that explain it; per-weekday medians keep one
+ * incident from moving the profile). Kept when each weekday has 3 days and Kruskal–Wallis's H over
+ * the seven weekday groups reaches the 1% critical value of χ² with 6 degrees of freedom.
+ */
+export function weeklyProfile(days: number[], values: number[], p: Pick<RuleParams, 'baseline'>): number[] | null {
+  const groups: number[][] = Array.from({ length: 7 }, () => []);
+  for (let i = 0; i < values.length; i += 1) groups[mod7(days[i]!)]!.push(values[i]!);
+  if (!groups.every((g) => g.length >= WEEKLY_MIN_PER_DAY)) return null;
+  if (kruskalWallisH(groups) < WEEKLY_H_CRITICAL) return null;
+  const loc = p.baseline === 'robust' ? median : mean;
+  const level = loc(values);
+  return groups.map((g) => loc(g) - level);
+}
+
+/** The baseline of day t from its frame (days and values) and, with auto, the weekly profile. */
+export function fitBaseline(days: number[], values: number[], t: number, p: RuleParams, profile: number[] | null): Fit {
   const loc = p.baseline === 'robust' ? median : mean;
   const scaleOf = (ys: number[]) => {
     const l = loc(ys);
     return p.baseline === 'robust' ? robustScale(ys.map((y) => y - l)) : stddevSamp(ys);
   };
-  let ys = values;
   let model = p.baseline === 'robust' ? 'robust' : 'mean';
   if (p.seasonality === 'day_of_week') model += '+day_of_week';
-  if (p.seasonality === 'auto') {
+  if (profile) model += '+weekly';
+  const offset = (d: number) => (profile ? profile[mod7(d)]! : 0);
+  let ys = values.map((v, i) => v - offset(days[i]!));
+  if (p.seasonality === 'auto' && ys.length >= TREND_MIN_POINTS) {
     const base = scaleOf(ys) ?? 0;
-    if (values.length >= TREND_MIN_POINTS && base > 0) {
-      const half = values.length >> 1;
-      const older = values.slice(0, half);
-      const newer = values.slice(values.length - half);
-      const span = loc(days.slice(values.length - half)) - loc(days.slice(0, half));
-      const slope = span > 0 ? (loc(newer) - loc(older)) / span : 0;
-      // Each point projected to day t along the trend: their level is then the expected value.
-      const projected = values.map((v, i) => v + slope * (t - days[i]!));
-      if ((scaleOf(projected) ?? 0) <= TERM_GAIN * base) {
-        ys = projected;
-        model += '+trend';
-      }
-    }
-    const perDay = new Array<number>(7).fill(0);
-    for (const d of days) perDay[mod7(d)]! += 1;
-    if (perDay.every((c) => c >= WEEKLY_MIN_PER_DAY)) {
-      // The weekly profile is kept when the weekdays differ beyond chance (Kruskal–Wallis at 1%).
-      const groups = Array.from({ length: 7 }, (_, w) => ys.filter((_, i) => mod7(days[i]!) === w));
-      if (kruskalWallisH(groups) >= WEEKLY_H_CRITICAL) {
-        const level = loc(ys);
-        const offsets = groups.map((g) => loc(g) - level);
-        const adjusted = ys.map((y, i) => y - offsets[mod7(days[i]!)]!);
-        return { expected: loc(adjusted) + offsets[mod7(t)]!, scale: scaleOf(adjusted), model: `${model}+weekly` };
-      }
+    const half = ys.length >> 1;
+    const span = loc(days.slice(ys.length - half)) - loc(days.slice(0, half));
+    const slope = span > 0 ? (loc(ys.slice(ys.length - half)) - loc(ys.slice(0, half))) / span : 0;
+    // Each point projected to day t along the trend: their level is then the expected value.
+    const projected = ys.map((y, i) => y + slope * (t - days[i]!));
+    if (base > 0 && (scaleOf(projected) ?? 0) <= TERM_GAIN * base) {
+      ys = projected;
+      model += '+trend';
     }
   }
-  return { expected: loc(ys), scale: scaleOf(ys), model };
+  return { expected: loc(ys) + offset(t), scale: scaleOf(ys), model };
 }
 
 const mod7 = (d: number) => ((d % 7) + 7) % 7;
@@ -161,22 +170,31 @@ export function evaluateSeries(
   p: RuleParams,
   state: SeriesState,
 ): { rows: EvaluatedPoint[]; readmitted: number[] } {
-  const { preceding, nearest, step } = frameOf(p);
+  const { preceding, nearest, step, lookback } = frameOf(p);
   const rows: EvaluatedPoint[] = [];
   const readmitted: number[] = [];
   const byDay = new Map<number, EvaluatedPoint>();
+  // A run still open before the range was excluded day by day, whatever later readmitted it.
+  if (state.run && p.exclude_anomalies)
+    for (let d = state.run.start; d <= state.run.last; d += 1) state.excluded.add(d);
   let lo = 0;
   for (let i = 0; i < points.length; i += 1) {
     const pt = points[i]!;
     const t = pt.d;
     if (t < from) continue;
-    while (lo < i && points[lo]!.d < t - preceding) lo += 1;
+    while (lo < i && points[lo]!.d < t - lookback) lo += 1;
     const anchor = state.anchor !== null && state.anchor > t - preceding ? state.anchor : null;
     const days: number[] = [];
     const values: number[] = [];
+    const weekDays: number[] = [];
+    const weekValues: number[] = [];
     for (let j = lo; j < i; j += 1) {
       const q = points[j]!;
-      if (t - q.d < nearest || (t - q.d) % step !== 0) continue;
+      if (p.seasonality === 'auto') {
+        weekDays.push(q.d);
+        weekValues.push(q.value);
+      }
+      if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
       if (anchor !== null && q.d < anchor) continue;
       if (state.excluded.has(q.d)) continue;
       days.push(q.d);
@@ -184,7 +202,8 @@ export function evaluateSeries(
     }
     const n = values.length;
     const minTraining = anchor !== null ? Math.min(p.min_training_days, p.level_shift_days) : p.min_training_days;
-    const fit = n >= 1 ? fitBaseline(days, values, t, p) : null;
+    const profile = p.seasonality === 'auto' ? weeklyProfile(weekDays, weekValues, p) : null;
+    const fit = n >= 1 ? fitBaseline(days, values, t, p, profile) : null;
     const expected = fit?.expected ?? null;
     // A scale within float noise of 0 is a flat baseline: no z (the relative change decides).
     const scale = fit?.scale ?? null;
