@@ -42,7 +42,7 @@ describe.each(STORES)('triage in the anomalies view [%s]', (store) => {
     const list = await api(`${service.url}/api/anomalies?project_id=${P}&since=2026-03-01`);
     const first = list.body.anomalies[0] as { id: string };
     const { frame } = await views.render('get_anomalies', { project_id: P, since: '2026-03-01' });
-    const group = frame.getByRole('group', { name: 'Triage' });
+    const group = frame.getByRole('region', { name: 'Triage' });
     await group.waitFor();
     await group.locator('.badge', { hasText: /^open$/ }).waitFor();
     const names = async () => group.getByRole('button').allTextContents();

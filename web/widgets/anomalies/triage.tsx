@@ -58,7 +58,7 @@ export function TriageButtons(props: { anomalyId: string; status: TriageStatus; 
     }
   };
   return (
-    <div class="stack" role="group" aria-label="Triage">
+    <section class="stack" aria-label="Triage">
       <div class="row">
         <span class="small">Triage:</span> <StatusBadge status={WORD[status]} />
         {allowed.map((to) => (
@@ -71,6 +71,6 @@ export function TriageButtons(props: { anomalyId: string; status: TriageStatus; 
         {said ?? ''}
       </p>
       <ErrorNotice error={error} />
-    </div>
+    </section>
   );
 }
