@@ -114,7 +114,7 @@ export class AnomalyTriageService {
   private async checkAssignee(subject: string): Promise<void> {
     if (!(await this.deps.members.lookup(subject)))
       throw new ValidationError(
-        [{ path: 'assignee', message: `${subject} is not a member of the organization` }],
+        [{ path: 'body.assignee', message: `${subject} is not a member of the organization` }],
         undefined,
         'assignee_not_member',
         'Assign a member (GET /api/org/members lists them) or leave assignee out.',
@@ -130,7 +130,7 @@ export class AnomalyTriageService {
     }
     if (eventProject !== projectId)
       throw new ValidationError(
-        [{ path: 'context_event_id', message: `${eventId} is not a context event of ${projectId}` }],
+        [{ path: 'body.context_event_id', message: `${eventId} is not a context event of ${projectId}` }],
         undefined,
         'context_event_not_in_project',
         `Link an event of ${projectId} (list_context_events lists them) or leave context_event_id out.`,

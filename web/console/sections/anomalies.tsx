@@ -8,6 +8,7 @@ import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { TriageControls } from './anomaly-triage.js';
 import { Day, metricLabel } from './common.js';
 
 type Anomaly = Res<'/api/anomalies', 'get'>['anomalies'][number];
@@ -190,6 +191,7 @@ function AnomalyChart(props: { a: Anomaly }) {
           </ul>
         </div>
       )}
+      <TriageControls anomalyId={a.id} />
     </section>
   );
 }
