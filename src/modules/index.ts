@@ -9,6 +9,8 @@ import {
   anomalyResources,
   anomalyRoutes,
   anomalyTools,
+  anomalyTriageRoutes,
+  anomalyTriageTools,
 } from './anomalies/index.js';
 import { backupRoutes } from './backup/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
@@ -79,6 +81,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...flowRoutes(services.flows),
     ...anomalyRoutes(evaluators.anomalies),
     ...anomalyExplainRoutes(evaluators.explain),
+    ...anomalyTriageRoutes(services.anomalyTriage),
     ...insightRoutes(evaluators.insights),
     ...dqRoutes(evaluators.dq),
     ...reportRoutes(evaluators.reports),
@@ -109,6 +112,7 @@ export function moduleTools(services: Services): AnyToolSpec[] {
     ...flowTools(services.flows, services.ingestion),
     ...anomalyTools(evaluators.anomalies),
     ...anomalyExplainTools(evaluators.explain),
+    ...anomalyTriageTools(services.anomalyTriage),
     ...insightTools(evaluators.insights, evaluators.kpis),
     ...dqTools(evaluators.dq),
     ...reportTools(evaluators.reports),

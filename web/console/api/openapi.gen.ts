@@ -261,7 +261,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Triage an anomaly: status (open → acknowledged → resolved, or expected / false_positive; a closed one only reopens), note, assignee (a member), context_event_id (an event of its project); null clears a field */
+        patch: operations["patchApiAnomaliesId"];
         trace?: never;
     };
     "/api/anomalies/{id}/explain": {
@@ -273,6 +274,23 @@ export interface paths {
         };
         /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
         get: operations["getApiAnomaliesIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An anomaly's triage: status, note, assignee, linked context event and the statuses it may move to */
+        get: operations["getApiAnomaliesIdTriage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2548,6 +2566,7 @@ export interface operations {
                 metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
                 project_id: string;
                 since?: string;
+                status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                 to?: string;
             };
             header?: never;
@@ -2605,6 +2624,11 @@ export interface operations {
                             score: number;
                             /** @description low, medium, high or critical, from the score. */
                             severity: string;
+                            /**
+                             * @description Triage status (open until someone triages it).
+                             * @enum {string}
+                             */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                             threshold: number;
                             training_size: number;
                             value: number;
@@ -2717,6 +2741,11 @@ export interface operations {
                         score: number;
                         /** @description low, medium, high or critical, from the score. */
                         severity: string;
+                        /**
+                         * @description Triage status (open until someone triages it).
+                         * @enum {string}
+                         */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                         threshold: number;
                         training_size: number;
                         value: number;
@@ -2729,6 +2758,69 @@ export interface operations {
                         };
                         /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                         z: number | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An organization member (their subject). */
+                    assignee?: string | null;
+                    /** @description A context event of the anomaly's project. */
+                    context_event_id?: string | null;
+                    note?: string | null;
+                    /**
+                     * @description open → acknowledged → resolved, or expected / false_positive; a closed status goes back to open only.
+                     * @enum {string}
+                     */
+                    status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
                     };
                 };
             };
@@ -2781,8 +2873,6 @@ export interface operations {
                             id: string;
                             title: string;
                         }[];
-                        /** @description Of spend, revenue and CPA figures (the KPIs’ reporting currency). */
-                        currency: string | null;
                         data_quality: {
                             checks: {
                                 dataset: string;
@@ -2851,16 +2941,11 @@ export interface operations {
                             baseline: {
                                 days: number;
                                 days_with_data: number;
-                                /** @description Days of the window the detector left out of baselines (fired, low volume, expected). */
-                                excluded_days: number;
+                                /** @description Fired days of the series left out of the baseline. */
+                                excluded_fired_days: number;
                                 from: string;
                                 seasonality: string;
                                 to: string;
-                                /**
-                                 * @description same_weekday: each anomaly day is compared with baseline days of its weekday.
-                                 * @enum {string}
-                                 */
-                                weighting: "equal" | "same_weekday";
                             };
                             current: {
                                 days: number;
@@ -2886,6 +2971,54 @@ export interface operations {
                                 version: number;
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
                     };
                 };
             };

@@ -9,6 +9,7 @@ import { route } from '../router.js';
 import { useStore } from '../store.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { ExplainPanel } from './anomaly-explain.js';
+import { TriageControls } from './anomaly-triage.js';
 import { Day, metricLabel } from './common.js';
 
 type Anomaly = Res<'/api/anomalies', 'get'>['anomalies'][number];
@@ -180,6 +181,7 @@ function AnomalyChart(props: { a: Anomaly }) {
           summary={`${metricLabel(a.metric, a.channel)} per day with its trailing baseline and a band of ± ${data.data.series.rule.threshold} σ.`}
         />
       )}
+      <TriageControls anomalyId={a.id} />
     </section>
   );
 }

@@ -7,10 +7,11 @@ import { type BaselinePoint, bandOf, chartRange } from '../../shared/series.js';
 import { startView, type ViewProps } from '../../shared/view.js';
 import { ExplainSection, type Explanation, isExplanation } from '../../shared/explain.js';
 import { ExplainLoader } from './explain.js';
+import { TriageButtons, type TriageStatus } from './triage.js';
 
 interface Anomaly {
-  /** anom_…; older answers may lack it. */
-  id?: string;
+  id: string;
+  status: TriageStatus;
   date: string;
   metric: string;
   channel: string;
@@ -72,6 +73,7 @@ function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewPr
         {fmtKpi(a.baseline_stddev, unit, currency, f)} over {a.training_size} days (z {fmtNumber(a.z, f, 1)}, change{' '}
         {fmtDelta(a.relative_change, f)}, fires at |z| ≥ {fmtNumber(a.threshold, f)}).
       </p>
+      <TriageButtons anomalyId={a.id} status={a.status} host={props.host} />
       <ErrorNotice error={series.error} />
       {series.loading && <p class="muted small">Loading the series…</p>}
       {band && data && (
