@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createServiceApp } from '../../src/app/service-app.js';
+import { addDays } from '../../src/modules/money/calendar.js';
 import { AnomalySettingsInput } from '../../src/modules/anomalies/anomalies.schemas.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -124,10 +125,11 @@ export async function runOnStore(
         LOG_LEVEL: 'silent',
         PORT: '0',
       });
+      const clock = new ManualClock(`${TODAY}T12:00:00Z`);
       const app = await createServiceApp({
         config,
         db,
-        clock: new ManualClock(`${TODAY}T12:00:00Z`),
+        clock,
         logger: createLogger({ level: 'warn' }),
       });
       try {
@@ -171,6 +173,9 @@ export async function runOnStore(
             },
           });
           if (ds.kind !== 'datastream') throw new Error('unexpected flow kind');
+          // The first run backfills from start_date to today: "today" is the day after the series,
+          // so the run's window (and the per-day work of its models) is the series' own days.
+          clock.set(`${addDays(one.rows.at(-1)!.date, 1)}T12:00:00Z`);
           const queued = await s.flows.runNow(ctx, ds.datastream.id);
           for (;;) {
             const r = await s.flows.getRun(queued.id);
@@ -185,6 +190,7 @@ export async function runOnStore(
           if (kpis[0].n !== one.rows.length)
             throw new Error(`${one.name}: ${kpis[0].n} kpi days for ${one.rows.length} rows`);
         }
+        clock.set(`${TODAY}T12:00:00Z`);
         const ingest_s = seconds(started);
         log(`${store}: ingested ${series.length} series in ${ingest_s.toFixed(1)} s`);
 
