@@ -115,6 +115,8 @@ export async function runOnStore(
   series: BenchSeries[],
   detectors: Detector[],
   log: (line: string) => void,
+  /** 'days' reads every fired day even where the store has episodes (to compare with older runs). */
+  detection: 'auto' | 'days' = 'auto',
 ): Promise<StoreRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-detect-'));
   try {
@@ -195,6 +197,7 @@ export async function runOnStore(
         log(`${store}: ingested ${series.length} series in ${ingest_s.toFixed(1)} s`);
 
         const episodes =
+          detection === 'auto' &&
           (await db.query<{ t: string | null }>(`SELECT to_regclass('anomaly_episodes')::text AS t`))[0].t !== null;
         const run: StoreRun = {
           store,
