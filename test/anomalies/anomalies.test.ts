@@ -3,7 +3,22 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { createProject } from '../support/flows.js';
-import { days, meanStd, writeKpis, type KpiPoint } from '../support/kpis.js';
+import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
+
+// The rule re-implemented from docs/api.md, independently of src/: median and 1.4826 × MAD.
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+/** The robust scale: the sample standard deviation after winsorizing at median ± 3 × 1.4826 × MAD. */
+const madScale = (xs: number[]) => {
+  const m = median(xs);
+  const s = 1.4826 * median(xs.map((x) => Math.abs(x - m)));
+  const w = xs.map((x) => Math.min(m + 3 * s, Math.max(m - 3 * s, x)));
+  const mean = w.reduce((a, b) => a + b, 0) / w.length;
+  return Math.sqrt(w.reduce((a, b) => a + (b - mean) ** 2, 0) / (w.length - 1));
+};
 
 const P = 'proj_anom';
 const W = 'proj_weekly';
@@ -86,11 +101,29 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
       min_training_days: 14,
       min_relative_change: 0.05,
       direction: 'both',
-      seasonality: 'none',
+      seasonality: 'auto',
+      baseline: 'robust',
+      exclude_anomalies: true,
+      level_shifts: true,
+      level_shift_days: 5,
     });
+    expect(get.body.effective.metrics.find((m: any) => m.metric === 'cvr')).toMatchObject({
+      min_volume: 100,
+      volume_metric: 'clicks',
+    });
+    expect(get.body.effective.metrics.find((m: any) => m.metric === 'spend')).toMatchObject({
+      min_volume: null,
+      volume_metric: null,
+    });
+    const volume = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
+      method: 'PUT',
+      json: { metrics: { spend: { min_volume: 5 } } },
+    });
+    expect(volume.status).toBe(400);
+    expect(volume.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.metrics.spend.min_volume']);
   });
 
-  it('evaluates every series in one pass: z against the trailing 28 days, training minimum, flat baselines', async () => {
+  it('evaluates every series: robust z against the trailing 28 days, training minimum, flat baselines', async () => {
     const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ from: DATES[0], to: DATES[59] });
@@ -103,14 +136,23 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     const spike = fired.find((a) => key(a) === `${DATES[50]}/search`);
     expect(spike).toBeDefined();
     const baseline = Array.from({ length: 28 }, (_, k) => searchSpend(22 + k));
-    const { mean, sd } = meanStd(baseline);
+    const mean = median(baseline);
+    const sd = madScale(baseline);
     expect(spike.baseline_mean).toBeCloseTo(mean, 6);
     expect(spike.baseline_stddev).toBeCloseTo(sd, 6);
     expect(spike.z).toBeCloseTo((200 - mean) / sd, 6);
+    expect(spike.score).toBeCloseTo(Math.abs(spike.z) / (Math.abs(spike.z) + 3), 9);
     expect(spike).toMatchObject({
+      id: expect.stringMatching(/^anom_[0-9a-f]{24}$/),
+      kind: 'spike',
+      first_date: DATES[50],
+      last_date: DATES[50],
+      peak_date: DATES[50],
+      fired_days: 1,
+      severity: 'critical',
       value: 200,
       training_size: 28,
-      window: { from: DATES[22], to: DATES[49], seasonality: 'none' },
+      window: { from: DATES[22], to: DATES[49], seasonality: 'auto', model: 'robust' },
       threshold: 3,
       direction: 'spike',
       watch: 'both',
@@ -119,7 +161,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(spike.context_events.map((e: any) => e.title)).toEqual(['Spring sale']);
     // The project total spikes too.
     expect(fired.map(key)).toContain(`${DATES[50]}/_total`);
-    // Flat baseline (stddev 0): no z, the 20% change fires; the 2% change does not.
+    // Flat baseline (scale 0): no z, the 20% change fires (score 1); the 2% change does not.
     const flat = fired.find((a) => key(a) === `${DATES[55]}/flat`);
     expect(flat).toMatchObject({
       z: null,
@@ -128,6 +170,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
       baseline_mean: 50,
       relative_change: 0.2,
       direction: 'spike',
+      score: 1,
     });
     expect(fired.map(key)).not.toContain(`${DATES[55]}/tiny`);
     // Nothing else fired on the search channel (the noise stays within 3 sigma).
@@ -184,7 +227,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   it('day-of-week seasonality: a weekly pattern fires without it and not with it', async () => {
     await api(`${service.url}/api/anomalies/settings?project_id=${W}`, {
       method: 'PUT',
-      json: { metrics: { spend: { threshold: 1.2 } } },
+      json: { seasonality: 'none', metrics: { spend: { threshold: 1.2 } } },
     });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${W}`, { method: 'POST' });
     const plain = await api(

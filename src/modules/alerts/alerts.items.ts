@@ -14,7 +14,7 @@ export interface ContextEventRef {
 
 export interface AnomalyItem {
   type: 'anomaly';
-  /** The anomaly's id: `anom_…` once the detector publishes one, else provisional (date, metric, channel). */
+  /** The anomaly's id: `anom_…`; provisional (date, metric, channel) only for facts from before ids. */
   id: string;
   metric: string;
   channel: string;
@@ -86,11 +86,11 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
- * The one place that reads an `anomaly.detected` payload. Today it carries
- * `top: [{date, metric, channel, direction, value, baseline_mean, z}]`; the detector is moving to
- * `anomalies: [{id, metric, channel, kind, direction, first_date, last_date, peak_date, value,
- * baseline, z, score, severity, opened_in_this_run}]` with stable `anom_…` ids. Both are read here,
- * so switching is a change to this function only. Context events are added by the router.
+ * The one place that reads an `anomaly.detected` payload: `anomalies: [{id, metric, channel, kind,
+ * direction, first_date, last_date, peak_date, value, baseline, z, score, severity,
+ * opened_in_this_run}]` with the detector's stable `anom_…` ids (evaluators.pipeline.ts). Facts
+ * published before issue 29 carry `top: [{date, metric, channel, direction, value, baseline_mean,
+ * z}]` instead, still read (one provisional item per day). Context events are added by the router.
  */
 export function anomalyItemsOf(payload: Record<string, unknown>): AnomalyItem[] {
   if (Array.isArray(payload.anomalies)) {
@@ -153,7 +153,7 @@ export function anomalyItemsOf(payload: Record<string, unknown>): AnomalyItem[] 
   });
 }
 
-/** Until the detector publishes ids: one anomaly per (day, metric, channel). */
+/** Facts from before the detector published ids: one anomaly per (day, metric, channel). */
 export function provisionalAnomalyId(date: string, metric: string, channel: string): string {
   return `anomaly:${date}:${metric}:${channel}`;
 }

@@ -1,6 +1,8 @@
 import { defineRoute } from '../../platform/http/route.js';
 import {
   AnomaliesQuery,
+  AnomalyDetailOutput,
+  AnomalyIdParams,
   AnomalyListOutput,
   AnomalySettingsInput,
   AnomalySettingsOutput,
@@ -40,8 +42,9 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       method: 'GET',
       url: '/api/anomalies',
       summary:
-        'Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, ' +
-        'with baseline and correlated context events',
+        'Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since ' +
+        "(default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and " +
+        'correlated context events',
       tags: ['anomalies'],
       rule: { permission: 'data.read' },
       query: AnomaliesQuery,
@@ -68,6 +71,19 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       handler: async ({ ctx, query }) => {
         const { resolved, ...series } = await anomalies.metricSeries(ctx, query);
         return { project_id: resolved.project.id, ...series };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/anomalies/:id',
+      summary: 'One anomaly by id (anom_…) with every evaluated day from its first to its last fired day',
+      tags: ['anomalies'],
+      rule: { permission: 'data.read' },
+      params: AnomalyIdParams,
+      response: AnomalyDetailOutput,
+      handler: async ({ ctx, params }) => {
+        const r = await anomalies.getById(ctx, params.id);
+        return { project_id: r.resolved.project.id, ...r.anomaly, days: r.days };
       },
     }),
     defineRoute({

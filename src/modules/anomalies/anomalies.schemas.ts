@@ -21,17 +21,51 @@ export const DIRECTIONS = ['spike', 'drop', 'both'] as const;
 export const Direction = z.enum(DIRECTIONS);
 export type Direction = z.infer<typeof Direction>;
 
+/** What people said about a fired anomaly (issue 30): transitions in anomalies.triage.service.ts. */
+export const TRIAGE_STATUSES = ['open', 'acknowledged', 'resolved', 'expected', 'false_positive'] as const;
+export const TriageStatus = z.enum(TRIAGE_STATUSES);
+export type TriageStatus = z.infer<typeof TriageStatus>;
+
 /** The channel name of a project's total across channels. */
 export const TOTAL_CHANNEL = '_total';
 
+export const SEASONALITIES = ['auto', 'none', 'day_of_week'] as const;
+export type Seasonality = (typeof SEASONALITIES)[number];
+export const BASELINES = ['robust', 'mean'] as const;
+
+/**
+ * Defaults, with the reason in docs/api.md ("The detection rule"): the robust baseline with
+ * exclusion and level shifts is the rule measured in BENCHMARKS.md; `baseline: "mean"` with the
+ * other three off is the rule before issue 29.
+ */
 export const DEFAULT_SETTINGS = {
   window_days: 28,
-  seasonality: 'none' as 'none' | 'day_of_week',
+  seasonality: 'auto' as Seasonality,
   seasonal_weeks: 8,
   threshold: 3,
   min_training_days: 14,
   min_relative_change: 0.05,
   direction: 'both' as Direction,
+  baseline: 'robust' as (typeof BASELINES)[number],
+  exclude_anomalies: true,
+  level_shifts: true,
+  level_shift_days: 5,
+};
+
+/** The ratio KPIs and the count behind each: a ratio over few of them is noise. */
+export const VOLUME_OF: Partial<Record<Metric, Metric>> = {
+  roas: 'conversions',
+  cpa: 'conversions',
+  cvr: 'clicks',
+  ctr: 'impressions',
+};
+
+/** The volume guard's default minimum of that count on the day (0 turns the guard off). */
+export const DEFAULT_MIN_VOLUME: Partial<Record<Metric, number>> = {
+  roas: 10,
+  cpa: 10,
+  cvr: 100,
+  ctr: 1000,
 };
 
 /**
@@ -62,6 +96,15 @@ const MetricOverride = z
     min_relative_change: z.number().min(0).max(100).optional(),
     min_abs_change: MinAbsChange.optional(),
     min_training_days: z.number().int().min(2).max(365).optional(),
+    min_volume: z
+      .number()
+      .min(0)
+      .max(1e12)
+      .optional()
+      .describe(
+        'Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day ' +
+          'for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off.',
+      ),
   })
   .strict();
 
@@ -75,9 +118,35 @@ export const AnomalySettingsInput = z
       .optional()
       .describe('Trailing baseline length in days, excluding the day evaluated (default 28).'),
     seasonality: z
-      .enum(['none', 'day_of_week'])
+      .enum(SEASONALITIES)
       .optional()
-      .describe('day_of_week: the baseline is the same weekday over seasonal_weeks weeks.'),
+      .describe(
+        'auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the ' +
+          "baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.",
+      ),
+    baseline: z
+      .enum(BASELINES)
+      .optional()
+      .describe(
+        'robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).',
+      ),
+    exclude_anomalies: z
+      .boolean()
+      .optional()
+      .describe('Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics).'),
+    level_shifts: z
+      .boolean()
+      .optional()
+      .describe(
+        'A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true).',
+      ),
+    level_shift_days: z
+      .number()
+      .int()
+      .min(2)
+      .max(28)
+      .optional()
+      .describe('Consecutive fired days that make a level shift (default 5).'),
     seasonal_weeks: z
       .number()
       .int()
@@ -126,11 +195,18 @@ export interface MetricRule {
   min_relative_change: number;
   min_abs_change: number;
   min_training_days: number;
+  /** Null: no volume guard (not a ratio, or set to 0). */
+  min_volume: number | null;
+  volume_metric: Metric | null;
 }
 
 export interface EffectiveSettings {
   window_days: number;
-  seasonality: 'none' | 'day_of_week';
+  seasonality: Seasonality;
+  baseline: (typeof BASELINES)[number];
+  exclude_anomalies: boolean;
+  level_shifts: boolean;
+  level_shift_days: number;
   seasonal_weeks: number;
   threshold: number;
   min_training_days: number;
@@ -149,6 +225,10 @@ export const AnomalySettingsOutput = z.object({
   effective: z.object({
     window_days: z.number(),
     seasonality: z.string(),
+    baseline: z.string(),
+    exclude_anomalies: z.boolean(),
+    level_shifts: z.boolean(),
+    level_shift_days: z.number(),
     seasonal_weeks: z.number(),
     threshold: z.number(),
     min_training_days: z.number(),
@@ -164,6 +244,8 @@ export const AnomalySettingsOutput = z.object({
         min_relative_change: z.number(),
         min_abs_change: z.number(),
         min_training_days: z.number(),
+        min_volume: z.number().nullable(),
+        volume_metric: z.string().nullable(),
       }),
     ),
   }),
@@ -188,6 +270,7 @@ export const AnomaliesQuery = z
     metric: Metric.optional(),
     direction: z.enum(['spike', 'drop']).optional(),
     channel: z.string().max(100).optional(),
+    status: TriageStatus.optional().describe('Only anomalies with this triage status (never triaged: open).'),
     limit: z.coerce.number().int().min(1).max(500).default(100).describe('Page size (1–500, default 100).'),
     cursor: Cursor.optional(),
   })
@@ -237,6 +320,8 @@ export const MetricSeriesPoint = z.object({
   baseline_stddev: z.number().nullable(),
   training_size: z.number(),
   z: z.number().nullable(),
+  score: z.number(),
+  status: z.string(),
   fired: z.boolean(),
 });
 
@@ -268,16 +353,29 @@ export const CorrelatedEvent = z.object({
   active_until: z.string(),
 });
 
+export const AnomalyKind = z.enum(['spike', 'drop', 'level_shift']);
+
 export const AnomalyOutput = z.object({
-  date: z.string(),
+  id: z.string().describe('Stable anomaly id (anom_…): the same for a re-evaluation of the same days.'),
+  kind: AnomalyKind.describe('level_shift: a sustained move the baseline then re-anchored on.'),
+  first_date: z.string().describe('First fired day of the run of consecutive fired days.'),
+  last_date: z.string().describe('Last fired day so far.'),
+  peak_date: z.string().describe('The day with the highest score; the day fields below are that day.'),
+  fired_days: z.number().describe('Fired days in the anomaly.'),
+  score: z.number().describe('Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat.'),
+  severity: z.string().describe('low, medium, high or critical, from the score.'),
+  date: z.string().describe('The peak day (same as peak_date).'),
   metric: z.string(),
   channel: z.string().describe(`"${TOTAL_CHANNEL}" is the project total across channels.`),
   value: z.number(),
-  baseline_mean: z.number().nullable(),
-  baseline_stddev: z.number().nullable(),
+  baseline_mean: z.number().nullable().describe("The baseline's expected value (the mean with baseline: mean)."),
+  baseline_stddev: z
+    .number()
+    .nullable()
+    .describe("The baseline's scale: 1.4826 × MAD (robust) or the standard deviation."),
   training_size: z.number(),
-  window: z.object({ from: z.string(), to: z.string(), seasonality: z.string() }),
-  z: z.number().nullable().describe('null when the baseline is flat (stddev 0): then the relative change decides.'),
+  window: z.object({ from: z.string(), to: z.string(), seasonality: z.string(), model: z.string() }),
+  z: z.number().nullable().describe('null when the baseline is flat (scale 0): then the relative change decides.'),
   relative_change: z.number().nullable(),
   threshold: z.number(),
   min_relative_change: z.number(),
@@ -285,9 +383,41 @@ export const AnomalyOutput = z.object({
   watch: z.string(),
   direction: z.string().nullable(),
   fired: z.boolean(),
+  status: TriageStatus.describe('Triage status (open until someone triages it).'),
   context_events: z.array(CorrelatedEvent),
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
+
+/** One evaluated day of an anomaly's series. */
+export const AnomalyDay = z.object({
+  date: z.string(),
+  value: z.number(),
+  baseline_mean: z.number().nullable(),
+  baseline_stddev: z.number().nullable(),
+  training_size: z.number(),
+  z: z.number().nullable(),
+  relative_change: z.number().nullable(),
+  score: z.number(),
+  severity: z.string().nullable(),
+  direction: z.string().nullable(),
+  kind: z.string().nullable(),
+  fired: z.boolean(),
+  status: z.string().describe('ok, fired, insufficient_training or insufficient_volume.'),
+  excluded: z.boolean().describe('Left out of later baselines.'),
+  model: z.string(),
+});
+
+export const AnomalyIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^anom_[0-9a-f]{24}$/, 'an anomaly id: anom_ and 24 hexadecimal digits')
+    .describe('The anomaly id (anom_…).'),
+});
+
+export const AnomalyDetailOutput = AnomalyOutput.extend({
+  project_id: z.string(),
+  days: z.array(AnomalyDay).describe('Every evaluated day from first_date to last_date.'),
+});
 
 export const AnomalyListOutput = z.object({
   project_id: z.string(),

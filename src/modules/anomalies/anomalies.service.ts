@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { addDays, CalendarDate, daysBetween, todayIn } from '../money/calendar.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
+import * as episodes from './anomalies.episodes.js';
+import { computeSeries, dateOf } from './anomalies.evaluate.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
+  DEFAULT_MIN_VOLUME,
   DEFAULT_SETTINGS,
   METRICS,
+  VOLUME_OF,
   anomaliesResourceUri,
   type AnomalyOutput,
   type AnomalySettingsInput,
@@ -26,6 +30,7 @@ export interface FiredQuery {
   metric?: string | undefined;
   direction?: string | undefined;
   channel?: string | undefined;
+  status?: string | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
 }
@@ -39,7 +44,7 @@ export interface FiredPage {
   next_cursor: string | null;
 }
 
-const FiredCursor = z.tuple([CalendarDate, z.number().min(0), z.string(), z.string()]);
+const FiredCursor = z.tuple([CalendarDate, z.number().min(0).max(1), z.string(), z.string()]);
 
 /** Anomaly surveillance: settings, the set-based evaluation, and reads with correlated events. */
 export class AnomaliesService {
@@ -109,22 +114,23 @@ export class AnomaliesService {
     return { project_id: project.id, from, to, ...result };
   }
 
-  /** Fired anomalies in [since, to], a page at a time (keyset on the list's own order). */
+  /** Anomalies with a fired day in [since, to], a page at a time (keyset on the list's own order). */
   async listFired(ctx: RequestContext, q: FiredQuery): Promise<FiredPage> {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
     const since = q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30);
     const limit = q.limit ?? 100;
-    const rows = await repo.listFired(this.db, {
+    const rows = await episodes.listEpisodes(this.db, {
       projectId: resolved.project.id,
       since,
       until: q.to,
       metric: q.metric,
       direction: q.direction,
       channel: q.channel,
+      status: q.status,
       after: decodeCursor(q.cursor, FiredCursor),
       limit: limit + 1,
     });
-    const page = pageOf(rows, limit, repo.firedKeyOf);
+    const page = pageOf(rows, limit, episodes.episodeKeyOf);
     return {
       resolved,
       since,
@@ -150,11 +156,21 @@ export class AnomaliesService {
     const settings = await this.effectiveSettings(this.db, projectId);
     const rule = settings.metrics.find((m) => m.metric === q.metric)!;
     const historyFrom = addDays(from, -repo.lookbackDays(settings));
-    const points = await repo.metricSeries(
-      this.db,
-      { projectId, metric: q.metric, channel: q.channel, from, to, historyFrom },
-      settings,
-    );
+    const [series] = await computeSeries(this.db, [projectId], from, to, historyFrom, settings, {
+      channel: q.channel,
+      metric: q.metric,
+    });
+    const points = (series?.rows ?? []).map((r) => ({
+      date: dateOf(r.d),
+      value: r.value,
+      baseline_mean: r.expected,
+      baseline_stddev: r.scale,
+      training_size: r.n,
+      z: r.z,
+      score: r.score,
+      status: r.status,
+      fired: r.fired,
+    }));
     const currency = (await repo.kpiCurrency(this.db, projectId, from, to)) ?? resolved.project.reporting_currency;
     return {
       resolved,
@@ -188,29 +204,74 @@ export class AnomaliesService {
       limit: number;
     },
   ): Promise<AnomalyOutput[]> {
-    return this.withEvents(projectId, await repo.listFired(this.db, { projectId, ...q }));
+    return this.withEvents(projectId, await episodes.listEpisodes(this.db, { projectId, ...q }));
   }
 
-  private async withEvents(projectId: string, rows: repo.AnomalyRow[]): Promise<AnomalyOutput[]> {
+  /** System read: how many anomalies have a fired day in [since, until]. */
+  async countFor(projectId: string, since: string, until: string): Promise<number> {
+    return episodes.countEpisodes(this.db, projectId, since, until);
+  }
+
+  /**
+   * One anomaly by id with every evaluated day from its first to its last day; for callers that
+   * already hold the id (the explain and triage features, tools). Not found, or in a project the
+   * caller may not read: the same NotFoundError (an id does not reveal another tenant's anomaly).
+   */
+  async getById(ctx: RequestContext, id: string) {
+    const row = await episodes.findEpisode(this.db, id);
+    if (!row) throw anomalyNotFound(id);
+    let resolved: ResolvedProject;
+    try {
+      resolved = await this.projects.resolve(ctx, row.project_id, 'data.read');
+    } catch {
+      throw anomalyNotFound(id);
+    }
+    const [anomaly] = await this.withEvents(row.project_id, [row]);
+    const days = await episodes.episodeDays(this.db, row);
+    return { resolved, anomaly: anomaly!, days };
+  }
+
+  /** System read (no caller to authorize): one anomaly by id, or undefined. */
+  async findById(id: string): Promise<AnomalyOutput | undefined> {
+    const row = await episodes.findEpisode(this.db, id);
+    return row ? (await this.withEvents(row.project_id, [row]))[0] : undefined;
+  }
+
+  private async withEvents(projectId: string, rows: episodes.EpisodeWithPeak[]): Promise<AnomalyOutput[]> {
     const byDate = new Map<string, Awaited<ReturnType<ContextEventsService['activeOn']>>>();
-    for (const date of new Set(rows.map((r) => r.date))) byDate.set(date, await this.events.activeOn(projectId, date));
-    return rows.map((row) => presentAnomaly(row, byDate.get(row.date) ?? []));
+    for (const date of new Set(rows.map((r) => r.peak_date)))
+      byDate.set(date, await this.events.activeOn(projectId, date));
+    return rows.map((row) => presentAnomaly(row, byDate.get(row.peak_date) ?? []));
   }
 }
 
+function anomalyNotFound(id: string) {
+  return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
+    hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
+  });
+}
+
 export function presentAnomaly(
-  row: repo.AnomalyRow,
+  row: episodes.EpisodeWithPeak,
   events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[],
 ): AnomalyOutput {
   return {
-    date: row.date,
+    id: row.id,
+    kind: row.kind as AnomalyOutput['kind'],
+    first_date: row.first_date,
+    last_date: row.last_date,
+    peak_date: row.peak_date,
+    fired_days: row.days,
+    score: row.peak_score,
+    severity: row.severity,
+    date: row.peak_date,
     metric: row.metric,
     channel: row.channel,
     value: row.value,
     baseline_mean: row.baseline_mean,
     baseline_stddev: row.baseline_stddev,
     training_size: row.training_size,
-    window: { from: row.window_from, to: row.window_to, seasonality: row.seasonality },
+    window: { from: row.window_from, to: row.window_to, seasonality: row.seasonality, model: row.model },
     z: row.z,
     relative_change: row.relative_change,
     threshold: row.threshold,
@@ -219,6 +280,7 @@ export function presentAnomaly(
     watch: row.watch,
     direction: row.direction,
     fired: row.fired,
+    status: row.status as AnomalyOutput['status'],
     context_events: events.map((e) => ({
       id: e.id,
       event_type: e.event_type,
@@ -237,6 +299,10 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     window_days: base.window_days,
     seasonality: base.seasonality,
     seasonal_weeks: base.seasonal_weeks,
+    baseline: base.baseline,
+    exclude_anomalies: base.exclude_anomalies,
+    level_shifts: base.level_shifts,
+    level_shift_days: base.level_shift_days,
     threshold: base.threshold,
     min_training_days: base.min_training_days,
     min_relative_change: base.min_relative_change,
@@ -252,9 +318,16 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
         min_relative_change: o.min_relative_change ?? base.min_relative_change,
         min_abs_change: o.min_abs_change ?? input.min_abs_change ?? DEFAULT_MIN_ABS_CHANGE[metric],
         min_training_days: o.min_training_days ?? base.min_training_days,
+        ...volumeGuard(metric, o.min_volume),
       };
     }),
   };
+}
+
+function volumeGuard(metric: Metric, setting: number | undefined) {
+  const volumeMetric = VOLUME_OF[metric] ?? null;
+  const min = setting ?? DEFAULT_MIN_VOLUME[metric] ?? 0;
+  return { volume_metric: volumeMetric, min_volume: volumeMetric && min > 0 ? min : null };
 }
 
 /** A training minimum the baseline can never reach would silence surveillance: refuse it. */
@@ -271,6 +344,11 @@ function crossFieldViolations(input: AnomalySettingsInput): FieldViolation[] {
     });
   }
   for (const metric of METRICS) {
+    if (input.metrics?.[metric]?.min_volume !== undefined && !VOLUME_OF[metric])
+      out.push({
+        path: `body.metrics.${metric}.min_volume`,
+        message: 'only ratio metrics (roas, cpa, ctr, cvr) have a volume guard',
+      });
     const m = input.metrics?.[metric]?.min_training_days;
     if (m !== undefined && m > capacity)
       out.push({

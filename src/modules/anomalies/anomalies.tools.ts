@@ -31,7 +31,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
       name: 'get_anomalies',
       title: 'Get fired anomalies',
       description:
-        'Lists the KPI anomalies that fired (spikes and drops against a trailing baseline), newest first, with the context events of their day. Use it when numbers look unusual or to explain a change.',
+        'Lists the KPI anomalies that fired (spikes, drops and level shifts against a trailing baseline; consecutive fired days of one series are one anomaly with a stable id), newest first, with the context events of their peak day. Use it when numbers look unusual or to explain a change.',
       input: GetAnomaliesToolInput,
       permission: 'data.read',
       annotations: READ_ONLY,
@@ -55,7 +55,7 @@ export function anomalyTools(anomalies: AnomaliesService) {
               (r.next_cursor ? ` (the first ${list.length}; there are more).` : '.'),
             ...list.slice(0, SUMMARY_ROWS).map(
               (a) =>
-                `- ${a.date} ${a.metric} on ${a.channel === TOTAL_CHANNEL ? 'all channels' : a.channel}: ${a.direction} ${num(a.value)} vs ${num(a.baseline_mean)} ± ${num(a.baseline_stddev)} (z ${num(a.z, 1)})` +
+                `- ${a.id} ${a.first_date === a.last_date ? a.date : `${a.first_date}→${a.last_date}`} ${a.metric} on ${a.channel === TOTAL_CHANNEL ? 'all channels' : a.channel}: ${a.kind} ${num(a.value)} vs ${num(a.baseline_mean)} ± ${num(a.baseline_stddev)} (z ${num(a.z, 1)}, ${a.severity})` +
                 (a.context_events.length
                   ? `; events: ${a.context_events
                       .map((e) => e.title)

@@ -166,15 +166,25 @@ export class EvaluatorPipeline {
         {
           run_id: runId,
           window,
-          count: row.anomalies_fired,
-          top: fired.map((a) => ({
-            date: a.date,
+          // Anomalies (runs of fired days, stable ids) with a fired day in the run's window: what
+          // alerts read through anomalyItemsOf. fired_days counts the days the run's window fired.
+          count: await this.deps.anomalies.countFor(row.project_id, row.date_from, row.date_to),
+          fired_days: row.anomalies_fired,
+          anomalies: fired.map((a) => ({
+            id: a.id,
             metric: a.metric,
             channel: a.channel,
+            kind: a.kind,
             direction: a.direction,
+            first_date: a.first_date,
+            last_date: a.last_date,
+            peak_date: a.peak_date,
             value: a.value,
-            baseline_mean: a.baseline_mean,
+            baseline: a.baseline_mean,
             z: a.z,
+            score: a.score,
+            severity: a.severity,
+            opened_in_this_run: a.first_date >= row.date_from,
           })),
         },
         now,

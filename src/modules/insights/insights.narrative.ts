@@ -27,7 +27,15 @@ export interface KpiDelta {
   week_over_week_pct: number | null;
 }
 
+/** An anomaly with a fired day on the insight's date; the figures are its peak day's. */
 export interface InsightAnomaly {
+  id: string;
+  kind: string;
+  first_date: string;
+  last_date: string;
+  peak_date: string;
+  score: number;
+  severity: string;
   metric: string;
   channel: string;
   direction: string | null;
@@ -127,8 +135,10 @@ export function narrative(r: InsightRecord): string {
           ? 'no baseline'
           : `baseline ${formatValue(a.baseline_mean, unit, r.currency)} ± ${formatValue(a.baseline_stddev ?? 0, unit, r.currency)}`;
       const strength = a.z === null ? 'flat baseline' : `z = ${grouped(a.z, 1)}`;
+      const what = a.kind === 'level_shift' ? `level shift (${a.direction ?? 'change'})` : (a.direction ?? 'change');
+      const span = a.first_date === a.last_date ? '' : `, ${a.first_date} to ${a.last_date}, peak ${a.peak_date}`;
       lines.push(
-        `- ${labelOf(a.metric)} on ${channelName(a.channel)}: ${a.direction ?? 'change'} to ${formatValue(a.value, unit, r.currency)} vs ${baseline} (${strength}, ${a.training_size} days of baseline)`,
+        `- ${labelOf(a.metric)} on ${channelName(a.channel)}: ${what} to ${formatValue(a.value, unit, r.currency)} vs ${baseline} (${strength}, ${a.training_size} days of baseline, ${a.severity}${span}; ${a.id})`,
       );
     }
   }

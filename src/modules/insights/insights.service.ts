@@ -65,6 +65,13 @@ export class InsightsService {
       currency: day.currency.trim(),
       kpis: deltas(day, byDate.get(addDays(date, -1)), byDate.get(addDays(date, -7))),
       anomalies: fired.map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        first_date: a.first_date,
+        last_date: a.last_date,
+        peak_date: a.peak_date,
+        score: a.score,
+        severity: a.severity,
         metric: a.metric,
         channel: a.channel,
         direction: a.direction,

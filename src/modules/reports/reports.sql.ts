@@ -25,11 +25,13 @@ const ANOMALY_EXPR: Record<string, string> = {
   value: 'avg(value)',
   expected: 'avg(baseline_mean)',
   deviation: 'avg(value - baseline_mean)',
-  score: 'avg(z)',
+  // The detector's score in [0, 1] (issue 29), no longer the raw z.
+  score: 'avg(score)',
 };
 
 const ANOMALY_DIM: Record<string, string> = {
-  severity: `CASE WHEN NOT fired THEN 'none' WHEN z IS NULL OR abs(z) >= 2 * threshold THEN 'high' ELSE 'medium' END`,
+  // The detector's own severity of a fired day (low, medium, high, critical); 'none' when it did not fire.
+  severity: `CASE WHEN NOT fired THEN 'none' ELSE coalesce(severity, 'low') END`,
 };
 
 export interface CompiledReport {

@@ -237,8 +237,60 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fired anomalies from since (default 30 days ago) to to (default no end), newest first, paginated, with baseline and correlated context events */
+        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events */
         get: operations["getApiAnomalies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One anomaly by id (anom_…) with every evaluated day from its first to its last fired day */
+        get: operations["getApiAnomaliesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Triage an anomaly: status (open → acknowledged → resolved, or expected / false_positive; a closed one only reopens), note, assignee (a member), context_event_id (an event of its project); null clears a field */
+        patch: operations["patchApiAnomaliesId"];
+        trace?: never;
+    };
+    "/api/anomalies/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
+        get: operations["getApiAnomaliesIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An anomaly's triage: status, note, assignee, linked context event and the statuses it may move to */
+        get: operations["getApiAnomaliesIdTriage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2514,6 +2566,7 @@ export interface operations {
                 metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
                 project_id: string;
                 since?: string;
+                status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                 to?: string;
             };
             header?: never;
@@ -2530,7 +2583,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         anomalies: {
+                            /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
+                            /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
                             baseline_stddev: number | null;
                             /** @description "_total" is the project total across channels. */
                             channel: string;
@@ -2541,24 +2596,50 @@ export interface operations {
                                 id: string;
                                 title: string;
                             }[];
+                            /** @description The peak day (same as peak_date). */
                             date: string;
                             direction: string | null;
                             fired: boolean;
+                            /** @description Fired days in the anomaly. */
+                            fired_days: number;
+                            /** @description First fired day of the run of consecutive fired days. */
+                            first_date: string;
+                            /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                            id: string;
+                            /**
+                             * @description level_shift: a sustained move the baseline then re-anchored on.
+                             * @enum {string}
+                             */
+                            kind: "spike" | "drop" | "level_shift";
+                            /** @description Last fired day so far. */
+                            last_date: string;
                             metric: string;
                             /** @description The floor that applied where the baseline is flat at zero. */
                             min_abs_change: number;
                             min_relative_change: number;
+                            /** @description The day with the highest score; the day fields below are that day. */
+                            peak_date: string;
                             relative_change: number | null;
+                            /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                            score: number;
+                            /** @description low, medium, high or critical, from the score. */
+                            severity: string;
+                            /**
+                             * @description Triage status (open until someone triages it).
+                             * @enum {string}
+                             */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                             threshold: number;
                             training_size: number;
                             value: number;
                             watch: string;
                             window: {
                                 from: string;
+                                model: string;
                                 seasonality: string;
                                 to: string;
                             };
-                            /** @description null when the baseline is flat (stddev 0): then the relative change decides. */
+                            /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                             z: number | null;
                         }[];
                         /** @description Pass it as cursor for the next page; null on the last page. */
@@ -2566,6 +2647,385 @@ export interface operations {
                         project_id: string;
                         since: string;
                         to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The baseline's expected value (the mean with baseline: mean). */
+                        baseline_mean: number | null;
+                        /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
+                        baseline_stddev: number | null;
+                        /** @description "_total" is the project total across channels. */
+                        channel: string;
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        /** @description The peak day (same as peak_date). */
+                        date: string;
+                        /** @description Every evaluated day from first_date to last_date. */
+                        days: {
+                            baseline_mean: number | null;
+                            baseline_stddev: number | null;
+                            date: string;
+                            direction: string | null;
+                            /** @description Left out of later baselines. */
+                            excluded: boolean;
+                            fired: boolean;
+                            kind: string | null;
+                            model: string;
+                            relative_change: number | null;
+                            score: number;
+                            severity: string | null;
+                            /** @description ok, fired, insufficient_training or insufficient_volume. */
+                            status: string;
+                            training_size: number;
+                            value: number;
+                            z: number | null;
+                        }[];
+                        direction: string | null;
+                        fired: boolean;
+                        /** @description Fired days in the anomaly. */
+                        fired_days: number;
+                        /** @description First fired day of the run of consecutive fired days. */
+                        first_date: string;
+                        /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                        id: string;
+                        /**
+                         * @description level_shift: a sustained move the baseline then re-anchored on.
+                         * @enum {string}
+                         */
+                        kind: "spike" | "drop" | "level_shift";
+                        /** @description Last fired day so far. */
+                        last_date: string;
+                        metric: string;
+                        /** @description The floor that applied where the baseline is flat at zero. */
+                        min_abs_change: number;
+                        min_relative_change: number;
+                        /** @description The day with the highest score; the day fields below are that day. */
+                        peak_date: string;
+                        project_id: string;
+                        relative_change: number | null;
+                        /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                        score: number;
+                        /** @description low, medium, high or critical, from the score. */
+                        severity: string;
+                        /**
+                         * @description Triage status (open until someone triages it).
+                         * @enum {string}
+                         */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        threshold: number;
+                        training_size: number;
+                        value: number;
+                        watch: string;
+                        window: {
+                            from: string;
+                            model: string;
+                            seasonality: string;
+                            to: string;
+                        };
+                        /** @description null when the baseline is flat (scale 0): then the relative change decides. */
+                        z: number | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An organization member (their subject). */
+                    assignee?: string | null;
+                    /** @description A context event of the anomaly's project. */
+                    context_event_id?: string | null;
+                    note?: string | null;
+                    /**
+                     * @description open → acknowledged → resolved, or expected / false_positive; a closed status goes back to open only.
+                     * @enum {string}
+                     */
+                    status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anomaly: {
+                            baseline: number | null;
+                            channel: string;
+                            direction: string | null;
+                            first_date: string;
+                            id: string | null;
+                            last_date: string;
+                            metric: string;
+                            peak_date: string | null;
+                            /** @description The detector: the peak day value, baseline and z. */
+                            value: number | null;
+                            z: number | null;
+                        };
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        /** @description Of spend, revenue and CPA figures (the KPIs’ reporting currency). */
+                        currency: string | null;
+                        data_quality: {
+                            checks: {
+                                dataset: string;
+                                datastream_id: string | null;
+                                finished_at: string;
+                                id: string;
+                                message: string;
+                                monitor: string;
+                                observed: number | null;
+                                run_id: string | null;
+                                run_window: {
+                                    from: string;
+                                    to: string;
+                                };
+                                status: string;
+                                threshold: number | null;
+                            }[];
+                            counts: {
+                                error: number;
+                                fail: number;
+                                pass: number;
+                                warn: number;
+                            };
+                            /**
+                             * @description failed: a check failed or errored on a run of these dates, so suspect the data first.
+                             * @enum {string}
+                             */
+                            verdict: "no_checks" | "passed" | "warnings" | "failed";
+                        };
+                        decomposition: {
+                            baseline_value: number | null;
+                            /** @enum {string} */
+                            breakdown: "channel" | "campaign";
+                            /** @description current_value − baseline_value; the parts sum to it. */
+                            change: number | null;
+                            current_value: number | null;
+                            denominator: string | null;
+                            folded_parts: number;
+                            /** @enum {string} */
+                            method: "additive" | "rate_mix";
+                            mix_effect?: number;
+                            numerator: string | null;
+                            parts: {
+                                /** @description The same on the baseline days. */
+                                baseline: number | null;
+                                baseline_weight?: number;
+                                /** @description The part's contribution; the parts' changes sum to decomposition.change. */
+                                change: number;
+                                /** @description Additive: the part's mean per day on the anomaly days; ratio: the part's own rate there. */
+                                current: number | null;
+                                current_weight?: number;
+                                /** @description Channel name (for the total) or campaign id (for a channel); _other folds the rest. */
+                                key: string;
+                                label: string;
+                                /** @description Ratio KPIs: the part of change due to its share of the denominator. */
+                                mix_effect?: number;
+                                /** @description Ratio KPIs: the part of change due to its own rate. */
+                                rate_effect?: number;
+                                share_of_change: number | null;
+                            }[];
+                            rate_effect?: number;
+                            relative_change: number | null;
+                            unavailable?: string;
+                        };
+                        periods: {
+                            baseline: {
+                                days: number;
+                                days_with_data: number;
+                                /** @description Days of the window the detector left out of baselines (fired, low volume, expected). */
+                                excluded_days: number;
+                                from: string;
+                                seasonality: string;
+                                to: string;
+                                /**
+                                 * @description same_weekday: each anomaly day is compared with baseline days of its weekday.
+                                 * @enum {string}
+                                 */
+                                weighting: "equal" | "same_weekday";
+                            };
+                            current: {
+                                days: number;
+                                days_with_data: number;
+                                from: string;
+                                to: string;
+                            };
+                        };
+                        project_id: string;
+                        skills: {
+                            keys: string[];
+                            matches: {
+                                description: string;
+                                keys: string[];
+                                name: string;
+                                next: {
+                                    arguments: {
+                                        name: string;
+                                    };
+                                    /** @constant */
+                                    tool: "get_procedure";
+                                };
+                                version: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
                     };
                 };
             };
@@ -2650,6 +3110,8 @@ export interface operations {
                             baseline_stddev: number | null;
                             date: string;
                             fired: boolean;
+                            score: number;
+                            status: string;
                             training_size: number;
                             value: number;
                             z: number | null;
@@ -2699,7 +3161,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -2707,7 +3173,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -2722,10 +3190,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -2734,6 +3213,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -2743,6 +3224,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -2752,6 +3235,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -2761,6 +3246,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -2770,6 +3257,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -2779,6 +3268,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -2788,6 +3279,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -2797,6 +3290,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -2806,6 +3301,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -2818,10 +3315,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -2855,10 +3352,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                     * @enum {string}
+                     */
+                    baseline?: "robust" | "mean";
+                    /**
                      * @description spike, drop or both (default both).
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
+                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                    exclude_anomalies?: boolean;
+                    /** @description Consecutive fired days that make a level shift (default 5). */
+                    level_shift_days?: number;
+                    /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                    level_shifts?: boolean;
                     metrics?: {
                         clicks?: {
                             /** @enum {string} */
@@ -2867,6 +3375,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         conversions?: {
@@ -2876,6 +3386,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cpa?: {
@@ -2885,6 +3397,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         ctr?: {
@@ -2894,6 +3408,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         cvr?: {
@@ -2903,6 +3419,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         impressions?: {
@@ -2912,6 +3430,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         revenue?: {
@@ -2921,6 +3441,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         roas?: {
@@ -2930,6 +3452,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                         spend?: {
@@ -2939,6 +3463,8 @@ export interface operations {
                             min_abs_change?: number;
                             min_relative_change?: number;
                             min_training_days?: number;
+                            /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                            min_volume?: number;
                             threshold?: number;
                         };
                     };
@@ -2951,10 +3477,10 @@ export interface operations {
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
-                     * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                     * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                      * @enum {string}
                      */
-                    seasonality?: "none" | "day_of_week";
+                    seasonality?: "auto" | "none" | "day_of_week";
                     /** @description |z| at or above which an anomaly fires (default 3). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
@@ -2971,7 +3497,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         effective: {
+                            baseline: string;
                             direction: string;
+                            exclude_anomalies: boolean;
+                            level_shift_days: number;
+                            level_shifts: boolean;
                             metrics: {
                                 direction: string;
                                 enabled: boolean;
@@ -2979,7 +3509,9 @@ export interface operations {
                                 min_abs_change: number;
                                 min_relative_change: number;
                                 min_training_days: number;
+                                min_volume: number | null;
                                 threshold: number;
+                                volume_metric: string | null;
                             }[];
                             /** @description null: each metric's own default (see metrics[]). */
                             min_abs_change: number | null;
@@ -2994,10 +3526,21 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
+                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @enum {string}
+                             */
+                            baseline?: "robust" | "mean";
+                            /**
                              * @description spike, drop or both (default both).
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            exclude_anomalies?: boolean;
+                            /** @description Consecutive fired days that make a level shift (default 5). */
+                            level_shift_days?: number;
+                            /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                            level_shifts?: boolean;
                             metrics?: {
                                 clicks?: {
                                     /** @enum {string} */
@@ -3006,6 +3549,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 conversions?: {
@@ -3015,6 +3560,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cpa?: {
@@ -3024,6 +3571,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 ctr?: {
@@ -3033,6 +3582,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 cvr?: {
@@ -3042,6 +3593,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 impressions?: {
@@ -3051,6 +3604,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 revenue?: {
@@ -3060,6 +3615,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 roas?: {
@@ -3069,6 +3626,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                                 spend?: {
@@ -3078,6 +3637,8 @@ export interface operations {
                                     min_abs_change?: number;
                                     min_relative_change?: number;
                                     min_training_days?: number;
+                                    /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                    min_volume?: number;
                                     threshold?: number;
                                 };
                             };
@@ -3090,10 +3651,10 @@ export interface operations {
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
-                             * @description day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                             * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
                              * @enum {string}
                              */
-                            seasonality?: "none" | "day_of_week";
+                            seasonality?: "auto" | "none" | "day_of_week";
                             /** @description |z| at or above which an anomaly fires (default 3). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */

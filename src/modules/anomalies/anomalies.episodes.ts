@@ -1,0 +1,201 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+
+/**
+ * Anomalies as people read them: a maximal run of consecutive fired days of one series on one side
+ * is one anomaly (an episode), with a stable id derived from (project, metric, channel, first_date).
+ * Episodes are derived from the fired rows of anomalies_daily after each evaluation, so they can
+ * never disagree with the days.
+ */
+
+/** The id of the episode that starts on first_date; the migration backfill uses the same formula. */
+export const EPISODE_ID_SQL = `'anom_' || substr(md5(project_id || '|' || metric || '|' || channel || '|' || min(date)::text), 1, 24)`;
+
+/**
+ * Rebuilds the episodes the evaluation of [from, to] can have changed: those overlapping
+ * [from − 1, to + 1] (a run can grow into, or start next to, the range), recomputed over their
+ * whole extent per series. A series without such an episode has no fired day at from − 1 or to + 1,
+ * so its runs inside [from, to] are complete.
+ */
+export async function rebuildEpisodes(tx: SqlExecutor, projectIds: string[], from: string, to: string): Promise<void> {
+  const gone = await tx.query<{ project_id: string; channel: string; metric: string; lo: string; hi: string }>(
+    `WITH gone AS (
+       DELETE FROM anomaly_episodes WHERE project_id = ANY($1::text[]) AND last_date >= $2::date - 1 AND first_date <= $3::date + 1
+       RETURNING project_id, channel, metric, first_date, last_date)
+     SELECT project_id, channel, metric, min(first_date) AS lo, max(last_date) AS hi FROM gone GROUP BY 1, 2, 3`,
+    [projectIds, from, to],
+  );
+  await tx.query(
+    `WITH ext AS (
+       SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::date[], $8::date[]) AS t(project_id, channel, metric, lo, hi)
+     ),
+     days AS (
+       SELECT a.project_id, a.channel, a.metric, a.date, a.direction, a.kind, a.value, a.baseline_mean, a.z, a.score, a.severity
+       FROM anomalies_daily a
+       WHERE a.project_id = ANY($1::text[]) AND a.fired AND a.date BETWEEN $2::date AND $3::date
+       UNION ALL
+       SELECT a.project_id, a.channel, a.metric, a.date, a.direction, a.kind, a.value, a.baseline_mean, a.z, a.score, a.severity
+       FROM anomalies_daily a JOIN ext e ON a.project_id = e.project_id AND a.channel = e.channel AND a.metric = e.metric
+       WHERE a.fired AND a.date BETWEEN least(e.lo, $2::date - 1) AND greatest(e.hi, $3::date + 1)
+         AND (a.date < $2::date OR a.date > $3::date)
+     ),
+     runs AS (
+       SELECT *, date - (row_number() OVER (PARTITION BY project_id, channel, metric, direction ORDER BY date))::int AS grp
+       FROM days WHERE direction IS NOT NULL
+     )
+     INSERT INTO anomaly_episodes (id, project_id, metric, channel, kind, direction, first_date, last_date, peak_date, days,
+       peak_value, peak_baseline, peak_z, peak_score, severity)
+     SELECT ${EPISODE_ID_SQL}, project_id, metric, channel,
+       CASE WHEN bool_or(kind = 'level_shift') THEN 'level_shift' ELSE direction END, direction, min(date), max(date),
+       (array_agg(date ORDER BY score DESC, date))[1], count(*)::int,
+       (array_agg(value ORDER BY score DESC, date))[1], (array_agg(baseline_mean ORDER BY score DESC, date))[1],
+       (array_agg(z ORDER BY score DESC, date))[1], max(score),
+       coalesce((array_agg(severity ORDER BY score DESC, date))[1], 'low')
+     FROM runs GROUP BY project_id, channel, metric, direction, grp`,
+    [
+      projectIds,
+      from,
+      to,
+      gone.map((g) => g.project_id),
+      gone.map((g) => g.channel),
+      gone.map((g) => g.metric),
+      gone.map((g) => g.lo),
+      gone.map((g) => g.hi),
+    ],
+  );
+}
+
+export interface EpisodeRow {
+  id: string;
+  project_id: string;
+  metric: string;
+  channel: string;
+  kind: string;
+  direction: string;
+  first_date: string;
+  last_date: string;
+  peak_date: string;
+  days: number;
+  peak_score: number;
+  severity: string;
+}
+
+/** An episode with its peak day's stored row (the evaluation's figures for that day). */
+export type EpisodeWithPeak = EpisodeRow & {
+  value: number;
+  baseline_mean: number | null;
+  baseline_stddev: number | null;
+  training_size: number;
+  window_from: string;
+  window_to: string;
+  seasonality: string;
+  model: string;
+  z: number | null;
+  relative_change: number | null;
+  threshold: number;
+  min_relative_change: number;
+  min_abs_change: number;
+  watch: string;
+  fired: boolean;
+  /** The triage status (anomaly_triage, issue 30); open when nobody triaged it. */
+  status: string;
+};
+
+const WITH_PEAK = `SELECT e.*, a.value, a.baseline_mean, a.baseline_stddev, a.training_size, a.window_from, a.window_to,
+    a.seasonality, a.model, a.z, a.relative_change, a.threshold, a.min_relative_change, a.min_abs_change, a.watch, a.fired,
+    coalesce(t.status, 'open') AS status
+  FROM anomaly_episodes e
+  JOIN anomalies_daily a ON a.project_id = e.project_id AND a.channel = e.channel AND a.metric = e.metric AND a.date = e.peak_date
+  LEFT JOIN anomaly_triage t ON t.anomaly_id = e.id`;
+
+/** Newest first (by last fired day), then the highest score, then metric and channel. */
+const ORDER = 'e.last_date DESC, e.peak_score DESC, e.metric, e.channel';
+
+/** The sort key of an anomaly in a list, for keyset paging: the anomaly is the last one of its page. */
+export type EpisodeKey = [lastDate: string, score: number, metric: string, channel: string];
+
+export function episodeKeyOf(row: EpisodeWithPeak): EpisodeKey {
+  return [row.last_date, row.peak_score, row.metric, row.channel];
+}
+
+/** Anomalies with a fired day in [since, until], in ORDER, after the key. */
+export async function listEpisodes(
+  db: SqlExecutor,
+  q: {
+    projectId: string;
+    since: string;
+    until?: string | undefined;
+    metric?: string | undefined;
+    direction?: string | undefined;
+    channel?: string | undefined;
+    status?: string | undefined;
+    after?: EpisodeKey | undefined;
+    limit: number;
+  },
+): Promise<EpisodeWithPeak[]> {
+  const a = q.after;
+  // ORDER mixes directions, so "after" is spelled out instead of one row comparison.
+  return db.query<EpisodeWithPeak>(
+    `${WITH_PEAK}
+     WHERE e.project_id = $1 AND e.last_date >= $2 AND ($3::date IS NULL OR e.first_date <= $3)
+       AND ($4::text IS NULL OR e.metric = $4) AND ($5::text IS NULL OR e.direction = $5) AND ($6::text IS NULL OR e.channel = $6)
+       AND ($7::date IS NULL OR e.last_date < $7 OR (e.last_date = $7 AND (e.peak_score < $8::float8
+         OR (e.peak_score = $8::float8 AND (e.metric, e.channel) > ($9::text, $10::text)))))
+       AND ($12::text IS NULL OR coalesce(t.status, 'open') = $12)
+     ORDER BY ${ORDER} LIMIT $11`,
+    [
+      q.projectId,
+      q.since,
+      q.until ?? null,
+      q.metric ?? null,
+      q.direction ?? null,
+      q.channel ?? null,
+      a?.[0] ?? null,
+      a?.[1] ?? null,
+      a?.[2] ?? null,
+      a?.[3] ?? null,
+      q.limit,
+      q.status ?? null,
+    ],
+  );
+}
+
+export async function findEpisode(db: SqlExecutor, id: string): Promise<EpisodeWithPeak | undefined> {
+  return (await db.query<EpisodeWithPeak>(`${WITH_PEAK} WHERE e.id = $1`, [id]))[0];
+}
+
+export interface EpisodeDayRow {
+  date: string;
+  value: number;
+  baseline_mean: number | null;
+  baseline_stddev: number | null;
+  training_size: number;
+  z: number | null;
+  relative_change: number | null;
+  score: number;
+  severity: string | null;
+  direction: string | null;
+  kind: string | null;
+  fired: boolean;
+  status: string;
+  excluded: boolean;
+  model: string;
+}
+
+/** Every evaluated day of the episode's series from its first to its last day. */
+export async function episodeDays(db: SqlExecutor, e: EpisodeRow): Promise<EpisodeDayRow[]> {
+  return db.query<EpisodeDayRow>(
+    `SELECT date, value, baseline_mean, baseline_stddev, training_size, z, relative_change, score, severity, direction, kind,
+       fired, status, excluded, model
+     FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND date BETWEEN $4 AND $5 ORDER BY date`,
+    [e.project_id, e.channel, e.metric, e.first_date, e.last_date],
+  );
+}
+
+/** How many anomalies have a fired day in [since, until]. */
+export async function countEpisodes(db: SqlExecutor, projectId: string, since: string, until: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*) AS n FROM anomaly_episodes WHERE project_id = $1 AND last_date >= $2 AND first_date <= $3',
+    [projectId, since, until],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock.js';
+import { api, startService, type RunningService } from '../support/service.js';
+import { STORES } from '../support/stores.js';
+import { createProject } from '../support/flows.js';
+import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
+
+// Issue 29, item 1: each part of the detection rule, on a series built to show it. Every channel
+// of the project is one such series; the settings are the defaults unless a test says otherwise.
+
+const P = 'proj_rule';
+const DATES = days('2026-03-02', 60); // a Monday
+/** Deterministic noise in [-1, 1) (not periodic, unlike a modulo pattern). */
+const noise = (i: number, salt = 0) => {
+  const x = Math.sin((i + 1) * 12.9898 + salt * 78.233) * 43758.5453;
+  return 2 * (x - Math.floor(x)) - 1;
+};
+const weekend = (i: number) => [5, 6].includes(i % 7);
+
+const SERIES: Record<string, (i: number) => number> = {
+  // One huge spike, then a moderate one: the mean's baseline is inflated by the first for 28 days.
+  spiky: (i) => (i === 30 ? 1000 : i === 40 ? 125 : 100 + 4 * noise(i, 1)),
+  // Weekdays about 100, weekends about 40, and one real weekday drop.
+  weekly: (i) => (i === 45 ? 60 : weekend(i) ? 40 + noise(i, 2) : 100 + 2 * noise(i, 3)),
+  // A level shift from 100 to 150 on day 35.
+  shift: (i) => (i >= 35 ? 150 : 100) + 3 * noise(i, 4),
+  // Three consecutive days far above: one anomaly.
+  run: (i) => (i === 44 ? 170 : i === 45 ? 175 : i === 46 ? 160 : 100 + 3 * noise(i, 5)),
+};
+
+type Row = Record<string, any>;
+
+describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
+  let service: RunningService;
+  const clock = new ManualClock('2026-05-10T12:00:00Z');
+  const put = async (settings: object) => {
+    const res = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, { method: 'PUT', json: settings });
+    expect(res.status).toBe(200);
+    const ev = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
+    expect(ev.status).toBe(200);
+  };
+  const listOf = async (channel: string, metric = 'spend') =>
+    (await api(`${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&metric=${metric}&channel=${channel}`))
+      .body.anomalies as Row[];
+  const firedDays = async (channel: string, metric = 'spend') =>
+    (
+      await service.app.db.query<{ date: string }>(
+        'SELECT date FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND fired ORDER BY date',
+        [P, channel, metric],
+      )
+    ).map((r) => r.date);
+  const rowOn = async (channel: string, date: string, metric = 'spend') =>
+    (
+      await service.app.db.query<Row>(
+        'SELECT * FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND date = $4',
+        [P, channel, metric, date],
+      )
+    )[0]!;
+
+  beforeAll(async () => {
+    service = await startService(store, { clock });
+    await createProject(service, P);
+    const points: KpiPoint[] = DATES.flatMap((date, i) => [
+      ...Object.entries(SERIES).map(([channel, f]) => ({ date, channel, spend: Math.round(f(i) * 100) / 100 })),
+      // A ratio on low volume: 50 clicks a day, about 5 conversions; 15 on day 50.
+      {
+        date,
+        channel: 'lowvol',
+        spend: 100,
+        clicks: 50,
+        conversions: i === 50 ? 15 : 5 + Math.round(noise(i, 6)),
+      },
+    ]);
+    await writeKpis(service, P, points);
+    await put({});
+  });
+  afterAll(async () => service?.close());
+
+  it('robust baseline: one earlier spike does not hide a later one (the mean baseline misses it)', async () => {
+    expect(await firedDays('spiky')).toEqual([DATES[30], DATES[40]]);
+    const row = await rowOn('spiky', DATES[40]!);
+    expect(row.model).toBe('robust');
+    // The median ignores the 1000 (and it was excluded anyway); the mean without exclusion does not.
+    expect(row.baseline_mean).toBeGreaterThan(95);
+    expect(row.baseline_mean).toBeLessThan(105);
+    await put({ baseline: 'mean', exclude_anomalies: false, level_shifts: false, seasonality: 'none' });
+    expect(await firedDays('spiky')).toEqual([DATES[30]]);
+    const mean = await rowOn('spiky', DATES[40]!);
+    expect(mean.baseline_mean).toBeGreaterThan(125);
+    expect(mean.baseline_stddev).toBeGreaterThan(100);
+  });
+
+  it('exclusion: a fired day stays out of later baselines (here with the mean baseline)', async () => {
+    await put({ baseline: 'mean', exclude_anomalies: true, level_shifts: false, seasonality: 'none' });
+    expect(await firedDays('spiky')).toEqual([DATES[30], DATES[40]]);
+    const day30 = await rowOn('spiky', DATES[30]!);
+    expect(day30).toMatchObject({ fired: true, excluded: true });
+    const day40 = await rowOn('spiky', DATES[40]!);
+    expect(day40.baseline_mean).toBeLessThan(105);
+    // 28 days of window minus the excluded day 30.
+    expect(day40.training_size).toBe(27);
+    await put({});
+  });
+
+  it('auto seasonality: a weekly profile where the weekdays differ, none where they do not', async () => {
+    // Defaults (auto): once four weeks show the pattern, the weekends are expected and the weekday
+    // drop fires; before, the first weekends with enough training (days 19-20, 26-27) fire.
+    const fired = await firedDays('weekly');
+    expect(fired.filter((d) => d >= DATES[28]!)).toEqual([DATES[45]]);
+    expect(fired.filter((d) => d < DATES[28]!).length).toBeLessThanOrEqual(4);
+    expect((await rowOn('weekly', DATES[50]!)).model).toBe('robust+weekly');
+    expect((await rowOn('run', DATES[50]!)).model).toBe('robust');
+    // Without seasonality the weekends fire as drops.
+    await put({ seasonality: 'none' });
+    const plain = await firedDays('weekly');
+    expect(plain.length).toBeGreaterThan(5);
+    await put({});
+  });
+
+  it('level shift: fires once as level_shift, then the baseline re-anchors on the new level', async () => {
+    const list = await listOf('shift');
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      kind: 'level_shift',
+      direction: 'spike',
+      first_date: DATES[35],
+      last_date: DATES[39],
+      fired_days: 5,
+    });
+    expect(await firedDays('shift')).toEqual(DATES.slice(35, 40));
+    const after = await rowOn('shift', DATES[55]!);
+    expect(after).toMatchObject({ fired: false, anchor_date: DATES[35] });
+    expect(after.baseline_mean).toBeGreaterThan(145);
+    // The shift's own days are back in the baseline (the new level), not excluded.
+    expect((await rowOn('shift', DATES[36]!)).excluded).toBe(false);
+    // Without level shifts, exclusion keeps the old level: every day fires (one long anomaly) until
+    // the 28-day frame holds fewer than 14 days that did not fire; then it starves and absorbs it.
+    await put({ level_shifts: false });
+    const flooded = await firedDays('shift');
+    expect(flooded[0]).toBe(DATES[35]);
+    expect(flooded.length).toBeGreaterThanOrEqual(10);
+    expect(flooded.every((d) => d <= DATES[51]!)).toBe(true);
+    expect((await rowOn('shift', DATES[55]!)).status).toBe('insufficient_training');
+    const flood = await listOf('shift');
+    expect(flood.length).toBeLessThanOrEqual(2);
+    expect(flood.every((a) => a.kind === 'spike')).toBe(true);
+    await put({});
+  });
+
+  it('episodes: consecutive fired days are one anomaly with a stable id and its days', async () => {
+    const [a, ...rest] = await listOf('run');
+    expect(rest).toEqual([]);
+    expect(a).toMatchObject({
+      kind: 'spike',
+      first_date: DATES[44],
+      last_date: DATES[46],
+      // The peak is the highest score: day 45's scale counts day 44 (excluded from the level only).
+      peak_date: DATES[44],
+      date: DATES[44],
+      value: 170,
+      fired_days: 3,
+    });
+    const one = await api(`${service.url}/api/anomalies/${a!.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: a!.id, project_id: P, first_date: DATES[44], last_date: DATES[46] });
+    expect(one.body.days.map((d: Row) => [d.date, d.fired, d.status])).toEqual([
+      [DATES[44], true, 'fired'],
+      [DATES[45], true, 'fired'],
+      [DATES[46], true, 'fired'],
+    ]);
+    // Re-evaluating the same window gives the same id.
+    await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${DATES[40]}&to=${DATES[59]}`, {
+      method: 'POST',
+    });
+    expect((await listOf('run'))[0]!.id).toBe(a!.id);
+    const missing = await api(`${service.url}/api/anomalies/anom_${'0'.repeat(24)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('anomaly_not_found');
+    expect((await api(`${service.url}/api/anomalies/not-an-id`)).status).toBe(400);
+  });
+
+  it('volume guard: a ratio on too few clicks says insufficient_volume and does not fire', async () => {
+    const guarded = await rowOn('lowvol', DATES[50]!, 'cvr');
+    expect(guarded).toMatchObject({ status: 'insufficient_volume', fired: false });
+    expect(await firedDays('lowvol', 'cvr')).toEqual([]);
+    // The conversions themselves are a count: no guard, the jump fires.
+    expect(await firedDays('lowvol', 'conversions')).toContain(DATES[50]);
+    await put({ metrics: { cvr: { min_volume: 0 } } });
+    expect(await firedDays('lowvol', 'cvr')).toContain(DATES[50]);
+    await put({ metrics: { cvr: { min_volume: 40 } } });
+    expect(await firedDays('lowvol', 'cvr')).toContain(DATES[50]);
+    await put({});
+  });
+
+  it('score: |z| / (|z| + 3) on every row, monotone in |z|, severity from the score', async () => {
+    const rows = await service.app.db.query<Row>(
+      'SELECT z, score, severity, fired FROM anomalies_daily WHERE project_id = $1 AND z IS NOT NULL ORDER BY abs(z)',
+      [P],
+    );
+    expect(rows.length).toBeGreaterThan(300);
+    let last = -1;
+    for (const r of rows) {
+      expect(r.score).toBeCloseTo(Math.abs(r.z) / (Math.abs(r.z) + 3), 12);
+      expect(r.score).toBeGreaterThanOrEqual(last);
+      expect(r.score).toBeLessThan(1);
+      last = r.score;
+      const band = r.score >= 0.8 ? 'critical' : r.score >= 0.7 ? 'high' : r.score >= 0.6 ? 'medium' : 'low';
+      expect(r.severity).toBe(r.fired ? band : null);
+    }
+  });
+
+  it('re-evaluating the last days, across a level shift, gives the rows of a full pass', async () => {
+    const snapshot = () =>
+      service.app.db.query<Row>('SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY channel, metric, date', [
+        P,
+      ]);
+    const episodes = () =>
+      service.app.db.query<Row>('SELECT * FROM anomaly_episodes WHERE project_id = $1 ORDER BY id', [P]);
+    const before = await snapshot();
+    const beforeEpisodes = await episodes();
+    for (const from of [DATES[37], DATES[45], DATES[59]]) {
+      const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${from}&to=${DATES[59]}`, {
+        method: 'POST',
+      });
+      expect(res.status).toBe(200);
+      const after = await snapshot();
+      expect(after.length).toBe(before.length);
+      after.forEach((row, i) => {
+        for (const [k, v] of Object.entries(row)) {
+          if (typeof v === 'number' && !Number.isInteger(v))
+            expect([from, row.channel, row.metric, row.date, k, v]).toEqual([
+              from,
+              row.channel,
+              row.metric,
+              row.date,
+              k,
+              expect.closeTo(before[i]![k], 9),
+            ]);
+          else expect([k, v]).toEqual([k, before[i]![k]]);
+        }
+      });
+      expect(await episodes()).toEqual(beforeEpisodes);
+    }
+  });
+});
