@@ -20,6 +20,7 @@ import { ContextEventsService, contextEventsDemoSeeder } from '../modules/contex
 import { createEvaluators } from '../modules/evaluators/index.js';
 import { BackupService } from '../modules/backup/index.js';
 import { createAlerts } from '../modules/alerts/index.js';
+import { AnomalyTriageService } from '../modules/anomalies/index.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
@@ -71,6 +72,16 @@ export function createServices(deps: ServiceDeps): Services {
   demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
   const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
   const alerts = createAlerts(deps, { projects, credentials, contextEvents, evaluators, audit: org.audit });
+  const anomalyTriage = new AnomalyTriageService({
+    db: deps.db,
+    projects,
+    anomalies: evaluators.anomalies,
+    members: org.members,
+    events: contextEvents,
+    audit: org.audit,
+    delivery: alerts.delivery,
+    changes: deps.feed,
+  });
   return {
     deps,
     skills,
@@ -92,6 +103,7 @@ export function createServices(deps: ServiceDeps): Services {
     flows,
     evaluators,
     alerts,
+    anomalyTriage,
     backups: new BackupService(deps.db, org.audit),
   };
 }

@@ -3,7 +3,15 @@ import type { ResourceSpec } from '../mcp/registry.js';
 import type { AnyToolSpec } from '../mcp/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { alertRoutes } from './alerts/index.js';
-import { anomalyResources, anomalyRoutes, anomalyTools } from './anomalies/index.js';
+import {
+  anomalyExplainRoutes,
+  anomalyExplainTools,
+  anomalyResources,
+  anomalyRoutes,
+  anomalyTools,
+  anomalyTriageRoutes,
+  anomalyTriageTools,
+} from './anomalies/index.js';
 import { backupRoutes } from './backup/index.js';
 import { contextEventRoutes, contextEventTools } from './context-events/index.js';
 import { contextHubTools } from './context-hub/index.js';
@@ -72,6 +80,8 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...credentialRoutes(services.credentials),
     ...flowRoutes(services.flows),
     ...anomalyRoutes(evaluators.anomalies),
+    ...anomalyExplainRoutes(evaluators.explain),
+    ...anomalyTriageRoutes(services.anomalyTriage),
     ...insightRoutes(evaluators.insights),
     ...dqRoutes(evaluators.dq),
     ...reportRoutes(evaluators.reports),
@@ -101,6 +111,8 @@ export function moduleTools(services: Services): AnyToolSpec[] {
     ...contextEventTools(services.contextEvents),
     ...flowTools(services.flows, services.ingestion),
     ...anomalyTools(evaluators.anomalies),
+    ...anomalyExplainTools(evaluators.explain),
+    ...anomalyTriageTools(services.anomalyTriage),
     ...insightTools(evaluators.insights, evaluators.kpis),
     ...dqTools(evaluators.dq),
     ...reportTools(evaluators.reports),

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger.js';
 import type { ContextEventsService } from './context-events/index.js';
 import type { BackupService } from './backup/index.js';
 import type { Alerts } from './alerts/index.js';
+import type { AnomalyTriageService } from './anomalies/anomalies.triage.service.js';
 import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
 import type { ContextHubService } from './context-hub/index.js';
@@ -70,6 +71,8 @@ export interface Services {
   evaluators: Evaluators;
   /** Alert destinations, rules, mutes, delivery and its log (issue 30). */
   alerts: Alerts;
+  /** Triage of fired anomalies: status, note, assignee, linked event; feeds baselines (issue 30). */
+  anomalyTriage: AnomalyTriageService;
   /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
   backups: BackupService;
 }

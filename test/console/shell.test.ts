@@ -79,7 +79,10 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     const page = await ui.start();
     await ui.open(`${P}/overview`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await page.locator('[data-loaded="true"]').waitFor();
+    await page.locator('[data-loaded="true"]').first().waitFor();
+    // Several sections load independently: wait for the KPI cards themselves, not the first section
+    // that finished (counting right after it raced the KPI request and failed now and then).
+    await page.locator('.kpi').nth(3).waitFor();
     expect(await page.locator('.kpi').count()).toBeGreaterThan(3);
     await page.getByRole('heading', { name: 'Latest anomalies' }).waitFor();
     await page.getByRole('heading', { name: 'Pending work' }).waitFor();

@@ -96,12 +96,16 @@ export type EpisodeWithPeak = EpisodeRow & {
   min_abs_change: number;
   watch: string;
   fired: boolean;
+  /** The triage status (anomaly_triage, issue 30); open when nobody triaged it. */
+  status: string;
 };
 
 const WITH_PEAK = `SELECT e.*, a.value, a.baseline_mean, a.baseline_stddev, a.training_size, a.window_from, a.window_to,
-    a.seasonality, a.model, a.z, a.relative_change, a.threshold, a.min_relative_change, a.min_abs_change, a.watch, a.fired
+    a.seasonality, a.model, a.z, a.relative_change, a.threshold, a.min_relative_change, a.min_abs_change, a.watch, a.fired,
+    coalesce(t.status, 'open') AS status
   FROM anomaly_episodes e
-  JOIN anomalies_daily a ON a.project_id = e.project_id AND a.channel = e.channel AND a.metric = e.metric AND a.date = e.peak_date`;
+  JOIN anomalies_daily a ON a.project_id = e.project_id AND a.channel = e.channel AND a.metric = e.metric AND a.date = e.peak_date
+  LEFT JOIN anomaly_triage t ON t.anomaly_id = e.id`;
 
 /** Newest first (by last fired day), then the highest score, then metric and channel. */
 const ORDER = 'e.last_date DESC, e.peak_score DESC, e.metric, e.channel';
@@ -123,6 +127,7 @@ export async function listEpisodes(
     metric?: string | undefined;
     direction?: string | undefined;
     channel?: string | undefined;
+    status?: string | undefined;
     after?: EpisodeKey | undefined;
     limit: number;
   },
@@ -135,6 +140,7 @@ export async function listEpisodes(
        AND ($4::text IS NULL OR e.metric = $4) AND ($5::text IS NULL OR e.direction = $5) AND ($6::text IS NULL OR e.channel = $6)
        AND ($7::date IS NULL OR e.last_date < $7 OR (e.last_date = $7 AND (e.peak_score < $8::float8
          OR (e.peak_score = $8::float8 AND (e.metric, e.channel) > ($9::text, $10::text)))))
+       AND ($12::text IS NULL OR coalesce(t.status, 'open') = $12)
      ORDER BY ${ORDER} LIMIT $11`,
     [
       q.projectId,
@@ -148,6 +154,7 @@ export async function listEpisodes(
       a?.[2] ?? null,
       a?.[3] ?? null,
       q.limit,
+      q.status ?? null,
     ],
   );
 }

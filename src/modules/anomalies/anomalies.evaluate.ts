@@ -2,6 +2,7 @@ import type { SqlExecutor } from '../../platform/db/database.js';
 import { rebuildEpisodes } from './anomalies.episodes.js';
 import { evaluateSeries, frameOf, type EvaluatedPoint, type RuleParams, type SeriesState } from './anomalies.rule.js';
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
+import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
 
 /**
  * The evaluation's I/O around the rule (anomalies.rule.ts): points are read in bulk (kpis_daily
@@ -75,7 +76,8 @@ const key = (project: string, channel: string, metric: string) => `${project}\u0
 
 /**
  * The single seam for days left out of baselines before the evaluated range: days stored as
- * excluded (fired, low volume). Triaged episodes (`expected`, `false_positive`) join here.
+ * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
+ * (anomalies.triage.repo.ts says why each).
  */
 export async function excludedDays(
   db: SqlExecutor,
@@ -84,8 +86,11 @@ export async function excludedDays(
   from: string,
 ): Promise<{ project_id: string; channel: string; metric: string; d: number }[]> {
   return db.query(
-    `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d FROM anomalies_daily
-     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date AND excluded`,
+    `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
+     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
+       AND ${NOT_FALSE_POSITIVE}
+     UNION
+     ${EXPECTED_DAYS}`,
     [projectIds, historyFrom, from],
   );
 }

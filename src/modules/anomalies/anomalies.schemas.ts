@@ -21,6 +21,11 @@ export const DIRECTIONS = ['spike', 'drop', 'both'] as const;
 export const Direction = z.enum(DIRECTIONS);
 export type Direction = z.infer<typeof Direction>;
 
+/** What people said about a fired anomaly (issue 30): transitions in anomalies.triage.service.ts. */
+export const TRIAGE_STATUSES = ['open', 'acknowledged', 'resolved', 'expected', 'false_positive'] as const;
+export const TriageStatus = z.enum(TRIAGE_STATUSES);
+export type TriageStatus = z.infer<typeof TriageStatus>;
+
 /** The channel name of a project's total across channels. */
 export const TOTAL_CHANNEL = '_total';
 
@@ -265,6 +270,7 @@ export const AnomaliesQuery = z
     metric: Metric.optional(),
     direction: z.enum(['spike', 'drop']).optional(),
     channel: z.string().max(100).optional(),
+    status: TriageStatus.optional().describe('Only anomalies with this triage status (never triaged: open).'),
     limit: z.coerce.number().int().min(1).max(500).default(100).describe('Page size (1–500, default 100).'),
     cursor: Cursor.optional(),
   })
@@ -377,6 +383,7 @@ export const AnomalyOutput = z.object({
   watch: z.string(),
   direction: z.string().nullable(),
   fired: z.boolean(),
+  status: TriageStatus.describe('Triage status (open until someone triages it).'),
   context_events: z.array(CorrelatedEvent),
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;

@@ -30,6 +30,7 @@ export interface FiredQuery {
   metric?: string | undefined;
   direction?: string | undefined;
   channel?: string | undefined;
+  status?: string | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
 }
@@ -125,6 +126,7 @@ export class AnomaliesService {
       metric: q.metric,
       direction: q.direction,
       channel: q.channel,
+      status: q.status,
       after: decodeCursor(q.cursor, FiredCursor),
       limit: limit + 1,
     });
@@ -278,6 +280,7 @@ export function presentAnomaly(
     watch: row.watch,
     direction: row.direction,
     fired: row.fired,
+    status: row.status as AnomalyOutput['status'],
     context_events: events.map((e) => ({
       id: e.id,
       event_type: e.event_type,

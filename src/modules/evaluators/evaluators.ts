@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../../platform/events/change-feed.js';
 import type { JobQueues } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import { AnomaliesService } from '../anomalies/anomalies.service.js';
+import { AnomalyExplainService } from '../anomalies/anomalies.explain.service.js';
 import { anomaliesModel } from '../anomalies/anomalies.model.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import { DataQualityService } from '../data-quality/dq.service.js';
@@ -32,6 +33,7 @@ export interface EvaluatorDeps {
 
 export interface Evaluators {
   anomalies: AnomaliesService;
+  explain: AnomalyExplainService;
   insights: InsightsService;
   kpis: KpisService;
   dq: DataQualityService;
@@ -100,5 +102,6 @@ export function createEvaluators(
   });
   const scheduler = new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) });
   const reports = new ReportsService(deps.db, m.projects, m.flows);
-  return { anomalies, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };
+  const explain = new AnomalyExplainService(deps.db, m.projects, m.contextEvents);
+  return { anomalies, explain, insights, kpis, dq, facts, pipeline, plan, scheduler, reports };
 }

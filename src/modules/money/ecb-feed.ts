@@ -1,3 +1,4 @@
+import { parse as parseCsvRecords } from 'csv-parse/sync';
 import { SaxesParser } from 'saxes';
 import { addDays, isCalendarDate } from './calendar.js';
 import { isZip, readZip, ZipFormatError } from './zip.js';
@@ -48,12 +49,12 @@ export interface ParseOptions {
   latestDate: string;
 }
 
-export function parseEcbFeed(bytes: Uint8Array, options: ParseOptions): ParsedFeed {
+export async function parseEcbFeed(bytes: Uint8Array, options: ParseOptions): Promise<ParsedFeed> {
   if (bytes.length === 0) throw new FeedFormatError('the feed is empty');
   if (isZip(bytes)) {
-    let entries: ReturnType<typeof readZip>;
+    let entries: Awaited<ReturnType<typeof readZip>>;
     try {
-      entries = readZip(bytes);
+      entries = await readZip(bytes);
     } catch (error) {
       throw new FeedFormatError(
         `the ZIP archive is unreadable: ${error instanceof ZipFormatError ? error.message : 'damaged'}`,
@@ -210,10 +211,29 @@ function parseCsvDate(cell: string): string | undefined {
   return isCalendarDate(iso) ? iso : undefined;
 }
 
+/**
+ * Cells come from csv-parse (quoting, CRLF, blank lines); the ECB's own shape is checked here. Every
+ * record may differ in width from the header so that the message can say which line and by how much.
+ */
 function parseCsv(text: string): FeedDay[] {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
-  if (lines.length === 0) throw new FeedFormatError('the CSV is empty');
-  const header = lines[0]!.split(',').map((c) => c.trim());
+  let records: { record: string[]; line: number }[];
+  try {
+    // With `info: true` csv-parse yields {record, info} objects; its typings name only the plain form.
+    const parsed = parseCsvRecords(text, {
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      max_record_size: 1024 * 1024,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    records = parsed.map((r) => ({ record: r.record, line: r.info.lines }));
+  } catch (error) {
+    throw new FeedFormatError(
+      `the CSV is malformed: ${clip(error instanceof Error ? error.message : 'unreadable', 80)}`,
+    );
+  }
+  if (records.length === 0) throw new FeedFormatError('the CSV is empty');
+  const header = records[0]!.record;
   if (header[0] !== 'Date') throw new FeedFormatError('the CSV header does not start with "Date"');
   // The ECB ends every line with a comma; a trailing empty column is part of the format.
   const width = header.length;
@@ -227,12 +247,11 @@ function parseCsv(text: string): FeedDay[] {
     seenCodes.add(code);
   }
   const days: FeedDay[] = [];
-  for (let n = 1; n < lines.length; n += 1) {
-    const cells = lines[n]!.split(',').map((c) => c.trim());
+  for (const { record: cells, line } of records.slice(1)) {
     if (cells.length !== width)
-      throw new FeedFormatError(`CSV line ${n + 1} has ${cells.length} cells, the header ${width}`);
+      throw new FeedFormatError(`CSV line ${line} has ${cells.length} cells, the header ${width}`);
     const date = parseCsvDate(cells[0]!);
-    if (!date) throw new FeedFormatError(`CSV line ${n + 1} starts with "${clip(cells[0]!)}", not a date`);
+    if (!date) throw new FeedFormatError(`CSV line ${line} starts with "${clip(cells[0]!)}", not a date`);
     const rates = new Map<string, string>();
     codes.forEach((code, k) => {
       const cell = cells[k + 1]!;

@@ -131,7 +131,7 @@ export class MoneyService {
     let feed: ParsedFeed;
     try {
       const bytes = await fetchFeed(this.feedUrl);
-      feed = parseEcbFeed(bytes, { latestDate: latestAcceptableDate(todayIn(ctx.clock, 'UTC')) });
+      feed = await parseEcbFeed(bytes, { latestDate: latestAcceptableDate(todayIn(ctx.clock, 'UTC')) });
     } catch (error) {
       const failure =
         error instanceof FeedFormatError

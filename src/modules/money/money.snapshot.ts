@@ -40,7 +40,7 @@ export async function loadBundledRates(db: Database, now: Date, file = BUNDLED_S
   const bytes = fs.readFileSync(file);
   const checksum = createHash('sha256').update(bytes).digest('hex');
   if (await repo.snapshotLoaded(db, checksum)) return { loaded: false, rates_inserted: 0 };
-  const feed = parseEcbFeed(bytes, { latestDate: latestAcceptableDate(now.toISOString().slice(0, 10)) });
+  const feed = await parseEcbFeed(bytes, { latestDate: latestAcceptableDate(now.toISOString().slice(0, 10)) });
   const columns = columnsOf(feed.days);
   return db.withAdvisoryLock(FX_WRITE_LOCK, async (tx) => {
     // Another process may have loaded it while this one parsed.

@@ -261,6 +261,41 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Triage an anomaly: status (open → acknowledged → resolved, or expected / false_positive; a closed one only reopens), note, assignee (a member), context_event_id (an event of its project); null clears a field */
+        patch: operations["patchApiAnomaliesId"];
+        trace?: never;
+    };
+    "/api/anomalies/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why an anomaly fired: each channel (of the total) or campaign (of a channel) that moved it, rate and mix effects for ratio KPIs, the context events of its days, the data-quality checks of the runs that wrote them and the Skills about its metric */
+        get: operations["getApiAnomaliesIdExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An anomaly's triage: status, note, assignee, linked context event and the statuses it may move to */
+        get: operations["getApiAnomaliesIdTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2531,6 +2566,7 @@ export interface operations {
                 metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
                 project_id: string;
                 since?: string;
+                status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                 to?: string;
             };
             header?: never;
@@ -2588,6 +2624,11 @@ export interface operations {
                             score: number;
                             /** @description low, medium, high or critical, from the score. */
                             severity: string;
+                            /**
+                             * @description Triage status (open until someone triages it).
+                             * @enum {string}
+                             */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                             threshold: number;
                             training_size: number;
                             value: number;
@@ -2700,6 +2741,11 @@ export interface operations {
                         score: number;
                         /** @description low, medium, high or critical, from the score. */
                         severity: string;
+                        /**
+                         * @description Triage status (open until someone triages it).
+                         * @enum {string}
+                         */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                         threshold: number;
                         training_size: number;
                         value: number;
@@ -2712,6 +2758,267 @@ export interface operations {
                         };
                         /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                         z: number | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchApiAnomaliesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An organization member (their subject). */
+                    assignee?: string | null;
+                    /** @description A context event of the anomaly's project. */
+                    context_event_id?: string | null;
+                    note?: string | null;
+                    /**
+                     * @description open → acknowledged → resolved, or expected / false_positive; a closed status goes back to open only.
+                     * @enum {string}
+                     */
+                    status?: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        anomaly: {
+                            baseline: number | null;
+                            channel: string;
+                            direction: string | null;
+                            first_date: string;
+                            id: string | null;
+                            last_date: string;
+                            metric: string;
+                            peak_date: string | null;
+                            /** @description The detector: the peak day value, baseline and z. */
+                            value: number | null;
+                            z: number | null;
+                        };
+                        context_events: {
+                            active_until: string;
+                            event_date: string;
+                            event_type: string;
+                            id: string;
+                            title: string;
+                        }[];
+                        data_quality: {
+                            checks: {
+                                dataset: string;
+                                datastream_id: string | null;
+                                finished_at: string;
+                                id: string;
+                                message: string;
+                                monitor: string;
+                                observed: number | null;
+                                run_id: string | null;
+                                run_window: {
+                                    from: string;
+                                    to: string;
+                                };
+                                status: string;
+                                threshold: number | null;
+                            }[];
+                            counts: {
+                                error: number;
+                                fail: number;
+                                pass: number;
+                                warn: number;
+                            };
+                            /**
+                             * @description failed: a check failed or errored on a run of these dates, so suspect the data first.
+                             * @enum {string}
+                             */
+                            verdict: "no_checks" | "passed" | "warnings" | "failed";
+                        };
+                        decomposition: {
+                            baseline_value: number | null;
+                            /** @enum {string} */
+                            breakdown: "channel" | "campaign";
+                            /** @description current_value − baseline_value; the parts sum to it. */
+                            change: number | null;
+                            current_value: number | null;
+                            denominator: string | null;
+                            folded_parts: number;
+                            /** @enum {string} */
+                            method: "additive" | "rate_mix";
+                            mix_effect?: number;
+                            numerator: string | null;
+                            parts: {
+                                /** @description The same on the baseline days. */
+                                baseline: number | null;
+                                baseline_weight?: number;
+                                /** @description The part's contribution; the parts' changes sum to decomposition.change. */
+                                change: number;
+                                /** @description Additive: the part's mean per day on the anomaly days; ratio: the part's own rate there. */
+                                current: number | null;
+                                current_weight?: number;
+                                /** @description Channel name (for the total) or campaign id (for a channel); _other folds the rest. */
+                                key: string;
+                                label: string;
+                                /** @description Ratio KPIs: the part of change due to its share of the denominator. */
+                                mix_effect?: number;
+                                /** @description Ratio KPIs: the part of change due to its own rate. */
+                                rate_effect?: number;
+                                share_of_change: number | null;
+                            }[];
+                            rate_effect?: number;
+                            relative_change: number | null;
+                            unavailable?: string;
+                        };
+                        periods: {
+                            baseline: {
+                                days: number;
+                                days_with_data: number;
+                                /** @description Fired days of the series left out of the baseline. */
+                                excluded_fired_days: number;
+                                from: string;
+                                seasonality: string;
+                                to: string;
+                            };
+                            current: {
+                                days: number;
+                                days_with_data: number;
+                                from: string;
+                                to: string;
+                            };
+                        };
+                        project_id: string;
+                        skills: {
+                            keys: string[];
+                            matches: {
+                                description: string;
+                                keys: string[];
+                                name: string;
+                                next: {
+                                    arguments: {
+                                        name: string;
+                                    };
+                                    /** @constant */
+                                    tool: "get_procedure";
+                                };
+                                version: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesIdTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The statuses it may move to from here. */
+                        allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                        anomaly_id: string;
+                        assignee: string | null;
+                        context_event_id: string | null;
+                        note: string | null;
+                        /** @description PagerDuty resolve messages this change queued (incidents it closes). */
+                        pagerduty_resolves: number;
+                        /** @enum {string} */
+                        previous_status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        project_id: string;
+                        /** @enum {string} */
+                        status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                        /** @description Null when nobody triaged it yet. */
+                        updated_at: string | null;
+                        updated_by: string | null;
                     };
                 };
             };
