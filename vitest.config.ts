@@ -7,6 +7,10 @@ export default defineConfig({
     // zod is configured the way the CLI entry configures it, before any schema is built.
     setupFiles: ['src/platform/zod-runtime.ts'],
     pool: 'forks',
+    // The files of one worker share its module cache: each file used to pay its own imports (~80 s of
+    // the suite) and PGlite's WASM compilation. Every suite closes what it starts (services, stores,
+    // browsers) and no module keeps state between them; what a file may assume is in DEVELOPING.md.
+    isolate: false,
     // Two cores: more parallel files only queue behind each other and PGlite is CPU-bound.
     maxWorkers: 2,
     // A guard against a hung run, not a performance assertion.

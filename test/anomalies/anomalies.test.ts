@@ -11,9 +11,13 @@ const median = (xs: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+/** The robust scale: the sample standard deviation after winsorizing at median ± 3 × 1.4826 × MAD. */
 const madScale = (xs: number[]) => {
   const m = median(xs);
-  return 1.4826 * median(xs.map((x) => Math.abs(x - m)));
+  const s = 1.4826 * median(xs.map((x) => Math.abs(x - m)));
+  const w = xs.map((x) => Math.min(m + 3 * s, Math.max(m - 3 * s, x)));
+  const mean = w.reduce((a, b) => a + b, 0) / w.length;
+  return Math.sqrt(w.reduce((a, b) => a + (b - mean) ** 2, 0) / (w.length - 1));
 };
 
 const P = 'proj_anom';

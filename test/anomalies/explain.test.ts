@@ -4,6 +4,7 @@ import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { awaitRun, createProject } from '../support/flows.js';
 import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
+import { connectModern } from '../support/mcp-clients.js';
 
 const R = 'proj_mix';
 const D = 'proj_explain_demo';
@@ -22,6 +23,23 @@ const mixPoints: KpiPoint[] = [
 ];
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const weekday = (d: string) => new Date(`${d}T00:00:00Z`).getUTCDay();
+
+/**
+ * The baseline's mean per day as the explanation defines it (docs/api.md): each anomaly day against
+ * the baseline days of its weekday when the detector's baseline was weekly, else all of them.
+ */
+function baselineMean(cur: string[], base: { date: string; value: number }[], weekly: boolean): number {
+  if (!weekly) return sum(base.map((b) => b.value)) / base.length;
+  return (
+    sum(
+      cur.map((d) => {
+        const same = base.filter((b) => weekday(b.date) === weekday(d));
+        return sum(same.map((b) => b.value)) / same.length;
+      }),
+    ) / cur.length
+  );
+}
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-9 * Math.max(1, Math.abs(b)));
 
 describe.each(STORES)('explain an anomaly [%s]', (store) => {
@@ -72,6 +90,12 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     expect(up.status).toBe(200);
     const queued = await api(`${service.url}/api/flows/${up.body.datastream.id}/run`, { method: 'POST' });
     expect((await awaitRun(service, D, queued.body.id)).status).toBe('succeeded');
+    // The run's data-quality checks are written by the after-run job: wait for them (bounded).
+    for (let i = 0; i < 600; i += 1) {
+      const dq = await api(`${service.url}/api/dq/status?project_id=${D}`);
+      if (dq.body.ledger?.length >= 6) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
   afterAll(async () => service?.close());
 
@@ -106,7 +130,7 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     expect(d.parts.map((p) => p.key).sort()).toEqual(['A', 'B', 'C']);
     expect(e.periods).toMatchObject({
       current: { from: X, to: X, days: 1, days_with_data: 1 },
-      baseline: { days: 20, days_with_data: 20, excluded_fired_days: 0 },
+      baseline: { days: 20, days_with_data: 20, excluded_days: 0 },
     });
     // The Skills whose business keys name the metric, the events of the day; no run wrote it.
     expect(e.skills.keys).toEqual(['kpi.roas']);
@@ -145,34 +169,126 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     ]);
   });
 
-  it('explains a fired channel anomaly by its campaigns, against the baseline the detector used', async () => {
+  it('GET /api/anomalies/{id}/explain: a channel anomaly by its campaigns, against the detector’s baseline', async () => {
     const list = await api(`${service.url}/api/anomalies?project_id=${D}&metric=spend&channel=paid_search`);
-    const a = (list.body.anomalies as any[]).find((x) => x.date === '2026-05-15');
-    expect(a).toBeDefined();
-    const e = await explain(D, { metric: 'spend', channel: 'paid_search', first_date: a.date, last_date: a.date });
-    // The observed change, from the series itself: the day's value minus the plain mean of the
-    // detector's window without the series' fired days.
-    const series = await api(
-      `${service.url}/api/anomalies/series?project_id=${D}&metric=spend&channel=paid_search&from=${a.window.from}&to=${a.date}`,
+    const a = (list.body.anomalies as any[]).find((x) => x.first_date <= '2026-05-15' && '2026-05-15' <= x.last_date);
+    expect(a?.id).toMatch(/^anom_/);
+    const res = await api(`${service.url}/api/anomalies/${a.id}/explain`);
+    expect(res.status).toBe(200);
+    const e = res.body;
+    expect(e.project_id).toBe(D);
+    expect(e.anomaly).toMatchObject({ id: a.id, metric: 'spend', channel: 'paid_search', first_date: a.first_date });
+    // The observed change, from the detector's stored rows of the series: the anomaly days' mean
+    // value minus the plain mean of its window without the days it excluded from baselines.
+    const rows = await service.app.db.query<{ date: string; value: number; excluded: boolean; model: string }>(
+      `SELECT date, value, excluded, model FROM anomalies_daily WHERE project_id = $1 AND metric = 'spend' AND channel = 'paid_search'
+         AND date BETWEEN $2 AND $3 ORDER BY date`,
+      [D, e.periods.baseline.from, a.last_date],
     );
-    const base = (series.body.points as any[]).filter((p) => p.date <= a.window.to && !p.fired);
-    const expected = a.value - sum(base.map((p) => p.value)) / base.length;
+    const base = rows.filter((r) => r.date <= e.periods.baseline.to && r.date < a.first_date && !r.excluded);
+    const cur = rows.filter((r) => r.date >= a.first_date);
+    const weekly = /weekly/.test(cur[0]!.model);
+    expect(e.periods.baseline.weighting).toBe(weekly ? 'same_weekday' : 'equal');
+    const expected =
+      sum(cur.map((r) => r.value)) / cur.length -
+      baselineMean(
+        cur.map((r) => r.date),
+        base,
+        weekly,
+      );
     const d = e.decomposition;
     expect(d).toMatchObject({ method: 'additive', breakdown: 'campaign' });
-    close(d.change!, expected);
-    close(sum(d.parts.map((p) => p.change)), expected);
+    close(d.change, expected);
+    close(sum(d.parts.map((p: any) => p.change)), expected);
     expect(d.parts.length).toBeGreaterThan(1);
-    expect(d.parts.every((p) => !['paid_search', '_total'].includes(p.key))).toBe(true);
-    expect(e.anomaly).toMatchObject({ value: a.value, z: a.z, direction: 'spike', peak_date: a.date });
-    expect(e.periods.baseline).toMatchObject({ from: a.window.from, to: a.window.to, days: base.length });
-    // The run that wrote the day was checked: its checks are listed with the run's window.
+    expect(d.parts.every((p: any) => !['paid_search', '_total'].includes(p.key))).toBe(true);
+    expect(e.periods.baseline).toMatchObject({ days: base.length, days_with_data: base.length });
+    // The run that wrote the days was checked: its checks are listed with the run's window.
     expect(e.data_quality.checks.length).toBeGreaterThanOrEqual(6);
     const c = e.data_quality.counts;
     expect(c.pass + c.warn + c.fail + c.error).toBe(e.data_quality.checks.length);
-    for (const check of e.data_quality.checks) {
-      expect(check.run_window.from <= a.date && a.date <= check.run_window.to).toBe(true);
-    }
+    for (const check of e.data_quality.checks)
+      expect(check.run_window.from <= a.last_date && a.first_date <= check.run_window.to).toBe(true);
     expect(e.data_quality.verdict).toMatch(/^(passed|warnings|failed)$/);
+    expect(e.currency).toBe('USD');
+  });
+
+  it('an unknown id is a 404 problem and an isError tool answer that says how to recover', async () => {
+    const missing = 'anom_000000000000000000000000';
+    const res = await api(`${service.url}/api/anomalies/${missing}/explain`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.code).toBe('anomaly_not_found');
+    const bad = await api(`${service.url}/api/anomalies/not-an-id/explain`);
+    expect(bad.status).toBe(400);
+    const client = await connectModern(service.url);
+    try {
+      const r = (await client.callTool({
+        name: 'explain_anomaly',
+        arguments: { project_id: D, anomaly_id: missing },
+      })) as { isError?: boolean; content: { type: string; text: string }[] };
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toMatch(/^anomaly_not_found/);
+      expect(r.content[0]!.text).toContain('get_anomalies');
+      // An id of another project than the one named is not found there either; without a
+      // project_id the id's own project is used, though the caller sees several.
+      const some = (await api(`${service.url}/api/anomalies?project_id=${D}&since=2026-03-01&limit=1`)).body
+        .anomalies[0];
+      const elsewhere = (await client.callTool({
+        name: 'explain_anomaly',
+        arguments: { project_id: R, anomaly_id: some.id },
+      })) as { isError?: boolean; content: { type: string; text: string }[] };
+      expect(elsewhere.isError).toBe(true);
+      expect(elsewhere.content[0]!.text).toMatch(/^anomaly_not_found/);
+      const own = (await client.callTool({ name: 'explain_anomaly', arguments: { anomaly_id: some.id } })) as {
+        isError?: boolean;
+        structuredContent: { meta: { project_id: string }; data: { anomaly: { id: string } } };
+      };
+      expect(own.isError).toBeFalsy();
+      expect(own.structuredContent.meta.project_id).toBe(D);
+      expect(own.structuredContent.data.anomaly.id).toBe(some.id);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('explain_anomaly: a bounded summary, the whole explanation in structuredContent and the app channel', async () => {
+    const list = await api(`${service.url}/api/anomalies?project_id=${D}&since=2026-03-01&channel=_total&limit=500`);
+    const a = (list.body.anomalies as any[])[0];
+    expect(a).toBeDefined();
+    const client = await connectModern(service.url, undefined, { apps: true });
+    try {
+      const r = (await client.callTool({
+        name: 'explain_anomaly',
+        arguments: { project_id: D, anomaly_id: a.id },
+      })) as any;
+      expect(r.isError).toBeFalsy();
+      const lines = (r.content[0].text as string).split('\n');
+      console.log(r.content[0].text);
+      console.log(
+        JSON.stringify(
+          await service.app.db.query(
+            `SELECT date, value, baseline_mean, z, fired, excluded, direction, status, window_from, window_to, seasonality, model FROM anomalies_daily WHERE project_id = $1 AND metric = $2 AND channel = '_total' AND date BETWEEN '2026-05-12' AND '2026-05-18' ORDER BY date`,
+            [D, a.metric],
+          ),
+        ),
+      );
+      expect(lines.length).toBeLessThanOrEqual(30);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(200);
+      expect(lines[0]).toContain(a.id);
+      expect(lines.some((l) => l.startsWith('Largest contributions by channel'))).toBe(true);
+      const full = r._meta['service.app_payload'];
+      expect(full.meta).toMatchObject({ tool: 'explain_anomaly', project_id: D });
+      expect(full.data.anomaly.id).toBe(a.id);
+      const d = full.data.decomposition;
+      expect(d.breakdown).toBe('channel');
+      close(sum(d.parts.map((p: any) => p.change)), d.change);
+      const rest = await api(`${service.url}/api/anomalies/${a.id}/explain`);
+      const { project_id: _, ...restData } = rest.body;
+      expect(full.data).toEqual(restData);
+    } finally {
+      await client.close();
+    }
   });
 
   it('decomposes ROAS of the total on real ingested data: rate + mix = R_cur − R_base from kpis_daily', async () => {
@@ -184,15 +300,16 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
     });
     const { from, to } = e.periods.baseline;
     const fired = await service.app.db.query<{ date: string }>(
-      `SELECT date FROM anomalies_daily WHERE project_id = $1 AND metric = 'roas' AND channel = '_total' AND fired AND date BETWEEN $2 AND $3`,
+      `SELECT date FROM anomalies_daily WHERE project_id = $1 AND metric = 'roas' AND channel = '_total' AND excluded AND date BETWEEN $2 AND $3`,
       [D, from, to],
     );
     const [row] = await service.app.db.query<{ cur: number; base: number }>(
       `SELECT (sum(revenue) FILTER (WHERE date = '2026-05-15') / sum(spend) FILTER (WHERE date = '2026-05-15'))::float8 AS cur,
-         (sum(revenue) FILTER (WHERE date BETWEEN $2 AND $3 AND NOT date = ANY($4::date[]))
-           / sum(spend) FILTER (WHERE date BETWEEN $2 AND $3 AND NOT date = ANY($4::date[])))::float8 AS base
-       FROM kpis_daily WHERE project_id = $1`,
-      [D, from, to, fired.map((f) => f.date)],
+         (sum(revenue) FILTER (WHERE date BETWEEN $2 AND $3 AND NOT date = ANY($4::date[]) AND same)
+           / sum(spend) FILTER (WHERE date BETWEEN $2 AND $3 AND NOT date = ANY($4::date[]) AND same))::float8 AS base
+       FROM (SELECT *, (NOT $5 OR extract(dow FROM date) = extract(dow FROM DATE '2026-05-15')) AS same FROM kpis_daily) k
+       WHERE project_id = $1`,
+      [D, from, to, fired.map((f) => f.date), e.periods.baseline.weighting === 'same_weekday'],
     );
     const d = e.decomposition;
     close(d.current_value!, row!.cur);

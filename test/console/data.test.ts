@@ -115,7 +115,7 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await suite.ui.open(`${P}/anomalies?date=${a.date}&metric=${a.metric}&channel=${encodeURIComponent(a.channel)}`);
     const chart = page.getByRole('region', { name: 'Selected anomaly' });
     await chart.locator('canvas').waitFor();
-    await chart.getByRole('list', { name: 'Events on the chart' }).getByText('Console flash sale').waitFor();
+    await chart.getByRole('list', { name: 'Events marked on the chart' }).getByText('Console flash sale').waitFor();
     await suite.ui.check('anomalies');
     // The chart numbers its events above the plot and names them below; at 390 px and 1280 px no
     // badge overlaps another or leaves the plot (screenshots looked at: anomalies-chart-*.png).

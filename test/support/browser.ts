@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type Browser, chromium, type Frame, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Frame, type Locator, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 /** Debian's Chromium, headless, with no background traffic (this machine reaches no outside host). */
-export async function launchBrowser(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: .ci/run installs it (apt-get install -y chromium)`);
   }
@@ -25,6 +25,59 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
     ],
+  });
+}
+
+// One Chromium per test worker: the files of a worker share its module cache (vitest.config.ts,
+// isolate: false), and a launch costs seconds on a loaded machine. A suite gets a handle whose
+// close() closes the contexts (and so the pages) it opened, never the shared process; a context is
+// the unit of isolation (cookies, storage, cache), as it is in Playwright's own runner.
+let shared: Promise<Browser> | undefined;
+
+/** Chromium for one suite: newContext/newPage as on a Browser; close() ends only what it opened. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchChromium();
+    shared = launching;
+    launching.catch(() => {
+      if (shared === launching) shared = undefined;
+    });
+  }
+  const browser = await shared;
+  if (!browser.isConnected()) {
+    shared = undefined;
+    return launchBrowser();
+  }
+  return borrowed(browser);
+}
+
+function borrowed(browser: Browser): Browser {
+  const opened = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  const handle: Partial<Browser> = {
+    newContext: async (options) => track(await browser.newContext(options)),
+    newPage: async (options) => {
+      // What Browser.newPage does: a context of its own that closes with the page.
+      const context = track(await browser.newContext(options));
+      const page = await context.newPage();
+      page.once('close', () => void context.close().catch(() => undefined));
+      return page;
+    },
+    contexts: () => [...opened],
+    close: async () => {
+      await Promise.all([...opened].map((context) => context.close()));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property in handle) return handle[property as keyof Browser];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 

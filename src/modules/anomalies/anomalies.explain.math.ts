@@ -189,3 +189,60 @@ export function foldTail(d: Decomposition, max: number): Decomposition & { folde
   };
   return { ...d, parts: [...head, other], folded_parts: tail.length };
 }
+
+export type Weighting = 'equal' | 'same_weekday';
+
+/**
+ * Weights that turn day sums into a period's mean per day. Current days weigh 1/n each. Baseline
+ * days weigh 1/m each, unless the detector's baseline was weekly (day-of-week seasonality, or a
+ * weekly profile kept by `auto`): then each anomaly day is compared with the baseline days of its
+ * own weekday, so a Saturday is not held against a week's mean. That is still a fixed weighted
+ * mean of baseline days, so the parts stay additive. A weekday with no baseline day falls back to
+ * equal weights.
+ */
+export function dayWeights(
+  current: string[],
+  baseline: string[],
+  weekly: boolean,
+): { current: Map<string, number>; baseline: Map<string, number>; weighting: Weighting } {
+  const cur = new Map(current.map((d) => [d, 1 / current.length]));
+  const equal = () => new Map(baseline.map((d) => [d, 1 / baseline.length]));
+  if (!weekly || current.length === 0 || baseline.length === 0)
+    return { current: cur, baseline: equal(), weighting: 'equal' };
+  const wd = (d: string) => new Date(`${d}T00:00:00Z`).getUTCDay();
+  const curPer = new Array<number>(7).fill(0);
+  const basePer = new Array<number>(7).fill(0);
+  for (const d of current) curPer[wd(d)]! += 1;
+  for (const d of baseline) basePer[wd(d)]! += 1;
+  if (curPer.some((n, w) => n > 0 && basePer[w] === 0)) return { current: cur, baseline: equal(), weighting: 'equal' };
+  const base = new Map<string, number>();
+  for (const d of baseline) {
+    const w = wd(d);
+    if (curPer[w]! > 0) base.set(d, curPer[w]! / current.length / basePer[w]!);
+  }
+  return { current: cur, baseline: base, weighting: 'same_weekday' };
+}
+
+/** Each part's weighted sums over the two periods (a part missing on a day counts 0 there). */
+export function weightedParts(
+  rows: (Sums & { date: string; key: string; label: string })[],
+  weights: { current: Map<string, number>; baseline: Map<string, number> },
+): PartSums[] {
+  const byKey = new Map<string, PartSums>();
+  for (const r of rows) {
+    const part = byKey.get(r.key) ?? {
+      key: r.key,
+      label: r.label,
+      current: { ...EMPTY_SUMS },
+      baseline: { ...EMPTY_SUMS },
+    };
+    byKey.set(r.key, part);
+    for (const period of ['current', 'baseline'] as const) {
+      const w = weights[period].get(r.date);
+      if (w === undefined) continue;
+      if (period === 'current') part.label = r.label;
+      for (const k of Object.keys(EMPTY_SUMS) as BaseMeasure[]) part[period][k] += w * r[k];
+    }
+  }
+  return [...byKey.values()];
+}

@@ -22,7 +22,7 @@ export function explainSummary(e: Explanation): string[] {
       `${num(a.value)} vs baseline ${num(a.baseline)} (z ${num(a.z, 1)}).`,
   ];
   const b = e.periods.baseline;
-  const vs = `${b.days} baseline day(s) ${b.from} → ${b.to}${b.seasonality === 'day_of_week' ? ', same weekdays' : ''}`;
+  const vs = `${b.days} baseline day(s) ${b.from} → ${b.to}${b.weighting === 'same_weekday' ? ', same weekdays' : ''}`;
   if (d.unavailable || d.change === null) {
     lines.push(`No decomposition: ${d.unavailable ?? 'no change to split'}.`);
   } else if (d.method === 'rate_mix') {

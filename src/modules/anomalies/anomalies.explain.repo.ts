@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { TOTAL_CHANNEL } from './anomalies.schemas.js';
-import type { PartSums, Sums } from './anomalies.explain.math.js';
+import type { Sums } from './anomalies.explain.math.js';
 
 /**
  * SQL behind explain_anomaly. It reads other concepts' tables (kpis_daily, ad_performance_daily,
@@ -35,7 +35,10 @@ export interface EvaluatedDay {
   window_from: string;
   window_to: string;
   seasonality: string;
+  model: string;
   fired: boolean;
+  /** Left out of later baselines (fired, low volume, triaged expected). */
+  excluded: boolean;
   direction: string | null;
 }
 
@@ -45,75 +48,63 @@ export async function evaluatedDays(
   q: { projectId: string; metric: string; channel: string; from: string; to: string },
 ): Promise<EvaluatedDay[]> {
   return db.query<EvaluatedDay>(
-    `SELECT date, value, baseline_mean, baseline_stddev, z, window_from, window_to, seasonality, fired, direction
+    `SELECT date, value, baseline_mean, baseline_stddev, z, window_from, window_to, seasonality, model, fired, excluded, direction
      FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND date BETWEEN $4::date AND $5::date
      ORDER BY date`,
     [q.projectId, q.channel, q.metric, q.from, q.to],
   );
 }
 
-interface PartRow extends Sums {
-  period: 'current' | 'baseline';
+export interface PartDay extends Sums {
+  date: string;
   key: string;
   label: string;
 }
 
 /**
- * Each part's sums over the two sets of days: the channels of the project (from kpis_daily) for the
- * total, the campaigns of one channel (ad_performance_daily, over every datastream) for a channel.
+ * Each part's sums per day over `dates`: the channels of the project (kpis_daily) for the total,
+ * the campaigns of one channel (ad_performance_daily, over every datastream) for a channel.
  */
-export async function partSums(
+export async function partDays(
   db: SqlExecutor,
-  q: { projectId: string; channel: string; current: string[]; baseline: string[] },
-): Promise<PartSums[]> {
-  const dates = [...q.current, ...q.baseline];
-  const periods = [...q.current.map(() => 'current'), ...q.baseline.map(() => 'baseline')];
+  q: { projectId: string; channel: string; dates: string[] },
+): Promise<PartDay[]> {
   const sums = `sum(spend)::float8 AS spend, sum(revenue)::float8 AS revenue, sum(conversions)::float8 AS conversions,
     sum(clicks)::float8 AS clicks, sum(impressions)::float8 AS impressions`;
   const rows =
     q.channel === TOTAL_CHANNEL
-      ? await db.query<PartRow>(
-          `SELECT p.period, k.channel AS key, k.channel AS label, ${sums}
-           FROM kpis_daily k JOIN unnest($2::date[], $3::text[]) AS p(date, period) ON p.date = k.date
-           WHERE k.project_id = $1 GROUP BY p.period, k.channel`,
-          [q.projectId, dates, periods],
+      ? await db.query<PartDay>(
+          `SELECT date, channel AS key, channel AS label, ${sums}
+           FROM kpis_daily WHERE project_id = $1 AND date = ANY($2::date[]) GROUP BY date, channel`,
+          [q.projectId, q.dates],
         )
-      : await db.query<PartRow>(
-          `SELECT p.period, a.campaign_id AS key, max(a.campaign_name) AS label, ${sums}
-           FROM ad_performance_daily a JOIN unnest($2::date[], $3::text[]) AS p(date, period) ON p.date = a.date
-           WHERE a.project_id = $1 AND a.channel = $4 GROUP BY p.period, a.campaign_id`,
-          [q.projectId, dates, periods, q.channel],
+      : await db.query<PartDay>(
+          `SELECT date, campaign_id AS key, max(campaign_name) AS label, ${sums}
+           FROM ad_performance_daily WHERE project_id = $1 AND date = ANY($2::date[]) AND channel = $3
+           GROUP BY date, campaign_id`,
+          [q.projectId, q.dates, q.channel],
         );
-  const byKey = new Map<string, PartSums>();
-  const zero = (): Sums => ({ spend: 0, revenue: 0, conversions: 0, clicks: 0, impressions: 0 });
-  for (const r of rows) {
-    const part = byKey.get(r.key) ?? { key: r.key, label: r.label, current: zero(), baseline: zero() };
-    if (r.period === 'current') part.label = r.label;
-    part[r.period] = {
-      spend: Number(r.spend),
-      revenue: Number(r.revenue),
-      conversions: Number(r.conversions),
-      clicks: Number(r.clicks),
-      impressions: Number(r.impressions),
-    };
-    byKey.set(r.key, part);
-  }
-  return [...byKey.values()];
+  return rows.map((r) => ({
+    ...r,
+    spend: Number(r.spend),
+    revenue: Number(r.revenue),
+    conversions: Number(r.conversions),
+    clicks: Number(r.clicks),
+    impressions: Number(r.impressions),
+  }));
 }
 
-/** How many of the given days have data in the series (the divisor of a mean per day). */
-export async function daysWithData(
+/** The days of `dates` with data in the series (a kpis_daily row), and the KPIs' currency. */
+export async function seriesDays(
   db: SqlExecutor,
-  q: { projectId: string; channel: string; current: string[]; baseline: string[] },
-): Promise<{ current: number; baseline: number }> {
-  const [row] = await db.query<{ current: number; baseline: number }>(
-    `SELECT count(DISTINCT date) FILTER (WHERE date = ANY($2::date[]))::int AS current,
-       count(DISTINCT date) FILTER (WHERE date = ANY($3::date[]))::int AS baseline
-     FROM kpis_daily WHERE project_id = $1 AND ($4::text IS NULL OR channel = $4)
-       AND (date = ANY($2::date[]) OR date = ANY($3::date[]))`,
-    [q.projectId, q.current, q.baseline, q.channel === TOTAL_CHANNEL ? null : q.channel],
+  q: { projectId: string; channel: string; dates: string[] },
+): Promise<{ dates: Set<string>; currency: string | null }> {
+  const rows = await db.query<{ date: string; currency: string }>(
+    `SELECT date, max(currency) AS currency FROM kpis_daily
+     WHERE project_id = $1 AND date = ANY($2::date[]) AND ($3::text IS NULL OR channel = $3) GROUP BY date`,
+    [q.projectId, q.dates, q.channel === TOTAL_CHANNEL ? null : q.channel],
   );
-  return { current: Number(row?.current ?? 0), baseline: Number(row?.baseline ?? 0) };
+  return { dates: new Set(rows.map((r) => r.date)), currency: rows[0]?.currency?.trim() ?? null };
 }
 
 export interface CheckRow {

@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import { ProjectRef } from '../projects/projects.schemas.js';
-import { CorrelatedEvent } from './anomalies.schemas.js';
+import { AnomalyIdParams, CorrelatedEvent } from './anomalies.schemas.js';
 
 /** Anomaly ids are `anom_…` (issue 29, item 2). */
-export const AnomalyId = z
-  .string()
-  .min(6)
-  .max(100)
-  .regex(/^anom_[A-Za-z0-9_-]+$/, 'an anomaly id looks like anom_…')
-  .describe('The anomaly id (anom_…) from get_anomalies or GET /api/anomalies.');
+export const AnomalyId = AnomalyIdParams.shape.id;
 
-export const ExplainParams = z.object({ id: AnomalyId });
+export const ExplainParams = AnomalyIdParams;
 
 export const ExplainAnomalyToolInput = z.object({ project_id: ProjectRef, anomaly_id: AnomalyId }).strict();
 export type ExplainAnomalyToolInput = z.infer<typeof ExplainAnomalyToolInput>;
@@ -73,6 +68,7 @@ export const ExplainShape = {
     baseline: z.number().nullable(),
     z: z.number().nullable(),
   }),
+  currency: z.string().nullable().describe('Of spend, revenue and CPA figures (the KPIs’ reporting currency).'),
   periods: z.object({
     current: z.object({ from: z.string(), to: z.string(), days: z.number(), days_with_data: z.number() }),
     baseline: z.object({
@@ -81,7 +77,12 @@ export const ExplainShape = {
       seasonality: z.string(),
       days: z.number(),
       days_with_data: z.number(),
-      excluded_fired_days: z.number().describe('Fired days of the series left out of the baseline.'),
+      weighting: z
+        .enum(['equal', 'same_weekday'])
+        .describe('same_weekday: each anomaly day is compared with baseline days of its weekday.'),
+      excluded_days: z
+        .number()
+        .describe('Days of the window the detector left out of baselines (fired, low volume, expected).'),
     }),
   }),
   decomposition: z.object({

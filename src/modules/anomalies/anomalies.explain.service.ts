@@ -7,11 +7,13 @@ import { addDays, daysBetween } from '../money/calendar.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import {
   type BaseMeasure,
+  dayWeights,
   decomposeAdditive,
   decomposeRatio,
   foldTail,
   isRatio,
   RATIO_PARTS,
+  weightedParts,
 } from './anomalies.explain.math.js';
 import * as repo from './anomalies.explain.repo.js';
 import {
@@ -33,8 +35,8 @@ export interface ExplainRequest {
   id?: string | null | undefined;
   /**
    * The baseline to compare with. Default: the window the detector compared first_date with
-   * (its anomalies_daily row), on the same weekdays when that row is day-of-week seasonal, without
-   * the series' fired days.
+   * (its anomalies_daily row, which starts at a level shift's anchor), on the same weekdays when
+   * that row is day-of-week seasonal, without the days the detector excluded from baselines.
    */
   baseline?: { from: string; to: string; seasonality: 'none' | 'day_of_week' } | undefined;
 }
@@ -55,12 +57,14 @@ export class AnomalyExplainService {
 
   /**
    * The explanation of anomaly `id`. Without a grant on its project the anomaly does not exist for
-   * the caller (404, so ids cannot be probed); `projectRef`, when given (the tool), must be its project.
+   * the caller (404, so ids cannot be probed); `projectRef`, when given (the tool), must be its
+   * project. The tool's `default` means the anomaly's own project: the id already names it.
    */
   async explain(ctx: RequestContext, id: string, projectRef?: string): Promise<Explanation> {
     const ep = await repo.findEpisode(this.db, id);
     if (!ep || projectRole(ctx.actor, ep.project_id) === undefined) throw anomalyNotFound(id);
-    const resolved = await this.projects.resolve(ctx, projectRef ?? ep.project_id, 'data.read');
+    const ref = projectRef && projectRef !== 'default' ? projectRef : ep.project_id;
+    const resolved = await this.projects.resolve(ctx, ref, 'data.read');
     if (resolved.project.id !== ep.project_id) throw anomalyNotFound(id);
     const { id: _, project_id: __, ...series } = ep;
     return { resolved, ...(await this.explainFor(ep.project_id, { ...series, metric: series.metric as Metric, id })) };
@@ -98,18 +102,28 @@ export class AnomalyExplainService {
     };
     if (daysBetween(baselineSpec.from, baselineSpec.to) > 366)
       throw new ValidationError([{ path: 'baseline', message: 'the baseline may span at most 366 days' }]);
-    const fired = new Set(evaluated.filter((r) => r.fired).map((r) => r.date));
+    // The days the detector itself left out of later baselines (fired, low volume, triaged expected).
+    const excluded = new Set(evaluated.filter((r) => r.excluded).map((r) => r.date));
     const weekdays = new Set(current.map(weekday));
     const candidates = dateRange(baselineSpec.from, baselineSpec.to).filter(
       (d) => d < first && (baselineSpec.seasonality !== 'day_of_week' || weekdays.has(weekday(d))),
     );
-    const baseline = candidates.filter((d) => !fired.has(d));
+    const baseline = candidates.filter((d) => !excluded.has(d));
 
-    const scope = { projectId, channel: q.channel, current, baseline };
-    const [parts, days] = await Promise.all([repo.partSums(this.db, scope), repo.daysWithData(this.db, scope)]);
+    const dates = [...current, ...baseline];
+    const [rows, series] = await Promise.all([
+      repo.partDays(this.db, { projectId, channel: q.channel, dates }),
+      repo.seriesDays(this.db, { projectId, channel: q.channel, dates }),
+    ]);
+    const curData = current.filter((d) => series.dates.has(d));
+    const baseData = baseline.filter((d) => series.dates.has(d));
+    const weekly = baselineSpec.seasonality === 'day_of_week' || /weekly/.test(firstRow?.model ?? '');
+    const weights = dayWeights(curData, baseData, weekly && !q.baseline);
+    const parts = weightedParts(rows, weights);
     const ratio = isRatio(q.metric) ? RATIO_PARTS[q.metric] : null;
+    const withData = { current: curData.length ? 1 : 0, baseline: baseData.length ? 1 : 0 };
     const decomposition = foldTail(
-      isRatio(q.metric) ? decomposeRatio(q.metric, parts) : decomposeAdditive(q.metric as BaseMeasure, parts, days),
+      isRatio(q.metric) ? decomposeRatio(q.metric, parts) : decomposeAdditive(q.metric as BaseMeasure, parts, withData),
       MAX_PARTS,
     );
 
@@ -132,15 +146,17 @@ export class AnomalyExplainService {
         baseline: peak?.baseline_mean ?? null,
         z: peak?.z ?? null,
       },
+      currency: series.currency,
       periods: {
-        current: { from: first, to: q.last_date, days: current.length, days_with_data: days.current },
+        current: { from: first, to: q.last_date, days: current.length, days_with_data: curData.length },
         baseline: {
           from: baselineSpec.from,
           to: baselineSpec.to,
           seasonality: baselineSpec.seasonality,
           days: baseline.length,
-          days_with_data: days.baseline,
-          excluded_fired_days: candidates.length - baseline.length,
+          days_with_data: baseData.length,
+          weighting: weights.weighting,
+          excluded_days: candidates.length - baseline.length,
         },
       },
       decomposition: {

@@ -130,8 +130,20 @@ export function weeklyProfile(days: number[], values: number[], p: Pick<RulePara
   return groups.map((g) => loc(g) - level);
 }
 
-/** The baseline of day t from its frame (days and values) and, with auto, the weekly profile. */
-export function fitBaseline(days: number[], values: number[], t: number, p: RuleParams, profile: number[] | null): Fit {
+/**
+ * The baseline of day t from its frame (days and values not excluded) and, with auto, the weekly
+ * profile. The robust scale is measured on every day of the frame, excluded days included
+ * (`all`): the MAD already ignores a few outliers, while leaving out the days that fired would cut
+ * the tails off the noise, shrink the scale and make the rule fire more and more.
+ */
+export function fitBaseline(
+  days: number[],
+  values: number[],
+  t: number,
+  p: RuleParams,
+  profile: number[] | null,
+  all?: { days: number[]; values: number[] },
+): Fit {
   const loc = p.baseline === 'robust' ? median : mean;
   const scaleOf = (ys: number[]) => {
     const l = loc(ys);
@@ -142,19 +154,26 @@ export function fitBaseline(days: number[], values: number[], t: number, p: Rule
   if (profile) model += '+weekly';
   const offset = (d: number) => (profile ? profile[mod7(d)]! : 0);
   let ys = values.map((v, i) => v - offset(days[i]!));
+  let slope = 0;
   if (p.seasonality === 'auto' && ys.length >= TREND_MIN_POINTS) {
     const base = scaleOf(ys) ?? 0;
     const half = ys.length >> 1;
     const span = loc(days.slice(ys.length - half)) - loc(days.slice(0, half));
-    const slope = span > 0 ? (loc(ys.slice(ys.length - half)) - loc(ys.slice(0, half))) / span : 0;
+    const b = span > 0 ? (loc(ys.slice(ys.length - half)) - loc(ys.slice(0, half))) / span : 0;
     // Each point projected to day t along the trend: their level is then the expected value.
-    const projected = ys.map((y, i) => y + slope * (t - days[i]!));
+    const projected = ys.map((y, i) => y + b * (t - days[i]!));
     if (base > 0 && (scaleOf(projected) ?? 0) <= TERM_GAIN * base) {
       ys = projected;
+      slope = b;
       model += '+trend';
     }
   }
-  return { expected: loc(ys) + offset(t), scale: scaleOf(ys), model };
+  const level = loc(ys);
+  if (p.baseline === 'robust' && all && all.values.length > ys.length) {
+    const residuals = all.values.map((v, i) => v - offset(all.days[i]!) + slope * (t - all.days[i]!) - level);
+    return { expected: level + offset(t), scale: robustScale(residuals), model };
+  }
+  return { expected: level + offset(t), scale: scaleOf(ys), model };
 }
 
 const mod7 = (d: number) => ((d % 7) + 7) % 7;
@@ -188,6 +207,8 @@ export function evaluateSeries(
     const values: number[] = [];
     const weekDays: number[] = [];
     const weekValues: number[] = [];
+    const allDays: number[] = [];
+    const allValues: number[] = [];
     for (let j = lo; j < i; j += 1) {
       const q = points[j]!;
       if (p.seasonality === 'auto') {
@@ -196,6 +217,8 @@ export function evaluateSeries(
       }
       if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
       if (anchor !== null && q.d < anchor) continue;
+      allDays.push(q.d);
+      allValues.push(q.value);
       if (state.excluded.has(q.d)) continue;
       days.push(q.d);
       values.push(q.value);
@@ -203,7 +226,7 @@ export function evaluateSeries(
     const n = values.length;
     const minTraining = anchor !== null ? Math.min(p.min_training_days, p.level_shift_days) : p.min_training_days;
     const profile = p.seasonality === 'auto' ? weeklyProfile(weekDays, weekValues, p) : null;
-    const fit = n >= 1 ? fitBaseline(days, values, t, p, profile) : null;
+    const fit = n >= 1 ? fitBaseline(days, values, t, p, profile, { days: allDays, values: allValues }) : null;
     const expected = fit?.expected ?? null;
     // A scale within float noise of 0 is a flat baseline: no z (the relative change decides).
     const scale = fit?.scale ?? null;

@@ -16,19 +16,26 @@ export function median(values: readonly number[]): number {
 export const MAD_TO_SIGMA = 1.4826;
 export const MEAN_AD_TO_SIGMA = 1.2533;
 
+/** Residuals are clipped at this many MAD-based σ from their median before the scale is taken. */
+export const WINSOR_K = 3;
+
 /**
- * The robust scale of residuals around their median: 1.4826 · MAD; where more than half the points
- * sit on the median (MAD 0, common for small counts), 1.2533 · the mean absolute deviation from the
- * median (Iglewicz and Hoaglin's fallback), so one differing point does not give an infinite z;
- * 0 only when every point is equal (a flat baseline: no z, the relative change decides).
+ * The robust scale of residuals: the sample standard deviation (n − 1) after winsorizing them at
+ * their median ± 3 s, with s = 1.4826 · MAD (1.2533 · the mean absolute deviation from the median
+ * where more than half the points sit on the median, Iglewicz and Hoaglin's fallback). Clipping
+ * keeps one spike from inflating the scale; keeping the clipped tails (not the MAD alone) keeps the
+ * heavier-than-normal tails of marketing noise in it, so z is not overstated. 0 when every point is
+ * equal (a flat baseline: no z, the relative change decides).
  */
 export function robustScale(residuals: readonly number[]): number {
-  if (residuals.length === 0) return 0;
+  if (residuals.length < 2) return 0;
   const m = median(residuals);
   const dev = residuals.map((r) => Math.abs(r - m));
   const mad = median(dev);
-  if (mad > 0) return MAD_TO_SIGMA * mad;
-  return (MEAN_AD_TO_SIGMA * dev.reduce((a, b) => a + b, 0)) / dev.length;
+  const s = mad > 0 ? MAD_TO_SIGMA * mad : (MEAN_AD_TO_SIGMA * dev.reduce((a, b) => a + b, 0)) / dev.length;
+  if (s === 0) return 0;
+  const clipped = residuals.map((r) => Math.min(m + WINSOR_K * s, Math.max(m - WINSOR_K * s, r)));
+  return stddevSamp(clipped) ?? 0;
 }
 
 export function mean(values: readonly number[]): number {

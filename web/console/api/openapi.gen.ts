@@ -2907,6 +2907,8 @@ export interface operations {
                             id: string;
                             title: string;
                         }[];
+                        /** @description Of spend, revenue and CPA figures (the KPIs’ reporting currency). */
+                        currency: string | null;
                         data_quality: {
                             checks: {
                                 dataset: string;
@@ -2975,11 +2977,16 @@ export interface operations {
                             baseline: {
                                 days: number;
                                 days_with_data: number;
-                                /** @description Fired days of the series left out of the baseline. */
-                                excluded_fired_days: number;
+                                /** @description Days of the window the detector left out of baselines (fired, low volume, expected). */
+                                excluded_days: number;
                                 from: string;
                                 seasonality: string;
                                 to: string;
+                                /**
+                                 * @description same_weekday: each anomaly day is compared with baseline days of its weekday.
+                                 * @enum {string}
+                                 */
+                                weighting: "equal" | "same_weekday";
                             };
                             current: {
                                 days: number;

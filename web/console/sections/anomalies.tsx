@@ -8,6 +8,7 @@ import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import { ExplainPanel } from './anomaly-explain.js';
 import { PrecisionPanel } from './anomaly-precision.js';
 import { TriageControls } from './anomaly-triage.js';
 import { Day, metricLabel } from './common.js';
@@ -106,6 +107,7 @@ function AnomalyList() {
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="anomalies" />}
       {current && <AnomalyChart key={keyOf(current)} a={current} />}
+      {current && <ExplainPanel key={current.id} id={current.id} />}
       <div class="table-wrap">
         <DataTable
           caption={'Fired anomalies'}
@@ -186,18 +188,6 @@ function AnomalyChart(props: { a: Anomaly }) {
           label={metricLabel(a.metric, a.channel)}
           summary={`${metricLabel(a.metric, a.channel)} per day with its trailing baseline and a band of ± ${data.data.series.rule.threshold} σ.`}
         />
-      )}
-      {markers.length > 0 && (
-        <div>
-          <h3>Events on the chart</h3>
-          <ul class="small" aria-label="Events on the chart">
-            {markers.map((m) => (
-              <li key={`${m.day}${m.label}`}>
-                <Day day={m.day} />: {m.label}
-              </li>
-            ))}
-          </ul>
-        </div>
       )}
       <TriageControls anomalyId={a.id} />
     </section>

@@ -5,6 +5,8 @@ import { fmtDay, fmtDelta, fmtNumber } from '../../shared/format.js';
 import { channelName, fmtKpi, kpiLabel, kpiUnit, toneOf } from '../../shared/kpi.js';
 import { type BaselinePoint, bandOf, chartRange } from '../../shared/series.js';
 import { startView, type ViewProps } from '../../shared/view.js';
+import { ExplainSection, type Explanation, isExplanation } from '../../shared/explain.js';
+import { ExplainLoader } from './explain.js';
 import { TriageButtons, type TriageStatus } from './triage.js';
 
 interface Anomaly {
@@ -39,6 +41,7 @@ const keyOf = (a: Anomaly) => `${a.date}|${a.metric}|${a.channel}`;
 
 function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewProps<AnomaliesData>['host'] }) {
   const a = props.anomaly;
+  const [explaining, setExplaining] = useState(false);
   const f = props.host.format;
   const range = chartRange(a.date, a.window.from);
   const series = useToolData<SeriesData>(props.host, 'get_metric_series', {
@@ -129,11 +132,39 @@ function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewPr
       ) : (
         <p class="muted small">No context event was active that day.</p>
       )}
+      {a.id && (
+        <button type="button" class="action" aria-expanded={explaining} onClick={() => setExplaining(!explaining)}>
+          {explaining ? 'Hide the explanation' : 'Why did it move?'}
+        </button>
+      )}
+      {a.id && explaining && <ExplainLoader projectId={props.projectId} anomalyId={a.id} host={props.host} />}
     </section>
   );
 }
 
+/** explain_anomaly's own answer: the explanation alone. */
+function ExplanationView({ data, host }: { data: Explanation; host: ViewProps<AnomaliesData>['host'] }) {
+  const a = data.anomaly;
+  const f = host.format;
+  return (
+    <div class="stack">
+      <h1>
+        {kpiLabel(a.metric)} · {channelName(a.channel)}, {fmtDay(a.first_date, f)}
+        {a.last_date !== a.first_date ? ` – ${fmtDay(a.last_date, f)}` : ''}
+      </h1>
+      <section class="card">
+        <ExplainSection data={data} format={f} />
+      </section>
+    </div>
+  );
+}
+
 function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
+  if (isExplanation(answer.data)) return <ExplanationView data={answer.data} host={host} />;
+  return <AnomalyList answer={answer} host={host} />;
+}
+
+function AnomalyList({ answer, host }: ViewProps<AnomaliesData>) {
   const d = answer.data;
   const f = host.format;
   const [selected, setSelected] = useState<string | null>(d.anomalies[0] ? keyOf(d.anomalies[0]) : null);
