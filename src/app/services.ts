@@ -20,7 +20,7 @@ import { ContextEventsService, contextEventsDemoSeeder } from '../modules/contex
 import { createEvaluators } from '../modules/evaluators/index.js';
 import { BackupService } from '../modules/backup/index.js';
 import { createAlerts } from '../modules/alerts/index.js';
-import { AnomalyTriageService } from '../modules/anomalies/index.js';
+import { AnomalyFeedbackService, AnomalyTriageService } from '../modules/anomalies/index.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
@@ -104,6 +104,7 @@ export function createServices(deps: ServiceDeps): Services {
     evaluators,
     alerts,
     anomalyTriage,
+    anomalyFeedback: new AnomalyFeedbackService(deps.db, projects),
     backups: new BackupService(deps.db, org.audit),
   };
 }

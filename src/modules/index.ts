@@ -10,6 +10,7 @@ import {
   anomalyRoutes,
   anomalyTools,
   anomalyTriageRoutes,
+  anomalyFeedbackRoutes,
   anomalyTriageTools,
 } from './anomalies/index.js';
 import { backupRoutes } from './backup/index.js';
@@ -82,6 +83,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...anomalyRoutes(evaluators.anomalies),
     ...anomalyExplainRoutes(evaluators.explain),
     ...anomalyTriageRoutes(services.anomalyTriage),
+    ...anomalyFeedbackRoutes(services.anomalyFeedback),
     ...insightRoutes(evaluators.insights),
     ...dqRoutes(evaluators.dq),
     ...reportRoutes(evaluators.reports),

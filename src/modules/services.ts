@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger.js';
 import type { ContextEventsService } from './context-events/index.js';
 import type { BackupService } from './backup/index.js';
 import type { Alerts } from './alerts/index.js';
+import type { AnomalyFeedbackService } from './anomalies/anomalies.feedback.service.js';
 import type { AnomalyTriageService } from './anomalies/anomalies.triage.service.js';
 import type { CredentialsService } from './credentials/credentials.service.js';
 import type { DemoSeed } from './demo/index.js';
@@ -73,6 +74,8 @@ export interface Services {
   alerts: Alerts;
   /** Triage of fired anomalies: status, note, assignee, linked event; feeds baselines (issue 30). */
   anomalyTriage: AnomalyTriageService;
+  /** Precision per metric and channel from triage, and replays of candidate settings (issue 30). */
+  anomalyFeedback: AnomalyFeedbackService;
   /** Snapshots of the embedded store (`context-hub backup`, POST /api/admin/backup). */
   backups: BackupService;
 }

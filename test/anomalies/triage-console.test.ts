@@ -86,4 +86,45 @@ describe.each(STORES)('console: triage on the anomaly page [%s]', (store) => {
     await page.setViewportSize({ width: 390, height: 900 });
     await ui.check('anomaly-triage-390');
   });
+
+  it('shows the precision table, replays candidate settings and lets an admin apply one', async () => {
+    const list = (await api(`${service.url}/api/anomalies?project_id=${P}&since=2026-04-10&metric=spend`)).body
+      .anomalies;
+    const total = list.find((a: { channel: string }) => a.channel === '_total');
+    expect(
+      (await api(`${service.url}/api/anomalies/${total.id}`, { method: 'PATCH', json: { status: 'false_positive' } }))
+        .status,
+    ).toBe(200);
+    const page = await ui.open(`${P}/anomalies`);
+    await page.getByRole('tab', { name: 'Precision' }).click();
+    const table = page.getByRole('table', { name: 'Precision per metric and channel' });
+    await table.locator('tbody tr').first().waitFor();
+    const cells = async (name: string) =>
+      table
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name, exact: true }) })
+        .getByRole('cell')
+        .allTextContents();
+    expect(await cells('Spend · A')).toEqual(['Spend · A', '1', '1', '0', '1', '100 %']);
+    expect(await cells('Spend · All channels')).toEqual(['Spend · All channels', '1', '1', '1', '0', '0 %']);
+    await page.getByRole('button', { name: 'Suggest settings' }).click();
+    const suggested = page.getByRole('table', { name: 'Candidate settings replayed over the period' });
+    await suggested.locator('tbody tr').first().waitFor();
+    // Every threshold the replay tries still fires the spike; the false positive is the same spike.
+    const row = suggested.getByRole('row').filter({ has: page.getByRole('cell', { name: 'threshold 3.5 σ' }) });
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      'threshold 3.5 σ',
+      expect.any(String),
+      '0',
+      '1 of 1',
+      'Apply',
+    ]);
+    await ui.check('anomaly-precision-1280');
+    await row.getByRole('button', { name: 'Apply threshold 3.5 σ' }).click();
+    await page.getByRole('status').filter({ hasText: 'Applied: threshold 3.5 σ' }).waitFor();
+    const settings = await api(`${service.url}/api/anomalies/settings?project_id=${P}`);
+    expect(settings.body.effective.threshold).toBe(3.5);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await ui.check('anomaly-precision-390');
+  });
 });

@@ -6,3 +6,5 @@ export { anomalyExplainTools } from './anomalies.explain.tools.js';
 export { anomalyTriageRoutes } from './anomalies.triage.routes.js';
 export { anomalyTriageTools } from './anomalies.triage.tools.js';
 export { AnomalyTriageService } from './anomalies.triage.service.js';
+export { anomalyFeedbackRoutes } from './anomalies.feedback.routes.js';
+export { AnomalyFeedbackService } from './anomalies.feedback.service.js';

@@ -316,6 +316,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/anomalies/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per metric and channel over the last 90 days: anomalies fired, triaged, false positives, confirmed and precision */
+        get: operations["getApiAnomaliesFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anomalies/feedback/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Replays the last 90 days with candidate settings (threshold, seasonality, volume guard) through the evaluator, writing nothing: false positives each would silence and confirmed anomalies it would still fire */
+        get: operations["getApiAnomaliesFeedbackSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/anomalies/series": {
         parameters: {
             query?: never;
@@ -3065,6 +3099,390 @@ export interface operations {
                         project_id: string;
                         rows: number;
                         to: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesFeedback: {
+        parameters: {
+            query: {
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        project_id: string;
+                        rows: {
+                            channel: string;
+                            /** @description Triaged acknowledged, resolved or expected. */
+                            confirmed: number;
+                            false_positives: number;
+                            /** @description Anomalies with a fired day in the period. */
+                            fired: number;
+                            metric: string;
+                            /** @description confirmed / (confirmed + false_positives); null before any verdict. */
+                            precision: number | null;
+                            /** @description Of those, triaged (any status but open). */
+                            triaged: number;
+                        }[];
+                        to: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAnomaliesFeedbackSuggestions: {
+        parameters: {
+            query: {
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        candidates: {
+                            confirmed_missed: number;
+                            /** @description Confirmed anomalies that would still fire. */
+                            confirmed_still_fired: number;
+                            /** @description Triaged false positives that would not have fired. */
+                            false_positives_silenced: number;
+                            false_positives_still_fired: number;
+                            /** @description Anomalies the replay fires (series-days runs). */
+                            fired: number;
+                            /** @description What the candidate changes. */
+                            label: string;
+                            /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
+                            settings: {
+                                /**
+                                 * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                                 * @enum {string}
+                                 */
+                                baseline?: "robust" | "mean";
+                                /**
+                                 * @description spike, drop or both (default both).
+                                 * @enum {string}
+                                 */
+                                direction?: "spike" | "drop" | "both";
+                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                                exclude_anomalies?: boolean;
+                                /** @description Consecutive fired days that make a level shift (default 5). */
+                                level_shift_days?: number;
+                                /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                                level_shifts?: boolean;
+                                metrics?: {
+                                    clicks?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    conversions?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    cpa?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    ctr?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    cvr?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    impressions?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    revenue?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    roas?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    spend?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                };
+                                /** @description Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), 100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr. */
+                                min_abs_change?: number;
+                                /** @description Minimum |value − mean| / |mean| to fire (default 0.05 = 5%). */
+                                min_relative_change?: number;
+                                /** @description Baseline points needed before anything fires (default 14). */
+                                min_training_days?: number;
+                                /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
+                                seasonal_weeks?: number;
+                                /**
+                                 * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                                 * @enum {string}
+                                 */
+                                seasonality?: "auto" | "none" | "day_of_week";
+                                /** @description |z| at or above which an anomaly fires (default 3). */
+                                threshold?: number;
+                                /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                                window_days?: number;
+                            };
+                        }[];
+                        confirmed: number;
+                        /** @description The stored settings replayed (the reference). */
+                        current: {
+                            confirmed_missed: number;
+                            /** @description Confirmed anomalies that would still fire. */
+                            confirmed_still_fired: number;
+                            /** @description Triaged false positives that would not have fired. */
+                            false_positives_silenced: number;
+                            false_positives_still_fired: number;
+                            /** @description Anomalies the replay fires (series-days runs). */
+                            fired: number;
+                            /** @description What the candidate changes. */
+                            label: string;
+                            /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
+                            settings: {
+                                /**
+                                 * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                                 * @enum {string}
+                                 */
+                                baseline?: "robust" | "mean";
+                                /**
+                                 * @description spike, drop or both (default both).
+                                 * @enum {string}
+                                 */
+                                direction?: "spike" | "drop" | "both";
+                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                                exclude_anomalies?: boolean;
+                                /** @description Consecutive fired days that make a level shift (default 5). */
+                                level_shift_days?: number;
+                                /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
+                                level_shifts?: boolean;
+                                metrics?: {
+                                    clicks?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    conversions?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    cpa?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    ctr?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    cvr?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    impressions?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    revenue?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    roas?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                    spend?: {
+                                        /** @enum {string} */
+                                        direction?: "spike" | "drop" | "both";
+                                        enabled?: boolean;
+                                        min_abs_change?: number;
+                                        min_relative_change?: number;
+                                        min_training_days?: number;
+                                        /** @description Ratio metrics only (roas, cpa: conversions; cvr: clicks; ctr: impressions): the smallest count on the day for the ratio to fire; below it the row says insufficient_volume. 0 turns the guard off. */
+                                        min_volume?: number;
+                                        threshold?: number;
+                                    };
+                                };
+                                /** @description Where the baseline is flat at zero (no relative change exists): minimum |value − mean| to fire, in the metric's unit, for every metric. Default per metric: 1 (spend, revenue, cpa, conversions, clicks), 100 impressions, 0.1 roas, 0.001 ctr, 0.01 cvr. */
+                                min_abs_change?: number;
+                                /** @description Minimum |value − mean| / |mean| to fire (default 0.05 = 5%). */
+                                min_relative_change?: number;
+                                /** @description Baseline points needed before anything fires (default 14). */
+                                min_training_days?: number;
+                                /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
+                                seasonal_weeks?: number;
+                                /**
+                                 * @description auto (default): a weekly profile and a trend term per series and day, each kept when it cuts the baseline's spread to 60% or less; none; day_of_week: the baseline is the same weekday over seasonal_weeks weeks.
+                                 * @enum {string}
+                                 */
+                                seasonality?: "auto" | "none" | "day_of_week";
+                                /** @description |z| at or above which an anomaly fires (default 3). */
+                                threshold?: number;
+                                /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                                window_days?: number;
+                            };
+                        };
+                        false_positives: number;
+                        from: string;
+                        project_id: string;
+                        to: string;
                     };
                 };
             };

@@ -9,6 +9,7 @@ import { route } from '../router.js';
 import { useStore } from '../store.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
 import { ExplainPanel } from './anomaly-explain.js';
+import { PrecisionPanel } from './anomaly-precision.js';
 import { TriageControls } from './anomaly-triage.js';
 import { Day, metricLabel } from './common.js';
 
@@ -26,12 +27,19 @@ function Anomalies() {
       <Tabs
         tabs={[
           { id: 'list', label: 'Fired anomalies' },
+          { id: 'precision', label: 'Precision' },
           { id: 'settings', label: 'Settings' },
         ]}
         current={tab}
         onChange={setTab}
       />
-      {tab === 'list' ? <AnomalyList /> : <SettingsPanel editable={can('admin')} />}
+      {tab === 'list' ? (
+        <AnomalyList />
+      ) : tab === 'precision' ? (
+        <PrecisionPanel />
+      ) : (
+        <SettingsPanel editable={can('admin')} />
+      )}
     </>
   );
 }
