@@ -97,13 +97,13 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(get.body.updated_at).toBeNull();
     expect(get.body.effective).toMatchObject({
       window_days: 28,
-      threshold: 3,
+      threshold: 4,
       min_training_days: 14,
       min_relative_change: 0.05,
       direction: 'both',
       seasonality: 'auto',
-      baseline: 'robust',
-      exclude_anomalies: true,
+      baseline: 'mean',
+      exclude_anomalies: false,
       level_shifts: true,
       level_shift_days: 5,
     });
@@ -124,6 +124,12 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   });
 
   it('evaluates every series: robust z against the trailing 28 days, training minimum, flat baselines', async () => {
+    // The robust rule with exclusion at |z| 3 (the defaults are the mean at |z| 4: docs/api.md).
+    const robust = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
+      method: 'PUT',
+      json: { baseline: 'robust', exclude_anomalies: true, threshold: 3 },
+    });
+    expect(robust.status).toBe(200);
     const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ from: DATES[0], to: DATES[59] });
@@ -216,7 +222,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(put.status).toBe(200);
     expect(put.body.effective.metrics.find((m: any) => m.metric === 'spend')).toMatchObject({
       direction: 'drop',
-      threshold: 3,
+      threshold: 4,
     });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     const list = await api(`${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&metric=spend`);

@@ -8,7 +8,8 @@ import { awaitRun } from '../support/flows.js';
 
 // Issue 29 target: on the demo project the four seeded incidents still fire (the rule before issue
 // 29 misses the video revenue drop). The fired count of the last 30 days is measured against the
-// previous rule and printed; it does NOT drop yet (see docs/api.md, "Measured"): not asserted.
+// previous rule and printed; it does NOT drop yet (21 against 20, docs/api.md "Defaults and why"):
+// not asserted.
 
 /** The rule before issue 29, through the same evaluator (docs/api.md, "Reproducing other rules"). */
 const PREVIOUS_RULE = {

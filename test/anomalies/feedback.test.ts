@@ -24,7 +24,7 @@ describe.each(STORES)('feedback into settings [%s]', (store) => {
     await createProject(service, P, 'USD', 'UTC');
     const put = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
       method: 'PUT',
-      json: { baseline: 'mean', seasonality: 'none', level_shifts: false },
+      json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: true, threshold: 3 },
     });
     expect(put.status).toBe(200);
     await writeKpis(

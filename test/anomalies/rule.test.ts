@@ -6,7 +6,8 @@ import { createProject } from '../support/flows.js';
 import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
 
 // Issue 29, item 1: each part of the detection rule, on a series built to show it. Every channel
-// of the project is one such series; the settings are the defaults unless a test says otherwise.
+// of the project is one such series; the settings are ROBUST (the robust rule with exclusion at |z| 3,
+// what each part is shown on) plus what a test says.
 
 const P = 'proj_rule';
 const DATES = days('2026-03-02', 60); // a Monday
@@ -30,11 +31,16 @@ const SERIES: Record<string, (i: number) => number> = {
 
 type Row = Record<string, any>;
 
+const ROBUST = { baseline: 'robust', exclude_anomalies: true, threshold: 3 };
+
 describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-05-10T12:00:00Z');
   const put = async (settings: object) => {
-    const res = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, { method: 'PUT', json: settings });
+    const res = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
+      method: 'PUT',
+      json: { ...ROBUST, ...settings },
+    });
     expect(res.status).toBe(200);
     const ev = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     expect(ev.status).toBe(200);

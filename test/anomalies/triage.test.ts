@@ -55,7 +55,7 @@ describe.each(STORES)('anomaly triage [%s]', (store) => {
       (
         await as('owner-1', `/api/anomalies/settings?project_id=${P}`, {
           method: 'PUT',
-          json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: false },
+          json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: false, threshold: 3 },
         })
       ).status,
     ).toBe(200);
@@ -196,10 +196,10 @@ describe.each(STORES)('anomaly triage [%s]', (store) => {
     );
     expect(Number(stored!.baseline_mean)).toBeCloseTo(windowMean(false), 9);
 
-    // With exclusion on (the default), a fired day is out of baselines; false_positive puts it back.
+    // With exclusion on, a fired day is out of baselines; false_positive puts it back.
     const put = await as('owner-1', `/api/anomalies/settings?project_id=${P}`, {
       method: 'PUT',
-      json: { baseline: 'mean', seasonality: 'none', level_shifts: false },
+      json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: true, threshold: 3 },
     });
     expect(put.status).toBe(200);
     await as('owner-1', `/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });

@@ -3193,7 +3193,7 @@ export interface operations {
                             /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
                             settings: {
                                 /**
-                                 * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                                 * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
                                  * @enum {string}
                                  */
                                 baseline?: "robust" | "mean";
@@ -3202,7 +3202,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 direction?: "spike" | "drop" | "both";
-                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                                /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
                                 level_shift_days?: number;
@@ -3322,7 +3322,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
-                                /** @description |z| at or above which an anomaly fires (default 3). */
+                                /** @description |z| at or above which an anomaly fires (default 4). */
                                 threshold?: number;
                                 /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
                                 window_days?: number;
@@ -3344,7 +3344,7 @@ export interface operations {
                             /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
                             settings: {
                                 /**
-                                 * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                                 * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
                                  * @enum {string}
                                  */
                                 baseline?: "robust" | "mean";
@@ -3353,7 +3353,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 direction?: "spike" | "drop" | "both";
-                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                                /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
                                 level_shift_days?: number;
@@ -3473,7 +3473,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
-                                /** @description |z| at or above which an anomaly fires (default 3). */
+                                /** @description |z| at or above which an anomaly fires (default 4). */
                                 threshold?: number;
                                 /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
                                 window_days?: number;
@@ -3608,7 +3608,7 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
-                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
                              * @enum {string}
                              */
                             baseline?: "robust" | "mean";
@@ -3617,7 +3617,7 @@ export interface operations {
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
-                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
                             level_shift_days?: number;
@@ -3737,7 +3737,7 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
-                            /** @description |z| at or above which an anomaly fires (default 3). */
+                            /** @description |z| at or above which an anomaly fires (default 4). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
                             window_days?: number;
@@ -3770,7 +3770,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                     * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
                      * @enum {string}
                      */
                     baseline?: "robust" | "mean";
@@ -3779,7 +3779,7 @@ export interface operations {
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
-                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                    /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
                     exclude_anomalies?: boolean;
                     /** @description Consecutive fired days that make a level shift (default 5). */
                     level_shift_days?: number;
@@ -3899,7 +3899,7 @@ export interface operations {
                      * @enum {string}
                      */
                     seasonality?: "auto" | "none" | "day_of_week";
-                    /** @description |z| at or above which an anomaly fires (default 3). */
+                    /** @description |z| at or above which an anomaly fires (default 4). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
                     window_days?: number;
@@ -3944,7 +3944,7 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
-                             * @description robust (default): median and 1.4826 × MAD; mean: mean and sample standard deviation (the rule before).
+                             * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
                              * @enum {string}
                              */
                             baseline?: "robust" | "mean";
@@ -3953,7 +3953,7 @@ export interface operations {
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
-                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
+                            /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
                             level_shift_days?: number;
@@ -4073,7 +4073,7 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
-                            /** @description |z| at or above which an anomaly fires (default 3). */
+                            /** @description |z| at or above which an anomaly fires (default 4). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
                             window_days?: number;
