@@ -21,6 +21,10 @@ const NOT_PAGINATED: Record<string, string> = {
   '/api/org/me': "the caller's own grants (one per project) and its token's scopes and permissions",
   '/api/anomalies/series': 'one point per day between from and to, a range the caller chose',
   '/api/skills/{name}/prompt': "one Skill's prompt: at most 11 arguments, and the caller's projects that hold it",
+  '/api/anomalies/{id}/explain': "one anomaly's parts (at most 50) and the events active on its days (at most 92)",
+  '/api/anomalies/{id}/triage': 'allowed_next: the statuses one anomaly may move to, at most four',
+  '/api/anomalies/feedback': 'one row per metric and channel that fired in the last 90 days (9 metrics × channels)',
+  '/api/anomalies/feedback/suggestions': 'the fixed candidate settings replayed: at most six',
 };
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; anyOf?: Schema[]; $ref?: string };
