@@ -150,7 +150,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     version: VERSION,
     challenge: auth.challenge,
     onAuthenticated: auth.onAuthenticated,
-    onResponse: restAuditFallback(services.org.audit, clock),
+    beforeSend: restAuditFallback(services.org.audit, clock),
   };
   const mcpGate = createMcpGate(httpDeps);
   const fastPath =

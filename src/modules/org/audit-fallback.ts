@@ -9,7 +9,7 @@ const MCP_PATHS = /^\/(mcp|sse|messages)(\/|\?|$)/;
 /**
  * REST: after a successful write that recorded no audit entry of its own, record a generic one
  * (`http.post` on `/api/...`). MCP transports are skipped: tool calls are audited per call.
- * The HTTP app calls it once it has answered a request (HttpAppDeps.onResponse).
+ * The HTTP app calls it once an answer is ready, before sending it (HttpAppDeps.beforeSend).
  */
 export function restAuditFallback(audit: AuditService, clock: Clock): (request: AnsweredRequest) => Promise<void> {
   return async (request) => {

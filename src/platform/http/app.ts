@@ -33,7 +33,7 @@ function refuseFastifySchemas(): never {
 /** Paths exempt from Host validation so platform probes work (DESIGN §7). */
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-/** A request Fastify answered, as the onResponse hook of HttpAppDeps sees it. */
+/** A request whose answer is ready, as the beforeSend hook of HttpAppDeps sees it. */
 export interface AnsweredRequest {
   method: string;
   /** The path without the query. */
@@ -56,8 +56,11 @@ export interface HttpAppDeps extends GateDeps {
   version: string;
   /** WWW-Authenticate value for 401 answers and 403 insufficient_scope answers. */
   challenge(request: FastifyRequest, error: UnauthorizedError | InsufficientScopeError): string;
-  /** Called once Fastify has answered a request (the REST audit fallback). */
-  onResponse?: (request: AnsweredRequest) => Promise<void>;
+  /**
+   * Called once a request's answer is ready and before it is sent (the REST audit fallback): the
+   * caller that hears of a write can read its audit entry at once.
+   */
+  beforeSend?: (request: AnsweredRequest) => Promise<void>;
 }
 
 export interface HttpAppOptions {
@@ -120,10 +123,11 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
     }
   });
 
-  const onResponse = deps.onResponse;
-  if (onResponse) {
-    app.addHook('onResponse', async (request, reply) =>
-      onResponse({
+  const beforeSend = deps.beforeSend;
+  if (beforeSend) {
+    // onSend, not onResponse: an entry written after the answer raced the caller's next read.
+    app.addHook('onSend', async (request, reply, payload) => {
+      await beforeSend({
         method: request.method,
         path: request.url.split('?')[0]!,
         routeUrl: request.routeOptions.url,
@@ -132,8 +136,9 @@ export function buildHttpApp(deps: HttpAppDeps, routes: AnyRouteSpec[], options:
         actor: request.actor,
         requestId: String(request.id),
         log: request.log,
-      }),
-    );
+      });
+      return payload;
+    });
   }
 
   installBodyParsers(app);
