@@ -38,7 +38,9 @@ export async function demoPoints(cacheDir: string): Promise<DemoPoint[]> {
       await app.jobs.start();
       await app.services.demo.run(app.systemContext());
       for (;;) {
-        const runs = await db.query<{ status: string }>("SELECT status FROM datastream_runs WHERE project_id = 'proj_demo'");
+        const runs = await db.query<{ status: string }>(
+          "SELECT status FROM datastream_runs WHERE project_id = 'proj_demo'",
+        );
         if (runs.length && runs.every((r) => r.status === 'succeeded')) break;
         if (runs.some((r) => r.status === 'failed')) throw new Error('demo run failed');
         await new Promise((resolve) => setTimeout(resolve, 200));

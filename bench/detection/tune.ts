@@ -34,7 +34,8 @@ const given = JSON.parse(args.find((a) => a.startsWith('{') || a.startsWith('[')
   | Partial<RuleParams>[];
 const sweep = Array.isArray(given) ? given : [given];
 let overrides: Partial<RuleParams> = sweep[0]!;
-const flag = (name: string) => args.find((a) => a.startsWith(`--${name}`))?.split('=')[1] ?? (args.includes(`--${name}`) ? 'true' : undefined);
+const flag = (name: string) =>
+  args.find((a) => a.startsWith(`--${name}`))?.split('=')[1] ?? (args.includes(`--${name}`) ? 'true' : undefined);
 const sets = (flag('sets') ?? 'nab,synthetic,demo').split(',');
 
 export function paramsFor(metric: Metric, o: Partial<RuleParams> = overrides): RuleParams {
@@ -95,7 +96,9 @@ function nab(): void {
         f.windows.map(([a, b]) => [dayOf.get(String(a))!, dayOf.get(String(b))!] as const),
       );
       if (flag('per-file') && category === 'both')
-        console.log(`  ${f.relativePath.padEnd(60)} ${s.score.toFixed(2).padStart(7)} (null ${s.nullScore}) det ${s.detectionsInWindows}+${s.detectionsOutside} win ${s.detectedWindows}/${s.scoredWindows}`);
+        console.log(
+          `  ${f.relativePath.padEnd(60)} ${s.score.toFixed(2).padStart(7)} (null ${s.nullScore}) det ${s.detectionsInWindows}+${s.detectionsOutside} win ${s.detectedWindows}/${s.scoredWindows}`,
+        );
       return s;
     });
     console.log(`${category.padEnd(22)} ${fmt(scoreCorpus(scored))}`);
@@ -147,14 +150,20 @@ async function demo(): Promise<void> {
       const volumeMetric = VOLUME_OF[metric];
       const series = points
         .filter((p) => p.channel === channel && p[metric] !== null)
-        .map((p) => ({ d: p.d, value: p[metric] as number, volume: volumeMetric ? ((p[volumeMetric] as number) ?? 0) : null }));
+        .map((p) => ({
+          d: p.d,
+          value: p[metric] as number,
+          volume: volumeMetric ? ((p[volumeMetric] as number) ?? 0) : null,
+        }));
       if (!series.length) continue;
       const { rows } = evaluateSeries(series, series[0]!.d, paramsFor(metric), fresh());
       const recent = rows.filter((r) => r.d >= since);
       firedDays += recent.filter((r) => r.fired).length;
       if (flag('verbose'))
         for (const r of recent.filter((x) => x.fired))
-          console.log(`  fired ${channel}/${metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)} rel ${r.rel?.toFixed(2)} ${r.kind}`);
+          console.log(
+            `  fired ${channel}/${metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)} rel ${r.rel?.toFixed(2)} ${r.kind}`,
+          );
       anomalies += [...episodeStarts(rows)].filter((d) => d >= since).length;
       for (const r of recent.filter((x) => x.fired)) {
         firedAt.set(`${channel}|${metric}|${r.d}`, r.direction!);
@@ -165,15 +174,29 @@ async function demo(): Promise<void> {
         const day = dayNumber(addDays(DEMO_TODAY, -incident.daysAgo));
         const row = rows.find((r) => r.d === day);
         if (row?.fired && row.direction === (incident.factor > 1 ? 'spike' : 'drop')) found[i] = true;
-        if (flag('verbose')) console.log(`  incident ${channel}/${metric} -${incident.daysAgo}: z ${row?.z?.toFixed(2)} rel ${row?.rel?.toFixed(2)} ${row?.model}`);
+        if (flag('verbose'))
+          console.log(
+            `  incident ${channel}/${metric} -${incident.daysAgo}: z ${row?.z?.toFixed(2)} rel ${row?.rel?.toFixed(2)} ${row?.model}`,
+          );
       });
     }
-  const PARTS: Record<string, [string, string]> = { roas: ['revenue', 'spend'], cpa: ['spend', 'conversions'], ctr: ['clicks', 'impressions'], cvr: ['conversions', 'clicks'] };
+  const PARTS: Record<string, [string, string]> = {
+    roas: ['revenue', 'spend'],
+    cpa: ['spend', 'conversions'],
+    ctr: ['clicks', 'impressions'],
+    cvr: ['conversions', 'clicks'],
+  };
   const flip = (x: string) => (x === 'spike' ? 'drop' : 'spike');
   const explained = recentFired.filter((f) => {
     const parts = PARTS[f.metric];
-    if (parts && (firedAt.get(`${f.channel}|${parts[0]}|${f.d}`) === f.direction || firedAt.get(`${f.channel}|${parts[1]}|${f.d}`) === flip(f.direction))) return true;
-    if (f.channel === '_total') return channels.some((c) => c !== '_total' && firedAt.get(`${c}|${f.metric}|${f.d}`) === f.direction);
+    if (
+      parts &&
+      (firedAt.get(`${f.channel}|${parts[0]}|${f.d}`) === f.direction ||
+        firedAt.get(`${f.channel}|${parts[1]}|${f.d}`) === flip(f.direction))
+    )
+      return true;
+    if (f.channel === '_total')
+      return channels.some((c) => c !== '_total' && firedAt.get(`${c}|${f.metric}|${f.d}`) === f.direction);
     return false;
   });
   console.log(`  explained ${explained.length}: roots ${recentFired.length - explained.length}`);

@@ -265,7 +265,10 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
       `${service.url}/api/anomalies/series?project_id=${P}&metric=spend&channel=_total&from=${DATES[25]}&to=${DATES[35]}`,
     );
     expect(series.status).toBe(200);
-    expect(series.body.points.find((p: Row) => p.date === DATES[30])).toMatchObject({ status: 'explained', fired: false });
+    expect(series.body.points.find((p: Row) => p.date === DATES[30])).toMatchObject({
+      status: 'explained',
+      fired: false,
+    });
   });
 
   it('re-evaluating the last days, across a level shift, gives the rows of a full pass', async () => {

@@ -178,16 +178,18 @@ export async function computeSeries(
   const states = await readState(db, projectIds, historyFrom, from, to, s.precedent_days);
   // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
   // parts, and every channel of the metric for the total.
-  const explainers = only ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
+  const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
   const source = await readPoints(
     db,
     projectIds,
     historyFrom,
     to,
-    only && only.channel !== TOTAL_CHANNEL ? only.channel : null,
+    only && !(s.explain_related && only.channel === TOTAL_CHANNEL) ? only.channel : null,
   );
   const enabled = (m: Metric) => s.metrics.find((r) => r.metric === m)!.enabled;
-  const metrics = METRICS.filter((m) => (only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m)));
+  const metrics = METRICS.filter((m) =>
+    only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m),
+  );
   const rules = new Map(metrics.map((m) => [m, ruleOf(s, m)]));
   const fromD = dayNumber(from);
   const out: SeriesResult[] = [];
@@ -219,7 +221,8 @@ export async function computeSeries(
     }
     i = j;
   }
-  for (const project of projectIds) explainAcrossSeries(out.filter((r) => r.project_id === project));
+  if (s.explain_related)
+    for (const project of projectIds) explainAcrossSeries(out.filter((r) => r.project_id === project));
   return only ? out.filter((r) => r.channel === only.channel && r.metric === only.metric) : out;
 }
 

@@ -79,13 +79,7 @@ interface Run {
   side: 'spike' | 'drop';
 }
 
-export type Status =
-  | 'ok'
-  | 'fired'
-  | 'precedented'
-  | 'explained'
-  | 'insufficient_training'
-  | 'insufficient_volume';
+export type Status = 'ok' | 'fired' | 'precedented' | 'explained' | 'insufficient_training' | 'insufficient_volume';
 export type Kind = 'spike' | 'drop' | 'level_shift';
 
 export interface EvaluatedPoint {
@@ -291,7 +285,8 @@ export function evaluateSeries(
     // must beat the precedent (else a level shift could never reach level_shift_days).
     const continuing = state.run !== null && state.run.last === t - 1 && state.run.side === direction;
     const deviation = expected === null ? 0 : Math.abs(pt.value - expected);
-    const precedent = direction && p.precedent_days > 0 ? largestSince(precedents[direction], t - p.precedent_days) : null;
+    const precedent =
+      direction && p.precedent_days > 0 ? largestSince(precedents[direction], t - p.precedent_days) : null;
     const unprecedented = continuing || precedent === null || deviation > precedent;
     const candidate = trained && !lowVolume && bigEnough && pastThreshold;
     const fired = candidate && unprecedented;
@@ -353,7 +348,8 @@ export function evaluateSeries(
     } else state.run = null;
     // Every day judged on a full baseline is a deviation this series has made, fired or not
     // (a recurring spike is what the series does), unless people confirmed it was an incident.
-    if (trained && !lowVolume && direction && !state.confirmed?.has(t)) pushPrecedent(precedents[direction], t, deviation);
+    if (trained && !lowVolume && direction && !state.confirmed?.has(t))
+      pushPrecedent(precedents[direction], t, deviation);
     rows.push(row);
     byDay.set(t, row);
   }

@@ -56,6 +56,7 @@ export const DEFAULT_SETTINGS = {
   // A year: calendar effects (Black Friday, Christmas, the summer slump) come back within it, and
   // a series that swings this far every so often is not news when it does it again.
   precedent_days: 365,
+  explain_related: true,
 };
 
 /** The ratio KPIs and the count behind each: a ratio over few of them is noise. */
@@ -161,6 +162,13 @@ export const AnomalySettingsInput = z
         'A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many ' +
           'preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count.',
       ),
+    explain_related: z
+      .boolean()
+      .optional()
+      .describe(
+        'A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a ' +
+          'channel) is reported as explained by it, not as an anomaly of its own (default true).',
+      ),
     seasonal_weeks: z
       .number()
       .int()
@@ -222,6 +230,7 @@ export interface EffectiveSettings {
   level_shifts: boolean;
   level_shift_days: number;
   precedent_days: number;
+  explain_related: boolean;
   seasonal_weeks: number;
   threshold: number;
   min_training_days: number;
@@ -245,6 +254,7 @@ export const AnomalySettingsOutput = z.object({
     level_shifts: z.boolean(),
     level_shift_days: z.number(),
     precedent_days: z.number(),
+    explain_related: z.boolean(),
     seasonal_weeks: z.number(),
     threshold: z.number(),
     min_training_days: z.number(),
