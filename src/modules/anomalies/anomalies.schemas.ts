@@ -36,7 +36,7 @@ export const BASELINES = ['robust', 'mean'] as const;
 /**
  * Defaults, with the measurements behind them in docs/api.md ("The detection rule", "Defaults and
  * why"): a robust baseline over 8 weeks with a weekly profile and a trend where the series shows
- * them, fired days left out of later baselines, level shifts, |z| ≥ 4, and a new anomaly only where
+ * them, fired days left out of later baselines, level shifts, |z| ≥ 3.5, and a new anomaly only where
  * the deviation beats every same-side deviation of the last year (precedent_days). The rule before
  * issue 29 is `baseline: "mean"`, `seasonality: "none"`, `window_days: 28`, `threshold: 3` with
  * exclusion, level shifts and precedents off.
@@ -45,7 +45,7 @@ export const DEFAULT_SETTINGS = {
   window_days: 56,
   seasonality: 'auto' as Seasonality,
   seasonal_weeks: 8,
-  threshold: 4,
+  threshold: 3.5,
   min_training_days: 14,
   min_relative_change: 0.05,
   direction: 'both' as Direction,
@@ -176,7 +176,7 @@ export const AnomalySettingsInput = z
       .max(52)
       .optional()
       .describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
-    threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 4).'),
+    threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 3.5).'),
     min_training_days: z
       .number()
       .int()
