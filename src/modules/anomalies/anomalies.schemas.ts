@@ -176,7 +176,12 @@ export const AnomalySettingsInput = z
       .max(52)
       .optional()
       .describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
-    threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 3.5).'),
+    threshold: z
+      .number()
+      .positive()
+      .max(50)
+      .optional()
+      .describe('|z| at or above which an anomaly fires (default 3.5).'),
     min_training_days: z
       .number()
       .int()
