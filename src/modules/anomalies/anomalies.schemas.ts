@@ -354,6 +354,8 @@ export const MetricSeriesPoint = z.object({
   score: z.number(),
   status: z.string(),
   fired: z.boolean(),
+  precedent: z.number().nullable(),
+  explained_by: z.object({ channel: z.string(), metric: z.string() }).nullable(),
 });
 
 export const MetricSeriesShape = {
@@ -419,6 +421,8 @@ export const AnomalyOutput = z.object({
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
 
+const ExplainedBy = z.object({ channel: z.string(), metric: z.string() });
+
 /** One evaluated day of an anomaly's series. */
 export const AnomalyDay = z.object({
   date: z.string(),
@@ -441,6 +445,11 @@ export const AnomalyDay = z.object({
     ),
   excluded: z.boolean().describe('Left out of later baselines.'),
   model: z.string(),
+  precedent: z
+    .number()
+    .nullable()
+    .describe('The largest same-side |value − expected| of the precedent window the day was held against.'),
+  explained_by: ExplainedBy.nullable().describe('The fired series that explains the day (status explained).'),
 });
 
 export const AnomalyIdParams = z.object({
@@ -453,6 +462,21 @@ export const AnomalyIdParams = z.object({
 export const AnomalyDetailOutput = AnomalyOutput.extend({
   project_id: z.string(),
   days: z.array(AnomalyDay).describe('Every evaluated day from first_date to last_date.'),
+  moved_with_it: z
+    .array(
+      z.object({
+        date: z.string(),
+        channel: z.string(),
+        metric: z.string(),
+        value: z.number(),
+        baseline_mean: z.number().nullable(),
+        relative_change: z.number().nullable(),
+        z: z.number().nullable(),
+      }),
+    )
+    .describe(
+      'Days of other series this anomaly explains (a ratio it moved, the total): reported here, not as anomalies.',
+    ),
 });
 
 export const AnomalyListOutput = z.object({

@@ -2736,9 +2736,16 @@ export interface operations {
                             direction: string | null;
                             /** @description Left out of later baselines. */
                             excluded: boolean;
+                            /** @description The fired series that explains the day (status explained). */
+                            explained_by: {
+                                channel: string;
+                                metric: string;
+                            } | null;
                             fired: boolean;
                             kind: string | null;
                             model: string;
+                            /** @description The largest same-side |value − expected| of the precedent window the day was held against. */
+                            precedent: number | null;
                             relative_change: number | null;
                             score: number;
                             severity: string | null;
@@ -2767,6 +2774,16 @@ export interface operations {
                         /** @description The floor that applied where the baseline is flat at zero. */
                         min_abs_change: number;
                         min_relative_change: number;
+                        /** @description Days of other series this anomaly explains (a ratio it moved, the total): reported here, not as anomalies. */
+                        moved_with_it: {
+                            baseline_mean: number | null;
+                            channel: string;
+                            date: string;
+                            metric: string;
+                            relative_change: number | null;
+                            value: number;
+                            z: number | null;
+                        }[];
                         /** @description The day with the highest score; the day fields below are that day. */
                         peak_date: string;
                         project_id: string;
@@ -3535,7 +3552,12 @@ export interface operations {
                             baseline_mean: number | null;
                             baseline_stddev: number | null;
                             date: string;
+                            explained_by: {
+                                channel: string;
+                                metric: string;
+                            } | null;
                             fired: boolean;
+                            precedent: number | null;
                             score: number;
                             status: string;
                             training_size: number;
