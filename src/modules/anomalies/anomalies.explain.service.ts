@@ -165,7 +165,7 @@ export class AnomalyExplainService {
         numerator: ratio?.numerator ?? null,
         denominator: ratio?.denominator ?? null,
       },
-      context_events: await this.eventsDuring(projectId, current),
+      context_events: await this.eventsDuring(projectId, first, q.last_date),
       data_quality: {
         verdict:
           checks.length === 0
@@ -197,20 +197,15 @@ export class AnomalyExplainService {
     };
   }
 
-  /** Events active on any of the days, once each, in the order they started. */
-  private async eventsDuring(projectId: string, days: string[]) {
-    const seen = new Map<string, ExplainOutput['context_events'][number]>();
-    for (const day of days)
-      for (const e of await this.events.activeOn(projectId, day))
-        if (!seen.has(e.id))
-          seen.set(e.id, {
-            id: e.id,
-            event_type: e.event_type,
-            title: e.title,
-            event_date: e.event_date,
-            active_until: e.active_until,
-          });
-    return [...seen.values()].sort((a, b) => a.event_date.localeCompare(b.event_date) || a.id.localeCompare(b.id));
+  /** Events active on any day of [from, to], once each, in the order they started (one query). */
+  private async eventsDuring(projectId: string, from: string, to: string): Promise<ExplainOutput['context_events']> {
+    return (await this.events.activeDuring(projectId, from, to)).map((e) => ({
+      id: e.id,
+      event_type: e.event_type,
+      title: e.title,
+      event_date: e.event_date,
+      active_until: e.active_until,
+    }));
   }
 }
 
