@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayToEpochSeconds, fmtDay, fmtDelta, fmtInstant, fmtMoney, fmtNumber } from '../../web/shared/format.js';
+import {
+  dayToEpochSeconds,
+  fmtDay,
+  fmtDelta,
+  fmtInstant,
+  fmtMoney,
+  fmtNumber,
+  fmtShare,
+} from '../../web/shared/format.js';
 
 const en = { locale: 'en-US', timeZone: 'UTC' };
 const de = { locale: 'de-DE', timeZone: 'Europe/Berlin' };
@@ -23,10 +31,20 @@ describe('view formatting (web/shared/format.ts)', () => {
 
   it('deltas are signed, so a drop never reads as a gain', () => {
     expect(fmtDelta(0.125, en)).toBe('+12.5%');
-    expect(fmtDelta(-0.03, en)).toBe('-3%');
+    // The minus sign (U+2212), as every signed figure of the views writes it, not a hyphen.
+    expect(fmtDelta(-0.03, en)).toBe('\u22123%');
+    expect(plain(fmtDelta(-0.03, de))).toBe('\u22123 %');
     expect(fmtDelta(0, en)).toBe('0%');
     expect(fmtDelta(null, en)).toBe('–');
     expect(fmtDelta(Number.POSITIVE_INFINITY, en)).toBe('–');
+  });
+
+  it('shares are whole percent with the minus sign; one that rounds to zero has no sign', () => {
+    expect(fmtShare(1.07, en)).toBe('107%');
+    expect(fmtShare(-0.05, en)).toBe('\u22125%');
+    expect(plain(fmtShare(-0.05, de))).toBe('\u22125 %');
+    expect(fmtShare(-0.004, en)).toBe('0%');
+    expect(fmtShare(null, en)).toBe('–');
   });
 
   it('calendar days are never moved by a time zone; instants are', () => {

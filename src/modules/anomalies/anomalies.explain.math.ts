@@ -55,6 +55,9 @@ export interface Contribution {
   baseline_weight?: number;
 }
 
+/** A part as listed: with its |change| against the largest mover's (1 for that one; 0 when none moved). */
+export type ListedContribution = Contribution & { share_of_largest: number };
+
 export interface Decomposition {
   method: 'additive' | 'rate_mix';
   current_value: number | null;
@@ -164,9 +167,24 @@ function rank(rows: Contribution[]): Contribution[] {
 
 /**
  * At most `max` parts: the rest fold into one `_other` part whose figures are the sums of theirs,
- * so the parts still sum to the observed change (rates and weights of a fold are left out).
+ * so the parts still sum to the observed change (rates and weights of a fold are left out). Each
+ * listed part then gets its share of the largest mover (what a bar of the views draws).
  */
-export function foldTail(d: Decomposition, max: number): Decomposition & { folded_parts: number } {
+export function foldTail(
+  d: Decomposition,
+  max: number,
+): Omit<Decomposition, 'parts'> & { parts: ListedContribution[]; folded_parts: number } {
+  const folded = foldParts(d, max);
+  return { ...folded, parts: withShareOfLargest(folded.parts) };
+}
+
+/** Each part's |change| against the largest |change| among them, in [0, 1]. */
+function withShareOfLargest(parts: Contribution[]): ListedContribution[] {
+  const largest = parts.reduce((m, p) => Math.max(m, Math.abs(p.change)), 0);
+  return parts.map((p) => ({ ...p, share_of_largest: largest > 0 ? Math.abs(p.change) / largest : 0 }));
+}
+
+function foldParts(d: Decomposition, max: number): Decomposition & { folded_parts: number } {
   if (d.parts.length <= max) return { ...d, folded_parts: 0 };
   const head = d.parts.slice(0, max - 1);
   const tail = d.parts.slice(max - 1);
