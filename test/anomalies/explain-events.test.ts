@@ -22,7 +22,7 @@ const EVENTS = [
   { title: 'After the last day', event_date: '2026-04-04', impact_window_days: 7, active: false },
 ];
 
-describe.each(STORES)('explain_anomaly reads the context events of its days [%s]', (store) => {
+describe.each(STORES)('explain_anomaly over KPIs written without campaign rows [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-05-18T12:00:00Z');
 
@@ -73,5 +73,23 @@ describe.each(STORES)('explain_anomaly reads the context events of its days [%s]
     expect(e.context_events.map((x) => x.id).sort()).toEqual([...byDay.keys()].sort());
     expect(e.context_events.map((x) => x.event_date)).toEqual(e.context_events.map((x) => x.event_date).sort());
     expect(e.context_events[1]).toMatchObject({ title: 'Window reaches the first day', active_until: '2026-03-25' });
+  });
+
+  it('says a channel has no campaign rows to split, instead of a change from 0 to 0', async () => {
+    const e = await service.app.services.evaluators.explain.explainSeries(service.app.systemContext(), P, {
+      metric: 'spend',
+      channel: 'A',
+      first_date: FIRST,
+      last_date: LAST,
+    });
+    expect(e.periods.current.days_with_data).toBe(10);
+    expect(e.decomposition).toMatchObject({
+      breakdown: 'campaign',
+      current_value: null,
+      baseline_value: null,
+      change: null,
+      parts: [],
+      unavailable: 'no campaign rows for these days (ad_performance_daily)',
+    });
   });
 });

@@ -74,6 +74,19 @@ export interface Decomposition {
 
 export const EMPTY_SUMS: Sums = { spend: 0, revenue: 0, conversions: 0, clicks: 0, impressions: 0 };
 
+/** A decomposition that cannot be made, and why (no data on one side, a ratio without denominator). */
+export function unavailable(method: Decomposition['method'], reason: string): Decomposition {
+  return {
+    method,
+    current_value: null,
+    baseline_value: null,
+    change: null,
+    relative_change: null,
+    parts: [],
+    unavailable: reason,
+  };
+}
+
 const relative = (cur: number, base: number) => (base !== 0 ? (cur - base) / Math.abs(base) : null);
 
 export function decomposeAdditive(
@@ -82,15 +95,7 @@ export function decomposeAdditive(
   days: { current: number; baseline: number },
 ): Decomposition {
   if (days.current === 0 || days.baseline === 0)
-    return {
-      method: 'additive',
-      current_value: null,
-      baseline_value: null,
-      change: null,
-      relative_change: null,
-      parts: [],
-      unavailable: days.current === 0 ? 'no data on the anomaly days' : 'no data on the baseline days',
-    };
+    return unavailable('additive', days.current === 0 ? 'no data on the anomaly days' : 'no data on the baseline days');
   const rows = parts.map((p) => {
     const current = p.current[measure] / days.current;
     const baseline = p.baseline[measure] / days.baseline;
@@ -115,15 +120,10 @@ export function decomposeRatio(metric: RatioMetric, parts: PartSums[]): Decompos
   const D1 = total('current', dk);
   const D0 = total('baseline', dk);
   if (D1 === 0 || D0 === 0)
-    return {
-      method: 'rate_mix',
-      current_value: null,
-      baseline_value: null,
-      change: null,
-      relative_change: null,
-      parts: [],
-      unavailable: `no ${dk} on the ${D1 === 0 ? 'anomaly' : 'baseline'} days: ${metric} is undefined there`,
-    };
+    return unavailable(
+      'rate_mix',
+      `no ${dk} on the ${D1 === 0 ? 'anomaly' : 'baseline'} days: ${metric} is undefined there`,
+    );
   const R1 = total('current', nk) / D1;
   const R0 = total('baseline', nk) / D0;
   const rows = parts.map((p) => {

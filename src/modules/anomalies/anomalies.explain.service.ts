@@ -13,6 +13,7 @@ import {
   foldTail,
   isRatio,
   RATIO_PARTS,
+  unavailable,
   weightedParts,
 } from './anomalies.explain.math.js';
 import * as repo from './anomalies.explain.repo.js';
@@ -122,8 +123,17 @@ export class AnomalyExplainService {
     const parts = weightedParts(rows, weights);
     const ratio = isRatio(q.metric) ? RATIO_PARTS[q.metric] : null;
     const withData = { current: curData.length ? 1 : 0, baseline: baseData.length ? 1 : 0 };
+    const breakdown = q.channel === TOTAL_CHANNEL ? 'channel' : 'campaign';
     const decomposition = foldTail(
-      isRatio(q.metric) ? decomposeRatio(q.metric, parts) : decomposeAdditive(q.metric as BaseMeasure, parts, withData),
+      // A channel's KPIs loaded without campaign rows have nothing to split: say so, not "0 → 0".
+      rows.length === 0 && curData.length > 0
+        ? unavailable(
+            isRatio(q.metric) ? 'rate_mix' : 'additive',
+            `no ${breakdown} rows for these days (${breakdown === 'campaign' ? 'ad_performance_daily' : 'kpis_daily'})`,
+          )
+        : isRatio(q.metric)
+          ? decomposeRatio(q.metric, parts)
+          : decomposeAdditive(q.metric as BaseMeasure, parts, withData),
       MAX_PARTS,
     );
 
@@ -161,7 +171,7 @@ export class AnomalyExplainService {
       },
       decomposition: {
         ...decomposition,
-        breakdown: q.channel === TOTAL_CHANNEL ? 'channel' : 'campaign',
+        breakdown,
         numerator: ratio?.numerator ?? null,
         denominator: ratio?.denominator ?? null,
       },
