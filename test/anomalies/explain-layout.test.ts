@@ -5,6 +5,7 @@ import { artifactPath, launchBrowser, seriousViolations, serveStatic, shoot } fr
 import { ConsoleDriver } from '../support/console.js';
 import { createProject } from '../support/flows.js';
 import { days, type KpiPoint, writeKpis } from '../support/kpis.js';
+import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { ViewHarness } from '../support/view-harness.js';
@@ -173,6 +174,22 @@ describe.each(STORES)('the explanation’s parts at 390 and 1280 px [%s]', (stor
       }
     } finally {
       await ui.close();
+    }
+  });
+
+  it('explain_anomaly’s summary writes a negative share with the minus sign too', async () => {
+    const client = await connectModern(service.url);
+    try {
+      const r = await client.callTool({
+        name: 'explain_anomaly',
+        arguments: { project_id: P, anomaly_id: anomalies.spend!.id },
+      });
+      const text = (r.content as { type: string; text: string }[])[0]!.text;
+      const social = text.split('\n').find((l) => l.startsWith('- paid_social'));
+      expect(social).toMatch(/^- paid_social −\d[\d.,]*, −\d+% of it$/);
+      expect(text).not.toMatch(/-\d+% of it/);
+    } finally {
+      await client.close();
     }
   });
 
