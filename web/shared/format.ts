@@ -11,22 +11,6 @@ export const defaultFormat = (): FormatContext => ({
   locale: typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US',
 });
 
-export function fmtNumber(value: number | null | undefined, f: FormatContext, maximumFractionDigits = 2): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  return new Intl.NumberFormat(f.locale, { maximumFractionDigits }).format(value);
-}
-
-export function fmtMoney(value: number | null | undefined, currency: string | null | undefined, f: FormatContext) {
-  if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  if (!currency) return fmtNumber(value, f);
-  try {
-    return new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
-  } catch {
-    // An unknown currency code still shows the amount with its code.
-    return `${fmtNumber(value, f)} ${currency}`;
-  }
-}
-
 /** The minus sign (U+2212): what a negative figure starts with in every view, never a hyphen. */
 export const MINUS = '\u2212';
 
@@ -36,6 +20,22 @@ function typeset(format: Intl.NumberFormat, value: number): string {
     .formatToParts(value)
     .map((part) => (part.type === 'minusSign' ? MINUS : part.value))
     .join('');
+}
+
+export function fmtNumber(value: number | null | undefined, f: FormatContext, maximumFractionDigits = 2): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  return typeset(new Intl.NumberFormat(f.locale, { maximumFractionDigits }), value);
+}
+
+export function fmtMoney(value: number | null | undefined, currency: string | null | undefined, f: FormatContext) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  if (!currency) return fmtNumber(value, f);
+  try {
+    return typeset(new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }), value);
+  } catch {
+    // An unknown currency code still shows the amount with its code.
+    return `${fmtNumber(value, f)} ${currency}`;
+  }
 }
 
 /** A relative change (0.125 → "+12.5 %"), signed so a drop never reads as a gain. */
