@@ -2984,7 +2984,10 @@ export interface operations {
                                 mix_effect?: number;
                                 /** @description Ratio KPIs: the part of change due to its own rate. */
                                 rate_effect?: number;
+                                /** @description change / decomposition.change (null when that is 0). */
                                 share_of_change: number | null;
+                                /** @description |change| / the largest part's |change| among the parts listed: 1 for the largest mover. */
+                                share_of_largest: number;
                             }[];
                             rate_effect?: number;
                             relative_change: number | null;
