@@ -168,7 +168,7 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
     const section = frame.getByRole('region', { name: 'Selected anomaly' });
     await section.locator('canvas').first().waitFor();
     const legend = section.locator('.legend');
-    await legend.getByText(/± \d+ σ/).waitFor();
+    await legend.getByText(/± \d+(\.\d+)? σ/).waitFor();
     await legend.getByText('fired', { exact: true }).waitFor();
     // Select, by keyboard, an anomaly that a context event explains: its marker joins the chart.
     const withEvents = rows.filter({ hasNot: frame.locator('td:last-child', { hasText: /^–$/ }) });
