@@ -12,13 +12,75 @@ const root = path.resolve(import.meta.dirname, '../..');
  * load dist/web, and every PGlite suite loads the template. A stale part is rebuilt before the run,
  * and again before each rerun in watch mode.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
   process.stdout.write(
     `\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`,
   );
   await bringBuildUpToDate();
-  project.onTestsRerun(bringBuildUpToDate);
+  const postgres = process.env.TEST_DATABASE_URL
+    ? await PostgresTemplate.create(process.env.TEST_DATABASE_URL)
+    : undefined;
+  if (postgres) project.provide('postgresTemplate', postgres.name);
+  project.onTestsRerun(async () => {
+    await bringBuildUpToDate();
+    await postgres?.refresh();
+  });
+  return async () => {
+    await postgres?.drop();
+  };
+}
+
+/**
+ * The migrated database PostgreSQL test stores are copied from (stores.ts, createPostgresDatabase):
+ * one per run, named after the process so that runs in other checkouts on the same server keep to
+ * their own, made again in watch mode when a migration or function file changed.
+ */
+class PostgresTemplate {
+  private manifest = '';
+
+  private constructor(
+    private readonly url: string,
+    readonly name: string,
+  ) {}
+
+  static async create(url: string): Promise<PostgresTemplate> {
+    const template = new PostgresTemplate(url, `ch_template_${process.pid}`);
+    await template.refresh();
+    return template;
+  }
+
+  private async admin<T>(fn: (client: import('pg').Client) => Promise<T>): Promise<T> {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async refresh(): Promise<void> {
+    const { templateManifest } = await import('../../src/platform/db/open.js');
+    const manifest = JSON.stringify(templateManifest());
+    if (manifest === this.manifest) return;
+    await this.drop();
+    await this.admin((client) => client.query(`CREATE DATABASE ${this.name}`));
+    const target = new URL(this.url);
+    target.pathname = `/${this.name}`;
+    execFileSync(
+      process.execPath,
+      ['--import', './dist/platform/zod-runtime.js', 'test/support/postgres-template.mjs', target.toString()],
+      { cwd: root, stdio: 'inherit' },
+    );
+    this.manifest = manifest;
+  }
+
+  async drop(): Promise<void> {
+    await this.admin((client) => client.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`));
+    this.manifest = '';
+  }
 }
 
 /** scripts/build-inputs.mjs: what each part of dist/ was built from. */
