@@ -45,6 +45,9 @@ export async function startService(
       ? createLogger({ level: 'info', destination: options.logDestination })
       : createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     mcpExtensions: options.mcpExtensions,
+    // Jobs sent by this process start at once (pg-boss is told); the poll only finds retries and
+    // delayed jobs when they come due: every half second here (pg-boss's minimum), not every 2 s.
+    jobPollingSeconds: 0.5,
   });
   // Tests observe jobs deterministically: wait for the platform the service starts in the background.
   await app.jobs.start();

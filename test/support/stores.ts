@@ -7,6 +7,7 @@ import type { Database } from '../../src/platform/db/database.js';
 import { PGLITE_TEMPLATE } from '../../src/platform/db/open.js';
 import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../../src/platform/db/postgres.js';
+import { templateFilesystem } from './pglite-template-fs.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -34,8 +35,11 @@ export const PGLITE_TEST_TEMPLATE = path.resolve(
   '../../node_modules/.cache/context-hub-tests/pglite-data.tar',
 );
 
-function pgliteTemplate(): string {
-  return fs.existsSync(PGLITE_TEST_TEMPLATE) ? PGLITE_TEST_TEMPLATE : PGLITE_TEMPLATE;
+/** An in-memory PGlite holding the template: loaded in one pass when the plain tar is there. */
+function openPglite(): Promise<PgliteDatabase> {
+  return fs.existsSync(PGLITE_TEST_TEMPLATE)
+    ? PgliteDatabase.open({ filesystem: templateFilesystem(PGLITE_TEST_TEMPLATE) })
+    : PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
 }
 
 declare module 'vitest' {
@@ -99,7 +103,7 @@ export async function createPostgresDatabase(
  */
 export async function openTestDatabase(kind: StoreKind, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = await PgliteDatabase.open({ templateTarball: pgliteTemplate() });
+    const db = await openPglite();
     return { db, drop: () => db.close() };
   }
   const created = await createPostgresDatabase('t', options);
