@@ -58,6 +58,8 @@ const PREVIOUS_RULE = {
   baseline: 'mean',
   exclude_anomalies: false,
   level_shifts: false,
+  precedent_days: 0,
+  explain_related: false,
   metrics: NO_VOLUME_GUARD,
 };
 const DETECTORS: Detector[] = [

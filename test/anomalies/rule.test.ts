@@ -6,8 +6,9 @@ import { createProject } from '../support/flows.js';
 import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
 
 // Issue 29, item 1: each part of the detection rule, on a series built to show it. Every channel
-// of the project is one such series; the settings are ROBUST (the robust rule with exclusion at |z| 3,
-// what each part is shown on) plus what a test says.
+// of the project is one such series; the settings are ROBUST (the robust rule with exclusion at |z| 3
+// over 28 days, precedents off: what each part is shown on) plus what a test says. The precedent
+// check and the explained pass have tests of their own at the end, with the defaults.
 
 const P = 'proj_rule';
 const DATES = days('2026-03-02', 60); // a Monday
@@ -31,7 +32,7 @@ const SERIES: Record<string, (i: number) => number> = {
 
 type Row = Record<string, any>;
 
-const ROBUST = { baseline: 'robust', exclude_anomalies: true, threshold: 3 };
+const ROBUST = { baseline: 'robust', exclude_anomalies: true, threshold: 3, window_days: 28, precedent_days: 0 };
 
 describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
   let service: RunningService;
@@ -191,10 +192,17 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     expect(await firedDays('lowvol', 'cvr')).toEqual([]);
     // The conversions themselves are a count: no guard, the jump fires.
     expect(await firedDays('lowvol', 'conversions')).toContain(DATES[50]);
-    await put({ metrics: { cvr: { min_volume: 0 } } });
-    expect(await firedDays('lowvol', 'cvr')).toContain(DATES[50]);
-    await put({ metrics: { cvr: { min_volume: 40 } } });
-    expect(await firedDays('lowvol', 'cvr')).toContain(DATES[50]);
+    // Without the guard (or below the clicks of the day) the ratio passes the threshold, and the
+    // project pass says the conversions that fired explain it: one anomaly, not two.
+    for (const min_volume of [0, 40]) {
+      await put({ metrics: { cvr: { min_volume } } });
+      expect(await rowOn('lowvol', DATES[50]!, 'cvr')).toMatchObject({
+        status: 'explained',
+        fired: false,
+        explained_by_channel: 'lowvol',
+        explained_by_metric: 'conversions',
+      });
+    }
     await put({});
   });
 
@@ -215,6 +223,54 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     }
   });
 
+  it('precedent: a new anomaly must beat the swings of the last year on its side; a confirmed one is none', async () => {
+    await put({ precedent_days: 365 });
+    // spiky: day 30 (1000) beats every earlier spike and fires; day 40 (125) passes |z| ≥ 3 but the
+    // series went 900 above its baseline 10 days before: precedented, with what it was held against.
+    expect(await firedDays('spiky')).toEqual([DATES[30]]);
+    const day30 = await rowOn('spiky', DATES[30]!);
+    const day40 = await rowOn('spiky', DATES[40]!);
+    expect(day40).toMatchObject({ status: 'precedented', fired: false });
+    expect(Math.abs(day40.z)).toBeGreaterThanOrEqual(3);
+    expect(day40.precedent).toBeCloseTo(1000 - day30.baseline_mean, 6);
+    // A move that continues yesterday's anomaly is not held against the precedent: the level shift
+    // still fires its five days and re-anchors.
+    expect(await listOf('shift')).toMatchObject([{ kind: 'level_shift', first_date: DATES[35], fired_days: 5 }]);
+    // People confirm day 30 as an incident: it no longer stands for what the series does.
+    const [spike] = await listOf('spiky');
+    const triaged = await api(`${service.url}/api/anomalies/${spike!.id}`, {
+      method: 'PATCH',
+      json: { status: 'resolved' },
+    });
+    expect(triaged.status).toBe(200);
+    expect((await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' })).status).toBe(200);
+    expect(await firedDays('spiky')).toEqual([DATES[30], DATES[40]]);
+    expect((await rowOn('spiky', DATES[40]!)).precedent).toBeLessThan(50);
+  });
+
+  it('explained: the total and a ratio that moved with a series that fired are told once, by it', async () => {
+    // spiky's 1000 lifts the project's total spend that day past |z| 3: explained by spiky, so the
+    // total has no anomaly of its own that day (the series route says the same).
+    const total = await rowOn('_total', DATES[30]!);
+    expect(Math.abs(total.z)).toBeGreaterThanOrEqual(3);
+    expect(total).toMatchObject({
+      status: 'explained',
+      fired: false,
+      kind: null,
+      explained_by_channel: 'spiky',
+      explained_by_metric: 'spend',
+    });
+    expect((await listOf('_total')).filter((a) => a.first_date === DATES[30])).toEqual([]);
+    const series = await api(
+      `${service.url}/api/anomalies/series?project_id=${P}&metric=spend&channel=_total&from=${DATES[25]}&to=${DATES[35]}`,
+    );
+    expect(series.status).toBe(200);
+    expect(series.body.points.find((p: Row) => p.date === DATES[30])).toMatchObject({
+      status: 'explained',
+      fired: false,
+    });
+  });
+
   it('re-evaluating the last days, across a level shift, gives the rows of a full pass', async () => {
     const snapshot = () =>
       service.app.db.query<Row>('SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY channel, metric, date', [
@@ -222,8 +278,11 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
       ]);
     const episodes = () =>
       service.app.db.query<Row>('SELECT * FROM anomaly_episodes WHERE project_id = $1 ORDER BY id', [P]);
+    // With the defaults' precedents: a one-day evaluation reads them back from the stored rows.
+    await put({ precedent_days: 365 });
     const before = await snapshot();
     const beforeEpisodes = await episodes();
+    expect(before.filter((r) => r.status === 'precedented').length).toBeGreaterThan(0);
     for (const from of [DATES[37], DATES[45], DATES[59]]) {
       const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${from}&to=${DATES[59]}`, {
         method: 'POST',

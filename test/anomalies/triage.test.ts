@@ -55,7 +55,14 @@ describe.each(STORES)('anomaly triage [%s]', (store) => {
       (
         await as('owner-1', `/api/anomalies/settings?project_id=${P}`, {
           method: 'PUT',
-          json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: false, threshold: 3 },
+          json: {
+            baseline: 'mean',
+            seasonality: 'none',
+            level_shifts: false,
+            exclude_anomalies: false,
+            threshold: 3,
+            window_days: 28,
+          },
         })
       ).status,
     ).toBe(200);
@@ -199,7 +206,14 @@ describe.each(STORES)('anomaly triage [%s]', (store) => {
     // With exclusion on, a fired day is out of baselines; false_positive puts it back.
     const put = await as('owner-1', `/api/anomalies/settings?project_id=${P}`, {
       method: 'PUT',
-      json: { baseline: 'mean', seasonality: 'none', level_shifts: false, exclude_anomalies: true, threshold: 3 },
+      json: {
+        baseline: 'mean',
+        seasonality: 'none',
+        level_shifts: false,
+        exclude_anomalies: true,
+        threshold: 3,
+        window_days: 28,
+      },
     });
     expect(put.status).toBe(200);
     await as('owner-1', `/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });

@@ -2,6 +2,8 @@ import type { SqlExecutor } from '../../platform/db/database.js';
 import { rebuildEpisodes } from './anomalies.episodes.js';
 import { evaluateSeries, frameOf, type EvaluatedPoint, type RuleParams, type SeriesState } from './anomalies.rule.js';
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
+import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
+import { readConfirmedDays, readPrecedents, toPrecedent } from './anomalies.precedents.js';
 import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
 
 /**
@@ -32,6 +34,7 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
     exclude_anomalies: s.exclude_anomalies,
     level_shifts: s.level_shifts,
     level_shift_days: s.level_shift_days,
+    precedent_days: s.precedent_days,
     threshold: m.threshold,
     direction: m.direction,
     min_relative_change: m.min_relative_change,
@@ -45,7 +48,7 @@ type SourceRow = { project_id: string; channel: string; d: number } & Record<Met
 
 const METRIC_COLUMNS = METRICS.map((m) => `${m}::float8 AS ${m}`).join(', ');
 
-async function readPoints(
+export async function readPoints(
   db: SqlExecutor,
   projectIds: string[],
   historyFrom: string,
@@ -101,6 +104,8 @@ export async function readState(
   projectIds: string[],
   historyFrom: string,
   from: string,
+  to: string,
+  precedentDays: number,
 ): Promise<Map<string, SeriesState>> {
   const states = new Map<string, SeriesState>();
   const stateOf = (p: string, c: string, m: string) => {
@@ -139,6 +144,16 @@ export async function readState(
     // Only a run that reaches the day before the range can continue into it.
     if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
   }
+  for (const r of await readPrecedents(db, projectIds, from, precedentDays)) {
+    const s = stateOf(r.project_id, r.channel, r.metric);
+    s.precedents ??= { spike: [], drop: [] };
+    s.precedents[r.side].push(toPrecedent(r));
+  }
+  for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
+    const s = stateOf(r.project_id, r.channel, r.metric);
+    s.confirmed ??= new Set();
+    s.confirmed.add(Number(r.d));
+  }
   return states;
 }
 
@@ -160,9 +175,21 @@ export async function computeSeries(
   s: EffectiveSettings,
   only?: { channel: string; metric: Metric },
 ): Promise<SeriesResult[]> {
-  const states = await readState(db, projectIds, historyFrom, from);
-  const source = await readPoints(db, projectIds, historyFrom, to, only?.channel ?? null);
-  const metrics = METRICS.filter((m) => (only ? m === only.metric : s.metrics.find((r) => r.metric === m)!.enabled));
+  const states = await readState(db, projectIds, historyFrom, from, to, s.precedent_days);
+  // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
+  // parts, and every channel of the metric for the total.
+  const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
+  const source = await readPoints(
+    db,
+    projectIds,
+    historyFrom,
+    to,
+    only && !(s.explain_related && only.channel === TOTAL_CHANNEL) ? only.channel : null,
+  );
+  const enabled = (m: Metric) => s.metrics.find((r) => r.metric === m)!.enabled;
+  const metrics = METRICS.filter((m) =>
+    only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m),
+  );
   const rules = new Map(metrics.map((m) => [m, ruleOf(s, m)]));
   const fromD = dayNumber(from);
   const out: SeriesResult[] = [];
@@ -194,21 +221,25 @@ export async function computeSeries(
     }
     i = j;
   }
-  return out;
+  if (s.explain_related)
+    for (const project of projectIds) explainAcrossSeries(out.filter((r) => r.project_id === project));
+  return only ? out.filter((r) => r.channel === only.channel && r.metric === only.metric) : out;
 }
 
 const BATCH_ROWS = 20_000;
 
 const INSERT_SQL = `INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev,
     training_size, window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change,
-    watch, direction, fired, score, severity, kind, status, excluded, anchor_date, run_days, model)
+    watch, direction, fired, score, severity, kind, status, excluded, anchor_date, run_days, model, precedent,
+    explained_by_channel, explained_by_metric)
   SELECT p, DATE '2000-01-03' + d, m, c, v, e, sc, n, DATE '2000-01-03' + wf, DATE '2000-01-03' + wt, $20, z, rel,
     ($21::float8[])[mi], ($22::float8[])[mi], ($23::float8[])[mi], ($24::text[])[mi], dir, f, score, sev, k, st, ex,
-    DATE '2000-01-03' + an, rd, mo
+    DATE '2000-01-03' + an, rd, mo, pr, xc, xm
   FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[],
     $9::int[], $10::int[], $11::float8[], $12::float8[], $13::text[], $14::bool[], $15::float8[], $16::text[],
-    $17::text[], $18::text[], $19::bool[], $25::int[], $26::int[], $27::text[], $28::int[])
-    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi)`;
+    $17::text[], $18::text[], $19::bool[], $25::int[], $26::int[], $27::text[], $28::int[], $29::float8[],
+    $30::text[], $31::text[])
+    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm)`;
 
 /** Writes the evaluated rows (the caller deleted the range first) and readmits level-shift days. */
 export async function writeSeries(
@@ -217,14 +248,14 @@ export async function writeSeries(
   s: EffectiveSettings,
 ): Promise<{ rows: number; fired: number }> {
   const perMetric = METRICS.map((m) => s.metrics.find((r) => r.metric === m)!);
-  const cols = (): unknown[][] => Array.from({ length: 23 }, () => []);
+  const cols = (): unknown[][] => Array.from({ length: 26 }, () => []);
   let c = cols();
   let pending = 0;
   let rows = 0;
   let fired = 0;
   const flush = async () => {
     if (!pending) return;
-    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi] = c;
+    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm] = c;
     await tx.query(INSERT_SQL, [
       p,
       d,
@@ -254,6 +285,9 @@ export async function writeSeries(
       rd,
       mo,
       mi,
+      pr,
+      xc,
+      xm,
     ]);
     c = cols();
     pending = 0;
@@ -285,6 +319,9 @@ export async function writeSeries(
         row.runDays,
         row.model,
         mi,
+        row.precedent,
+        row.explainedBy?.channel ?? null,
+        row.explainedBy?.metric ?? null,
       ];
       for (let k = 0; k < values.length; k += 1) c[k]!.push(values[k]);
       pending += 1;

@@ -36,6 +36,8 @@ export interface RuleParams {
   min_training_days: number;
   /** Null: no volume guard (the metric is not a ratio, or the guard is off). */
   min_volume: number | null;
+  /** Days of same-side deviations a new anomaly must beat (0: no precedent check). */
+  precedent_days: number;
 }
 
 /** A day of the series: d is the day number (days since Monday 2000-01-03, so d mod 7 is the weekday). */
@@ -54,7 +56,22 @@ export interface SeriesState {
   anchor: number | null;
   /** The current run of consecutive fired days on one side. */
   run: Run | null;
+  /**
+   * Per side, the deviations a new anomaly must beat: the days before the range whose |value −
+   * expected| is larger than that of every later day before the range (only those can be the
+   * largest of a later window), oldest first. Absent: none (a first evaluation).
+   */
+  precedents?: Precedents;
+  /** Days of anomalies people confirmed (triaged acknowledged or resolved): never a precedent. */
+  confirmed?: Set<number>;
 }
+
+/** A deviation that can still be the largest of a later window: its day and |value − expected|. */
+export interface Precedent {
+  d: number;
+  size: number;
+}
+export type Precedents = Record<'spike' | 'drop', Precedent[]>;
 
 interface Run {
   start: number;
@@ -62,7 +79,7 @@ interface Run {
   side: 'spike' | 'drop';
 }
 
-export type Status = 'ok' | 'fired' | 'insufficient_training' | 'insufficient_volume';
+export type Status = 'ok' | 'fired' | 'precedented' | 'explained' | 'insufficient_training' | 'insufficient_volume';
 export type Kind = 'spike' | 'drop' | 'level_shift';
 
 export interface EvaluatedPoint {
@@ -88,6 +105,10 @@ export interface EvaluatedPoint {
   excluded: boolean;
   anchor: number | null;
   runDays: number;
+  /** The largest same-side deviation of the precedent window (null: none, or the check is off). */
+  precedent: number | null;
+  /** Set by the project pass (anomalies.explained.ts): the fired series that explains this one. */
+  explainedBy?: { channel: string; metric: string };
 }
 
 /** A trend term is kept only when it cuts the residual scale to at most this share. */
@@ -178,6 +199,21 @@ export function fitBaseline(
 
 const mod7 = (d: number) => ((d % 7) + 7) % 7;
 
+/** The largest deviation of days ≥ since (the front of the deque, after dropping older days). */
+export function largestSince(deque: Precedent[], since: number): number | null {
+  while (deque.length && deque[0]!.d < since) deque.shift();
+  return deque.length ? deque[0]!.size : null;
+}
+
+/**
+ * Adds a day to a side's deque: days it equals or beats can never be the largest of a later window
+ * again, so they go (sizes stay strictly decreasing, oldest first; the deque stays short).
+ */
+export function pushPrecedent(deque: Precedent[], d: number, size: number): void {
+  while (deque.length && deque[deque.length - 1]!.size <= size) deque.pop();
+  deque.push({ d, size });
+}
+
 /**
  * Evaluates the points with d ≥ from (earlier points are history only), updating `state` as it
  * goes. Answers the evaluated points and the days before `from` a level shift took back into the
@@ -196,6 +232,7 @@ export function evaluateSeries(
   // A run still open before the range was excluded day by day, whatever later readmitted it.
   if (state.run && p.exclude_anomalies)
     for (let d = state.run.start; d <= state.run.last; d += 1) state.excluded.add(d);
+  const precedents: Precedents = state.precedents ?? { spike: [], drop: [] };
   let lo = 0;
   for (let i = 0; i < points.length; i += 1) {
     const pt = points[i]!;
@@ -244,7 +281,15 @@ export function evaluateSeries(
         ? (p.direction !== 'drop' && z >= p.threshold) || (p.direction !== 'spike' && z <= -p.threshold)
         : (p.direction !== 'drop' && direction === 'spike') || (p.direction !== 'spike' && direction === 'drop');
     const trained = n >= minTraining && expected !== null;
-    const fired = trained && !lowVolume && bigEnough && pastThreshold;
+    // A move that continues yesterday's anomaly on the same side belongs to it: only a new anomaly
+    // must beat the precedent (else a level shift could never reach level_shift_days).
+    const continuing = state.run !== null && state.run.last === t - 1 && state.run.side === direction;
+    const deviation = expected === null ? 0 : Math.abs(pt.value - expected);
+    const precedent =
+      direction && p.precedent_days > 0 ? largestSince(precedents[direction], t - p.precedent_days) : null;
+    const unprecedented = continuing || precedent === null || deviation > precedent;
+    const candidate = trained && !lowVolume && bigEnough && pastThreshold;
+    const fired = candidate && unprecedented;
     const score = expected === null ? 0 : scoreOf(z, pt.value !== expected);
     const row: EvaluatedPoint = {
       d: t,
@@ -259,7 +304,15 @@ export function evaluateSeries(
       rel,
       direction,
       fired,
-      status: lowVolume ? 'insufficient_volume' : !trained ? 'insufficient_training' : fired ? 'fired' : 'ok',
+      status: lowVolume
+        ? 'insufficient_volume'
+        : !trained
+          ? 'insufficient_training'
+          : fired
+            ? 'fired'
+            : candidate
+              ? 'precedented'
+              : 'ok',
       score,
       severity: fired ? severityOf(score) : null,
       kind: fired ? direction : null,
@@ -267,6 +320,7 @@ export function evaluateSeries(
       excluded: lowVolume || (fired && p.exclude_anomalies),
       anchor,
       runDays: 0,
+      precedent,
     };
     if (row.excluded) state.excluded.add(t);
     if (fired && direction) {
@@ -292,6 +346,10 @@ export function evaluateSeries(
         state.run = null;
       }
     } else state.run = null;
+    // Every day judged on a full baseline is a deviation this series has made, fired or not
+    // (a recurring spike is what the series does), unless people confirmed it was an incident.
+    if (trained && !lowVolume && direction && !state.confirmed?.has(t))
+      pushPrecedent(precedents[direction], t, deviation);
     rows.push(row);
     byDay.set(t, row);
   }

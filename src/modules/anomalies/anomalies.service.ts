@@ -303,6 +303,8 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     exclude_anomalies: base.exclude_anomalies,
     level_shifts: base.level_shifts,
     level_shift_days: base.level_shift_days,
+    precedent_days: base.precedent_days,
+    explain_related: base.explain_related,
     threshold: base.threshold,
     min_training_days: base.min_training_days,
     min_relative_change: base.min_relative_change,

@@ -64,3 +64,20 @@ export const EXPECTED_DAYS = `SELECT e.project_id, e.channel, e.metric, g.d
     FROM anomaly_triage t JOIN anomaly_episodes e ON e.id = t.anomaly_id
     CROSS JOIN LATERAL generate_series(${DAY('greatest(e.first_date, $2::date)')}, ${DAY('least(e.last_date, $3::date - 1)')}) AS g(d)
     WHERE t.status = 'expected' AND t.project_id = ANY($1::text[]) AND e.last_date >= $2::date AND e.first_date < $3::date`;
+
+/**
+ * The triage part of the precedent seam (anomalies.precedents.ts): days of anomalies people
+ * confirmed as incidents (`acknowledged`, `resolved`) are never a precedent, so a confirmed outage
+ * does not silence the next drop. NOT_CONFIRMED filters rows of anomalies_daily aliased `a`;
+ * CONFIRMED_DAYS lists the days over the seam's parameters ($1 project ids, $2 first day, $3 last day).
+ */
+export const NOT_CONFIRMED = `NOT EXISTS (
+    SELECT 1 FROM anomaly_triage t JOIN anomaly_episodes e ON e.id = t.anomaly_id
+    WHERE t.status IN ('acknowledged', 'resolved') AND e.project_id = a.project_id AND e.channel = a.channel
+      AND e.metric = a.metric AND a.date BETWEEN e.first_date AND e.last_date)`;
+
+export const CONFIRMED_DAYS = `SELECT e.project_id, e.channel, e.metric, g.d
+    FROM anomaly_triage t JOIN anomaly_episodes e ON e.id = t.anomaly_id
+    CROSS JOIN LATERAL generate_series(${DAY('greatest(e.first_date, $2::date)')}, ${DAY('least(e.last_date, $3::date)')}) AS g(d)
+    WHERE t.status IN ('acknowledged', 'resolved') AND t.project_id = ANY($1::text[])
+      AND e.last_date >= $2::date AND e.first_date <= $3::date`;

@@ -1,0 +1,216 @@
+// npx tsx bench/detection/tune.ts ['{"threshold": 4, ...}'] [--sets=nab,synthetic,demo] [--per-file]
+//
+// The tuning loop of the detection rule (issue 29): the rule itself (anomalies.rule.ts) called
+// per series in memory, with any settings, on the series the rule may be tuned on: NAB's two open
+// categories (NAB_DIR; its other categories are held out and never read here), the seeded
+// synthetic series, and the demo project's points (bench/detection/demo-points.ts). Seconds per
+// setting instead of bench:detection's half hour through the real ingestion; bench:detection stays
+// the measurement of record (same rule, same scorer, through the real evaluator on both stores).
+// A detection is the first day of each anomaly (a run of fired days on one side, as episodes are).
+import '../../src/platform/zod-runtime.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dayNumber } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { evaluateSeries, type EvaluatedPoint, type RuleParams } from '../../src/modules/anomalies/anomalies.rule.js';
+import {
+  DEFAULT_MIN_ABS_CHANGE,
+  DEFAULT_MIN_VOLUME,
+  DEFAULT_SETTINGS,
+  type Metric,
+  VOLUME_OF,
+} from '../../src/modules/anomalies/anomalies.schemas.js';
+import { addDays } from '../../src/modules/money/calendar.js';
+import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';
+import { DEMO_TODAY, demoPoints } from './demo-points.js';
+import { OPEN_CATEGORIES, nabDir, readNabFiles } from './nab-corpus.js';
+import { scoreCorpus, scoreFile, type CorpusScore } from './nab-scorer.js';
+import { type DayRow, syntheticSeries } from './synthetic.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+/** One settings object, or an array of them (a sweep: the series are read once). */
+const given = JSON.parse(args.find((a) => a.startsWith('{') || a.startsWith('[')) ?? '{}') as
+  | Partial<RuleParams>
+  | Partial<RuleParams>[];
+const sweep = Array.isArray(given) ? given : [given];
+let overrides: Partial<RuleParams> = sweep[0]!;
+const flag = (name: string) =>
+  args.find((a) => a.startsWith(`--${name}`))?.split('=')[1] ?? (args.includes(`--${name}`) ? 'true' : undefined);
+const sets = (flag('sets') ?? 'nab,synthetic,demo').split(',');
+
+export function paramsFor(metric: Metric, o: Partial<RuleParams> = overrides): RuleParams {
+  const s = DEFAULT_SETTINGS;
+  return {
+    baseline: s.baseline,
+    seasonality: s.seasonality,
+    window_days: s.window_days,
+    seasonal_weeks: s.seasonal_weeks,
+    exclude_anomalies: s.exclude_anomalies,
+    level_shifts: s.level_shifts,
+    level_shift_days: s.level_shift_days,
+    precedent_days: s.precedent_days,
+    threshold: s.threshold,
+    direction: s.direction,
+    min_relative_change: s.min_relative_change,
+    min_abs_change: DEFAULT_MIN_ABS_CHANGE[metric],
+    min_training_days: s.min_training_days,
+    min_volume: DEFAULT_MIN_VOLUME[metric] ?? null,
+    ...o,
+  } as RuleParams;
+}
+
+/** The first day of each run of fired days on one side (what an episode starts on). */
+export function episodeStarts(rows: EvaluatedPoint[], gap = 1): Set<number> {
+  const starts = new Set<number>();
+  const last = { spike: -Infinity, drop: -Infinity };
+  for (const r of rows) {
+    if (!r.fired || !r.direction) continue;
+    if (r.d - last[r.direction] > gap) starts.add(r.d);
+    last[r.direction] = r.d;
+  }
+  return starts;
+}
+
+const fresh = () => ({ excluded: new Set<number>(), anchor: null, run: null });
+const fmt = (c: CorpusScore) =>
+  `NAB ${c.normalized.toFixed(1).padStart(6)}  F1 ${c.f1.toFixed(3)}  found ${c.detectedWindows}/${c.windows}  prec ${(100 * c.precision).toFixed(0)}%  fires/1000 ${c.firesPer1000.toFixed(1)}`;
+
+const nabFiles = new Map<string, ReturnType<typeof readNabFiles>>();
+function nab(): void {
+  const dir = nabDir();
+  if (!dir) throw new Error('NAB_DIR must point at a checkout of github:numenta/NAB');
+  const p = paramsFor('spend');
+  for (const category of [...OPEN_CATEGORIES, 'both']) {
+    if (!nabFiles.has(category))
+      nabFiles.set(category, readNabFiles(dir, category === 'both' ? OPEN_CATEGORIES : [category]));
+    const files = nabFiles.get(category)!;
+    const scored = files.map((f) => {
+      const dates = f.values.map((_, i) => addDays('2000-01-01', i));
+      const dayOf = new Map(f.timestamps.map((t, i) => [t, dates[i]!]));
+      const points = f.values.map((value, i) => ({ d: dayNumber(dates[i]!), value, volume: null }));
+      const { rows } = evaluateSeries(points, points[0]!.d, p, fresh());
+      const starts = episodeStarts(rows);
+      const s = scoreFile(
+        dates,
+        points.map((pt) => starts.has(pt.d)),
+        f.windows.map(([a, b]) => [dayOf.get(String(a))!, dayOf.get(String(b))!] as const),
+      );
+      if (flag('per-file') && category === 'both')
+        console.log(
+          `  ${f.relativePath.padEnd(60)} ${s.score.toFixed(2).padStart(7)} (null ${s.nullScore}) det ${s.detectionsInWindows}+${s.detectionsOutside} win ${s.detectedWindows}/${s.scoredWindows}`,
+        );
+      return s;
+    });
+    console.log(`${category.padEnd(22)} ${fmt(scoreCorpus(scored))}`);
+  }
+}
+
+function metricOf(r: DayRow, m: string): number | null {
+  const ratio = (a: number, b: number) => (b ? a / b : null);
+  if (m === 'roas') return ratio(r.revenue, r.spend);
+  if (m === 'cpa') return ratio(r.spend, r.conversions);
+  if (m === 'ctr') return ratio(r.clicks, r.impressions);
+  if (m === 'cvr') return ratio(r.conversions, r.clicks);
+  return r[m as keyof DayRow] as number;
+}
+
+function synthetic(): void {
+  const scored = syntheticSeries(2).map((s) => {
+    const volumeMetric = VOLUME_OF[s.metric as Metric];
+    const points = s.rows
+      .map((r) => ({
+        d: dayNumber(r.date),
+        value: metricOf(r, s.metric),
+        volume: volumeMetric ? (metricOf(r, volumeMetric) ?? 0) : null,
+      }))
+      .filter((pt): pt is { d: number; value: number; volume: number | null } => pt.value !== null);
+    const { rows } = evaluateSeries(points, points[0]!.d, paramsFor(s.metric as Metric), fresh());
+    const starts = episodeStarts(rows);
+    return scoreFile(
+      s.rows.map((r) => r.date),
+      s.rows.map((r) => starts.has(dayNumber(r.date))),
+      s.windows,
+    );
+  });
+  console.log(`${'synthetic'.padEnd(22)} ${fmt(scoreCorpus(scored))}`);
+}
+
+async function demo(): Promise<void> {
+  const points = await demoPoints(path.join(root, '.tmp'));
+  const since = dayNumber(addDays(DEMO_TODAY, -30));
+  const channels = [...new Set(points.map((p) => p.channel))];
+  const metrics = Object.keys(DEFAULT_MIN_ABS_CHANGE) as Metric[];
+  let firedDays = 0;
+  let anomalies = 0;
+  const found = DEMO_INCIDENTS.map(() => false);
+  const firedAt = new Map<string, 'spike' | 'drop'>();
+  const recentFired: { channel: string; metric: Metric; d: number; direction: 'spike' | 'drop' }[] = [];
+  for (const channel of channels)
+    for (const metric of metrics) {
+      const volumeMetric = VOLUME_OF[metric];
+      const series = points
+        .filter((p) => p.channel === channel && p[metric] !== null)
+        .map((p) => ({
+          d: p.d,
+          value: p[metric] as number,
+          volume: volumeMetric ? ((p[volumeMetric] as number) ?? 0) : null,
+        }));
+      if (!series.length) continue;
+      const { rows } = evaluateSeries(series, series[0]!.d, paramsFor(metric), fresh());
+      const recent = rows.filter((r) => r.d >= since);
+      firedDays += recent.filter((r) => r.fired).length;
+      if (flag('verbose'))
+        for (const r of recent.filter((x) => x.fired))
+          console.log(
+            `  fired ${channel}/${metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)} rel ${r.rel?.toFixed(2)} ${r.kind}`,
+          );
+      anomalies += [...episodeStarts(rows)].filter((d) => d >= since).length;
+      for (const r of recent.filter((x) => x.fired)) {
+        firedAt.set(`${channel}|${metric}|${r.d}`, r.direction!);
+        recentFired.push({ channel, metric, d: r.d, direction: r.direction! });
+      }
+      DEMO_INCIDENTS.forEach((incident, i) => {
+        if (incident.channel !== channel || incident.metric !== metric) return;
+        const day = dayNumber(addDays(DEMO_TODAY, -incident.daysAgo));
+        const row = rows.find((r) => r.d === day);
+        if (row?.fired && row.direction === (incident.factor > 1 ? 'spike' : 'drop')) found[i] = true;
+        if (flag('verbose'))
+          console.log(
+            `  incident ${channel}/${metric} -${incident.daysAgo}: z ${row?.z?.toFixed(2)} rel ${row?.rel?.toFixed(2)} ${row?.model}`,
+          );
+      });
+    }
+  const PARTS: Record<string, [string, string]> = {
+    roas: ['revenue', 'spend'],
+    cpa: ['spend', 'conversions'],
+    ctr: ['clicks', 'impressions'],
+    cvr: ['conversions', 'clicks'],
+  };
+  const flip = (x: string) => (x === 'spike' ? 'drop' : 'spike');
+  const explained = recentFired.filter((f) => {
+    const parts = PARTS[f.metric];
+    if (
+      parts &&
+      (firedAt.get(`${f.channel}|${parts[0]}|${f.d}`) === f.direction ||
+        firedAt.get(`${f.channel}|${parts[1]}|${f.d}`) === flip(f.direction))
+    )
+      return true;
+    if (f.channel === '_total')
+      return channels.some((c) => c !== '_total' && firedAt.get(`${c}|${f.metric}|${f.d}`) === f.direction);
+    return false;
+  });
+  console.log(`  explained ${explained.length}: roots ${recentFired.length - explained.length}`);
+  console.log(
+    `${'demo (last 30 days)'.padEnd(22)} fired days ${firedDays}  anomalies ${anomalies}  incidents ${found.filter(Boolean).length}/4 ${found.map((f) => (f ? 'y' : 'n')).join('')}`,
+  );
+}
+
+const isMain = process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]);
+for (const one of isMain ? sweep : []) {
+  overrides = one;
+  if (sweep.length > 1) console.log(`== ${JSON.stringify(one)}`);
+  if (sets.includes('nab')) nab();
+  if (sets.includes('synthetic')) synthetic();
+  if (sets.includes('demo')) await demo();
+}
+if (isMain) process.exit(0);
