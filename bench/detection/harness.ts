@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createServiceApp } from '../../src/app/service-app.js';
 import { addDays } from '../../src/modules/money/calendar.js';
-import { AnomalySettingsInput } from '../../src/modules/anomalies/anomalies.schemas.js';
+import { AnomalySettingsInput, METRICS } from '../../src/modules/anomalies/anomalies.schemas.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import type { Database } from '../../src/platform/db/database.js';
@@ -76,6 +76,17 @@ export function applicable(settings: Record<string, unknown>): { applied: Record
 }
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
+
+/**
+ * The detector's settings with every metric but the watched one disabled: the rule runs per series,
+ * so this measures the same rule (9 times faster), and no other series of the project can explain
+ * the watched one's day away (the explained pass reports a ratio under the part that moved it).
+ */
+export function watchingOnly(settings: Record<string, unknown>, metric: string): AnomalySettingsInput {
+  const metrics = { ...((settings.metrics ?? {}) as Record<string, Record<string, unknown>>) };
+  for (const m of METRICS) if (m !== metric) metrics[m] = { ...metrics[m], enabled: false };
+  return { ...settings, metrics } as AnomalySettingsInput;
+}
 
 async function onStore<T>(store: string, dataDir: string, fn: (db: Database) => Promise<T>): Promise<T> {
   if (store === 'pglite') {
@@ -212,7 +223,7 @@ export async function runOnStore(
           const t = performance.now();
           for (const one of series) {
             const projectId = projectOf.get(one.name)!;
-            await s.evaluators.anomalies.putSettings(ctx, projectId, applied as AnomalySettingsInput);
+            await s.evaluators.anomalies.putSettings(ctx, projectId, watchingOnly(applied, one.metric));
             await s.evaluators.anomalies.evaluate(ctx, { project_id: projectId });
             const rows = await db.query<{ d: string }>(
               episodes

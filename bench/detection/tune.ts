@@ -11,6 +11,7 @@ import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dayNumber } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/anomalies.explained.js';
 import { evaluateSeries, type EvaluatedPoint, type RuleParams } from '../../src/modules/anomalies/anomalies.rule.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
@@ -29,16 +30,15 @@ import { type DayRow, syntheticSeries } from './synthetic.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 /** One settings object, or an array of them (a sweep: the series are read once). */
-const given = JSON.parse(args.find((a) => a.startsWith('{') || a.startsWith('[')) ?? '{}') as
-  | Partial<RuleParams>
-  | Partial<RuleParams>[];
+type Overrides = Partial<RuleParams> & { explain_related?: boolean };
+const given = JSON.parse(args.find((a) => a.startsWith('{') || a.startsWith('[')) ?? '{}') as Overrides | Overrides[];
 const sweep = Array.isArray(given) ? given : [given];
-let overrides: Partial<RuleParams> = sweep[0]!;
+let overrides: Overrides = sweep[0]!;
 const flag = (name: string) =>
   args.find((a) => a.startsWith(`--${name}`))?.split('=')[1] ?? (args.includes(`--${name}`) ? 'true' : undefined);
 const sets = (flag('sets') ?? 'nab,synthetic,demo').split(',');
 
-export function paramsFor(metric: Metric, o: Partial<RuleParams> = overrides): RuleParams {
+export function paramsFor(metric: Metric, o: Overrides = overrides): RuleParams {
   const s = DEFAULT_SETTINGS;
   return {
     baseline: s.baseline,
@@ -140,66 +140,40 @@ async function demo(): Promise<void> {
   const since = dayNumber(addDays(DEMO_TODAY, -30));
   const channels = [...new Set(points.map((p) => p.channel))];
   const metrics = Object.keys(DEFAULT_MIN_ABS_CHANGE) as Metric[];
-  let firedDays = 0;
-  let anomalies = 0;
-  const found = DEMO_INCIDENTS.map(() => false);
-  const firedAt = new Map<string, 'spike' | 'drop'>();
-  const recentFired: { channel: string; metric: Metric; d: number; direction: 'spike' | 'drop' }[] = [];
+  const series: ProjectSeries[] = [];
   for (const channel of channels)
     for (const metric of metrics) {
       const volumeMetric = VOLUME_OF[metric];
-      const series = points
+      const pts = points
         .filter((p) => p.channel === channel && p[metric] !== null)
         .map((p) => ({
           d: p.d,
           value: p[metric] as number,
           volume: volumeMetric ? ((p[volumeMetric] as number) ?? 0) : null,
         }));
-      if (!series.length) continue;
-      const { rows } = evaluateSeries(series, series[0]!.d, paramsFor(metric), fresh());
-      const recent = rows.filter((r) => r.d >= since);
-      firedDays += recent.filter((r) => r.fired).length;
-      if (flag('verbose'))
-        for (const r of recent.filter((x) => x.fired))
-          console.log(
-            `  fired ${channel}/${metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)} rel ${r.rel?.toFixed(2)} ${r.kind}`,
-          );
-      anomalies += [...episodeStarts(rows)].filter((d) => d >= since).length;
-      for (const r of recent.filter((x) => x.fired)) {
-        firedAt.set(`${channel}|${metric}|${r.d}`, r.direction!);
-        recentFired.push({ channel, metric, d: r.d, direction: r.direction! });
-      }
-      DEMO_INCIDENTS.forEach((incident, i) => {
-        if (incident.channel !== channel || incident.metric !== metric) return;
-        const day = dayNumber(addDays(DEMO_TODAY, -incident.daysAgo));
-        const row = rows.find((r) => r.d === day);
-        if (row?.fired && row.direction === (incident.factor > 1 ? 'spike' : 'drop')) found[i] = true;
-        if (flag('verbose'))
-          console.log(
-            `  incident ${channel}/${metric} -${incident.daysAgo}: z ${row?.z?.toFixed(2)} rel ${row?.rel?.toFixed(2)} ${row?.model}`,
-          );
-      });
+      if (pts.length)
+        series.push({ channel, metric, rows: evaluateSeries(pts, pts[0]!.d, paramsFor(metric), fresh()).rows });
     }
-  const PARTS: Record<string, [string, string]> = {
-    roas: ['revenue', 'spend'],
-    cpa: ['spend', 'conversions'],
-    ctr: ['clicks', 'impressions'],
-    cvr: ['conversions', 'clicks'],
-  };
-  const flip = (x: string) => (x === 'spike' ? 'drop' : 'spike');
-  const explained = recentFired.filter((f) => {
-    const parts = PARTS[f.metric];
-    if (
-      parts &&
-      (firedAt.get(`${f.channel}|${parts[0]}|${f.d}`) === f.direction ||
-        firedAt.get(`${f.channel}|${parts[1]}|${f.d}`) === flip(f.direction))
-    )
-      return true;
-    if (f.channel === '_total')
-      return channels.some((c) => c !== '_total' && firedAt.get(`${c}|${f.metric}|${f.d}`) === f.direction);
-    return false;
+  if (overrides.explain_related ?? DEFAULT_SETTINGS.explain_related) explainAcrossSeries(series);
+  let firedDays = 0;
+  let anomalies = 0;
+  const found = DEMO_INCIDENTS.map((incident) => {
+    const s = series.find((x) => x.channel === incident.channel && x.metric === incident.metric);
+    const row = s?.rows.find((r) => r.d === dayNumber(addDays(DEMO_TODAY, -incident.daysAgo)));
+    if (flag('verbose'))
+      console.log(`  incident ${incident.channel}/${incident.metric}: z ${row?.z?.toFixed(2)} ${row?.status}`);
+    return row?.fired === true && row.direction === (incident.factor > 1 ? 'spike' : 'drop');
   });
-  console.log(`  explained ${explained.length}: roots ${recentFired.length - explained.length}`);
+  for (const s of series) {
+    const recent = s.rows.filter((r) => r.d >= since);
+    firedDays += recent.filter((r) => r.fired).length;
+    anomalies += [...episodeStarts(s.rows)].filter((d) => d >= since).length;
+    if (flag('verbose'))
+      for (const r of recent.filter((x) => x.fired || x.status === 'explained' || x.status === 'precedented'))
+        console.log(
+          `  ${r.status} ${s.channel}/${s.metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)}`,
+        );
+  }
   console.log(
     `${'demo (last 30 days)'.padEnd(22)} fired days ${firedDays}  anomalies ${anomalies}  incidents ${found.filter(Boolean).length}/4 ${found.map((f) => (f ? 'y' : 'n')).join('')}`,
   );

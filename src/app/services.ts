@@ -25,7 +25,7 @@ import { AnomalyFeedbackService, AnomalyTriageService } from '../modules/anomali
 export type { ServiceDeps, Services } from '../modules/services.js';
 
 export function createServices(deps: ServiceDeps): Services {
-  const org = createOrgServices({ db: deps.db, clock: deps.clock });
+  const org = createOrgServices({ db: deps.db, clock: deps.clock, changes: deps.feed });
   const directory = new ProjectDirectory(deps.db, deps.clock);
   directory.attach(deps.feed);
   const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory);

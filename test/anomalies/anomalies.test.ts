@@ -97,7 +97,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(get.body.updated_at).toBeNull();
     expect(get.body.effective).toMatchObject({
       window_days: 56,
-      threshold: 4,
+      threshold: 3.5,
       min_training_days: 14,
       min_relative_change: 0.05,
       direction: 'both',
@@ -231,7 +231,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
     expect(put.status).toBe(200);
     expect(put.body.effective.metrics.find((m: any) => m.metric === 'spend')).toMatchObject({
       direction: 'drop',
-      threshold: 4,
+      threshold: 3.5,
     });
     await api(`${service.url}/api/anomalies/evaluate?project_id=${P}`, { method: 'POST' });
     const list = await api(`${service.url}/api/anomalies?project_id=${P}&since=${DATES[0]}&metric=spend`);

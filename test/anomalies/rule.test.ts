@@ -233,6 +233,14 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     expect(day40).toMatchObject({ status: 'precedented', fired: false });
     expect(Math.abs(day40.z)).toBeGreaterThanOrEqual(3);
     expect(day40.precedent).toBeCloseTo(1000 - day30.baseline_mean, 6);
+    const points = await api(
+      `${service.url}/api/anomalies/series?project_id=${P}&metric=spend&channel=spiky&from=${DATES[35]}&to=${DATES[45]}`,
+    );
+    expect(points.body.points.find((p: Row) => p.date === DATES[40])).toMatchObject({
+      status: 'precedented',
+      fired: false,
+      precedent: expect.closeTo(day40.precedent, 6),
+    });
     // A move that continues yesterday's anomaly is not held against the precedent: the level shift
     // still fires its five days and re-anchors.
     expect(await listOf('shift')).toMatchObject([{ kind: 'level_shift', first_date: DATES[35], fired_days: 5 }]);
@@ -268,7 +276,15 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     expect(series.body.points.find((p: Row) => p.date === DATES[30])).toMatchObject({
       status: 'explained',
       fired: false,
+      explained_by: { channel: 'spiky', metric: 'spend' },
     });
+    // The explaining anomaly lists what moved with it.
+    const [spike] = (await listOf('spiky')).filter((a) => a.first_date === DATES[30]);
+    const one = await api(`${service.url}/api/anomalies/${spike!.id}`);
+    expect(one.body.moved_with_it).toEqual([
+      expect.objectContaining({ date: DATES[30], channel: '_total', metric: 'spend', value: total.value }),
+    ]);
+    expect(one.body.days[0]).toMatchObject({ status: 'fired', explained_by: null });
   });
 
   it('re-evaluating the last days, across a level shift, gives the rows of a full pass', async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayToEpochSeconds, fmtDay, fmtDelta, fmtInstant, fmtMoney, fmtNumber } from '../../web/shared/format.js';
+import {
+  dayToEpochSeconds,
+  fmtDay,
+  fmtDelta,
+  fmtInstant,
+  fmtMoney,
+  fmtNumber,
+  fmtShare,
+} from '../../web/shared/format.js';
 
 const en = { locale: 'en-US', timeZone: 'UTC' };
 const de = { locale: 'de-DE', timeZone: 'Europe/Berlin' };
@@ -10,6 +18,7 @@ describe('view formatting (web/shared/format.ts)', () => {
   it('numbers follow the locale; a missing value is a dash, never 0', () => {
     expect(fmtNumber(1234567.891, en)).toBe('1,234,567.89');
     expect(plain(fmtNumber(1234567.891, de))).toBe('1.234.567,89');
+    expect(fmtNumber(-28.31, en)).toBe('\u221228.31');
     expect(fmtNumber(null, en)).toBe('–');
     expect(fmtNumber(Number.NaN, en)).toBe('–');
   });
@@ -17,16 +26,27 @@ describe('view formatting (web/shared/format.ts)', () => {
   it("money carries the project's currency in the host's locale, and survives an unknown code", () => {
     expect(fmtMoney(1234.5, 'USD', en)).toBe('$1,234.50');
     expect(plain(fmtMoney(1234.5, 'EUR', de))).toBe('1.234,50 €');
+    expect(fmtMoney(-30.04, 'USD', en)).toBe('\u2212$30.04');
     expect(fmtMoney(12, null, en)).toBe('12');
     expect(fmtMoney(12, 'not-a-code', en)).toBe('12 not-a-code');
   });
 
   it('deltas are signed, so a drop never reads as a gain', () => {
     expect(fmtDelta(0.125, en)).toBe('+12.5%');
-    expect(fmtDelta(-0.03, en)).toBe('-3%');
+    // The minus sign (U+2212), as every signed figure of the views writes it, not a hyphen.
+    expect(fmtDelta(-0.03, en)).toBe('\u22123%');
+    expect(plain(fmtDelta(-0.03, de))).toBe('\u22123 %');
     expect(fmtDelta(0, en)).toBe('0%');
     expect(fmtDelta(null, en)).toBe('–');
     expect(fmtDelta(Number.POSITIVE_INFINITY, en)).toBe('–');
+  });
+
+  it('shares are whole percent with the minus sign; one that rounds to zero has no sign', () => {
+    expect(fmtShare(1.07, en)).toBe('107%');
+    expect(fmtShare(-0.05, en)).toBe('\u22125%');
+    expect(plain(fmtShare(-0.05, de))).toBe('\u22125 %');
+    expect(fmtShare(-0.004, en)).toBe('0%');
+    expect(fmtShare(null, en)).toBe('–');
   });
 
   it('calendar days are never moved by a time zone; instants are', () => {

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import './chart.css';
 import { badgeRows, numberMarkers, placeBadges } from './chart-markers.js';
 import { dayToEpochSeconds } from './format.js';
+import { bandedRange } from './series.js';
 
 export interface SeriesChartProps {
   /** Calendar days, ascending. */
@@ -73,6 +74,12 @@ const dayLabel = (day: string) =>
   }).format(new Date(`${day}T00:00:00Z`));
 
 /**
+ * A chart with a band is taller by default: next to a spike the band of a quiet day is a small
+ * fraction of the value axis, and every pixel of plot is a pixel more of it.
+ */
+const BANDED_HEIGHT = 240;
+
+/**
  * A daily series with an optional baseline band, highlighted points and event markers (uPlot).
  * Markers are numbered badges above the plot, never overlapping and never cut at an edge, with a
  * list under the chart naming each one (a label on the plot itself collided at any width).
@@ -110,11 +117,12 @@ export function SeriesChart(props: SeriesChartProps) {
       data.push(props.baseline);
     }
     if (hasBand) {
-      // The band's edges are drawn by the fill between them only: no line, no points.
-      const edge = { stroke: 'transparent', points: { show: false } };
+      // Faint edges over the fill: a band narrow next to a spike still shows where it ends.
+      const edge = { stroke: line.alpha(0.4), width: 1, points: { show: false } };
       series.push({ label: 'band low', ...edge }, { label: 'band high', ...edge });
       data.push(props.lower!, props.upper!);
     }
+    const yRange = hasBand ? bandedRange(props.values, props.baseline, props.lower!, props.upper!) : null;
     const widthNow = () => Math.max(240, el.clientWidth);
     const rowsFor = (width: number) => badgeRows(markers.length, width - AXIS_ALLOWANCE, BADGE, BADGE_GAP);
     const drawMarkers = (u: uPlot, rows: number) => {
@@ -133,6 +141,25 @@ export function SeriesChart(props: SeriesChartProps) {
           row: b.row,
         })),
       );
+      if (hasBand) {
+        // Where the band is drawn each day, in CSS pixels of the canvas, clipped to the plot as
+        // the fill is: what a test checks (the band of every day with a baseline shows).
+        const clip = (y: number) => Math.min(Math.max(y, top), top + height) / dpr;
+        const at = (v: number | null | undefined) => (v === null || v === undefined ? null : u.valToPos(v, 'y', true));
+        el.dataset.band = JSON.stringify(
+          props.days.map((day, i) => {
+            const hi = at(props.upper![i]);
+            const lo = at(props.lower![i]);
+            const value = at(props.values[i]);
+            return {
+              day,
+              top: hi === null ? null : clip(hi),
+              bottom: lo === null ? null : clip(lo),
+              value: value === null ? null : value / dpr,
+            };
+          }),
+        );
+      }
       const ctx = u.ctx;
       ctx.save();
       ctx.strokeStyle = marker.css;
@@ -173,12 +200,17 @@ export function SeriesChart(props: SeriesChartProps) {
       const rows = rowsFor(width);
       const opts: uPlot.Options = {
         width,
-        height: (props.height ?? 200) + (rows > 0 ? LANE_ABOVE + LANE_BELOW + rows * (BADGE + BADGE_GAP) : 0),
+        height:
+          (props.height ?? (hasBand ? BANDED_HEIGHT : 200)) +
+          (rows > 0 ? LANE_ABOVE + LANE_BELOW + rows * (BADGE + BADGE_GAP) : 0),
         // The badge lane sits in the top padding, above the data.
         padding: [rows > 0 ? LANE_ABOVE + LANE_BELOW + rows * (BADGE + BADGE_GAP) : null, null, null, null],
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: {
+          x: { time: true },
+          ...(yRange ? { y: { range: () => uPlot.rangeNum(yRange[0], yRange[1], 0.1, true) } } : {}),
+        },
         // The value axis is as wide as its longest label (uPlot's fixed 50 px cut "300,000" to "0,000").
         axes: [axis, { ...axis, size: (_u, values) => 16 + 7 * Math.max(4, ...(values ?? []).map((v) => v.length)) }],
         series,

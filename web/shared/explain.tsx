@@ -1,6 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import { ScrollRegion, StatusBadge } from './data-views.js';
 import './explain.css';
-import { type FormatContext, fmtDay, fmtDelta, fmtNumber } from './format.js';
+import { type FormatContext, fmtDay, fmtDelta, fmtNumber, fmtShare, MINUS } from './format.js';
 import { channelName, fmtKpi, kpiLabel, kpiUnit } from './kpi.js';
 
 /** explain_anomaly's data, as GET /api/anomalies/{id}/explain answers it (anomalies.explain.schemas.ts). */
@@ -29,6 +30,8 @@ export interface Explanation {
       baseline: number | null;
       change: number;
       share_of_change: number | null;
+      /** |change| against the largest mover's, in [0, 1]: the bar's length. */
+      share_of_largest: number;
       rate_effect?: number;
       mix_effect?: number;
     }[];
@@ -62,6 +65,22 @@ const VERDICT: Record<Explanation['data_quality']['verdict'], { badge: string; t
   },
 };
 
+/**
+ * One figure of a part's row. Its label, hidden from assistive technology (the column header
+ * names the cell), shows only in the narrow layout, where the header row is hidden.
+ */
+function Figure(props: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout (ExplainSection)
+    <td role="cell" class="num figure">
+      <span class="cell-label" aria-hidden="true">
+        {props.label}{' '}
+      </span>
+      <span class="nowrap">{props.children}</span>
+    </td>
+  );
+}
+
 /** Why an anomaly moved: the decomposition, its days' events, data quality and Skills. */
 export function ExplainSection(props: { data: Explanation; format: FormatContext }) {
   const e = props.data;
@@ -69,16 +88,32 @@ export function ExplainSection(props: { data: Explanation; format: FormatContext
   const d = e.decomposition;
   const unit = kpiUnit(e.anomaly.metric);
   const kpi = (v: number | null | undefined) => fmtKpi(v, unit, e.currency, f);
-  const signed = (v: number | null | undefined) =>
-    v === null || v === undefined ? '–' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${kpi(Math.abs(v))}`;
+  // A figure that rounds to zero has no sign ("0.00", never "−0.00").
+  const signed = (v: number | null | undefined) => {
+    if (v === null || v === undefined) return '–';
+    const text = kpi(Math.abs(v));
+    return /[1-9]/.test(text) ? `${v > 0 ? '+' : MINUS}${text}` : text;
+  };
   const ratio = d.method === 'rate_mix';
-  const largest = Math.max(...d.parts.map((p) => Math.abs(p.change)), 0) || 1;
   const b = e.periods.baseline;
   const span =
     e.periods.current.from === e.periods.current.to
       ? fmtDay(e.periods.current.from, f)
       : `${fmtDay(e.periods.current.from, f)} – ${fmtDay(e.periods.current.to, f)}`;
   const dq = VERDICT[e.data_quality.verdict];
+  const columns = [
+    { name: d.breakdown === 'channel' ? 'Channel' : 'Campaign' },
+    { name: 'Baseline', num: true },
+    { name: 'Now', num: true },
+    { name: 'Contribution', num: true },
+    ...(ratio
+      ? [
+          { name: 'Rate', num: true },
+          { name: 'Mix', num: true },
+        ]
+      : []),
+    { name: 'Share of the change', hidden: true },
+  ];
   return (
     <section class="stack explain" aria-label="Why it moved">
       <h3>Why it moved</h3>
@@ -103,62 +138,59 @@ export function ExplainSection(props: { data: Explanation; format: FormatContext
             )}
           </p>
           <ScrollRegion label={`Contribution of each ${d.breakdown}`}>
-            <table>
+            {/*
+             * Explicit roles: in a narrow explanation each row is a block of its own (explain.css),
+             * and a table whose rows are laid out as blocks loses its semantics in some browsers.
+             * The labels in the cells show only then, when the header row is hidden.
+             */}
+            {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout, see above */}
+            <table class="parts" role="table">
               <caption class="visually-hidden">
                 Contribution of each {d.breakdown} to the change; the contributions add up to {signed(d.change)}
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{d.breakdown === 'channel' ? 'Channel' : 'Campaign'}</th>
-                  <th scope="col" class="num">
-                    Baseline
-                  </th>
-                  <th scope="col" class="num">
-                    Now
-                  </th>
-                  <th scope="col" class="num">
-                    Contribution
-                  </th>
-                  {ratio && (
-                    <>
-                      <th scope="col" class="num">
-                        Rate
-                      </th>
-                      <th scope="col" class="num">
-                        Mix
-                      </th>
-                    </>
-                  )}
-                  <th scope="col">
-                    <span class="visually-hidden">Share of the change</span>
-                  </th>
+              {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout */}
+              <thead role="rowgroup">
+                {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout */}
+                <tr role="row">
+                  {columns.map((c) => (
+                    // biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout
+                    <th key={c.name} scope="col" role="columnheader" class={c.num ? 'num' : undefined}>
+                      {c.hidden ? <span class="visually-hidden">{c.name}</span> : c.name}
+                    </th>
+                  ))}
                 </tr>
               </thead>
-              <tbody>
+              {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout */}
+              <tbody role="rowgroup">
                 {d.parts.slice(0, SHOWN_PARTS).map((p) => (
-                  <tr key={p.key}>
-                    <th scope="row" class="part-name">
-                      {p.key === '_other' || p.label === p.key ? p.label : `${p.label}`}
+                  // biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout
+                  <tr key={p.key} role="row">
+                    {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout */}
+                    <th scope="row" role="rowheader" class="part-name">
+                      {p.label}
                     </th>
-                    <td class="num">{kpi(p.baseline)}</td>
-                    <td class="num">{kpi(p.current)}</td>
-                    <td class="num nowrap">{signed(p.change)}</td>
+                    <Figure label="Baseline">{kpi(p.baseline)}</Figure>
+                    <Figure label="Now">{kpi(p.current)}</Figure>
+                    <Figure label="Contribution">{signed(p.change)}</Figure>
                     {ratio && (
                       <>
-                        <td class="num nowrap">{signed(p.rate_effect)}</td>
-                        <td class="num nowrap">{signed(p.mix_effect)}</td>
+                        <Figure label="Rate">{signed(p.rate_effect)}</Figure>
+                        <Figure label="Mix">{signed(p.mix_effect)}</Figure>
                       </>
                     )}
-                    <td class="share">
-                      <span class="bar-track" aria-hidden="true">
-                        <span
-                          class={`bar-fill ${p.change < 0 ? 'neg' : ''}`}
-                          style={{ width: `${Math.round((Math.abs(p.change) / largest) * 100)}%` }}
-                        />
-                      </span>
-                      <span class="small muted">
-                        {p.share_of_change === null ? '' : `${fmtNumber(p.share_of_change * 100, f, 0)} %`}
-                      </span>
+                    {/* biome-ignore lint/a11y/noRedundantRoles: kept for the narrow layout */}
+                    <td role="cell" class="share">
+                      <div class="share-bar">
+                        <span class="bar-track" aria-hidden="true">
+                          <span
+                            class={`bar-fill ${p.change < 0 ? 'neg' : ''}`}
+                            style={{ width: `${Math.round(p.share_of_largest * 100)}%` }}
+                          />
+                        </span>
+                        <span class="small muted share-text">
+                          {p.share_of_change === null ? '' : fmtShare(p.share_of_change, f)}
+                        </span>
+                      </div>
                     </td>
                   </tr>
                 ))}

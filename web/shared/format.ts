@@ -11,16 +11,27 @@ export const defaultFormat = (): FormatContext => ({
   locale: typeof navigator === 'undefined' ? 'en-US' : navigator.language || 'en-US',
 });
 
+/** The minus sign (U+2212): what a negative figure starts with in every view, never a hyphen. */
+export const MINUS = '\u2212';
+
+/** `value` as `format` writes it, with the minus sign where the locale writes a hyphen-minus. */
+function typeset(format: Intl.NumberFormat, value: number): string {
+  return format
+    .formatToParts(value)
+    .map((part) => (part.type === 'minusSign' ? MINUS : part.value))
+    .join('');
+}
+
 export function fmtNumber(value: number | null | undefined, f: FormatContext, maximumFractionDigits = 2): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  return new Intl.NumberFormat(f.locale, { maximumFractionDigits }).format(value);
+  return typeset(new Intl.NumberFormat(f.locale, { maximumFractionDigits }), value);
 }
 
 export function fmtMoney(value: number | null | undefined, currency: string | null | undefined, f: FormatContext) {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   if (!currency) return fmtNumber(value, f);
   try {
-    return new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
+    return typeset(new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }), value);
   } catch {
     // An unknown currency code still shows the amount with its code.
     return `${fmtNumber(value, f)} ${currency}`;
@@ -30,11 +41,20 @@ export function fmtMoney(value: number | null | undefined, currency: string | nu
 /** A relative change (0.125 → "+12.5 %"), signed so a drop never reads as a gain. */
 export function fmtDelta(ratio: number | null | undefined, f: FormatContext): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '–';
-  return new Intl.NumberFormat(f.locale, {
-    style: 'percent',
-    maximumFractionDigits: 1,
-    signDisplay: 'exceptZero',
-  }).format(ratio);
+  return typeset(
+    new Intl.NumberFormat(f.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }),
+    ratio,
+  );
+}
+
+/**
+ * A share of a whole in whole percent (0.42 → "42 %", −0.05 → "−5 %"): a part that moved against
+ * the total has a negative share. One that rounds to zero is "0 %", never "−0 %".
+ */
+export function fmtShare(ratio: number | null | undefined, f: FormatContext): string {
+  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '–';
+  const percent = new Intl.NumberFormat(f.locale, { style: 'percent', maximumFractionDigits: 0 });
+  return typeset(percent, Math.round(ratio * 100) === 0 ? 0 : ratio);
 }
 
 /** A calendar day as the locale writes it; parsed as UTC so no zone moves it to the day before. */

@@ -1,6 +1,7 @@
 /**
  * Chart and polling logic of the data views, kept free of the DOM so unit tests import it
- * directly: the anomaly band, the chart kind of a report, and when a run has settled.
+ * directly: the anomaly band and the value axis around it, the chart kind of a report, and when a
+ * run has settled.
  */
 
 export interface BaselinePoint {
@@ -42,6 +43,45 @@ export function bandOf(points: BaselinePoint[], threshold: number): Band {
     if (p.fired) fired.push(p.date);
   }
   return { days, values, baseline, lower, upper, fired };
+}
+
+/** A day's band this many times wider than the chart's median band does not set the value axis. */
+const OUTLIER_BAND = 3;
+
+const finite = (xs: (number | null)[] | undefined) =>
+  (xs ?? []).filter((x): x is number => x !== null && Number.isFinite(x));
+
+/**
+ * The value axis of a chart with a band: the values, the baseline, and the band of every day whose
+ * band is of the chart's usual width. A band more than three times the median width is clipped at
+ * the plot's edge instead: after a spike the trailing σ of the days whose window holds it grows
+ * many times over, and when their band set the axis every other day's band was pressed into the
+ * value line (a few pixels, hidden under it).
+ */
+export function bandedRange(
+  values: (number | null)[],
+  baseline: (number | null)[] | undefined,
+  lower: (number | null)[],
+  upper: (number | null)[],
+): [number, number] | null {
+  const core = [...finite(values), ...finite(baseline)];
+  if (core.length === 0) return null;
+  let low = Math.min(...core);
+  let high = Math.max(...core);
+  const bands = lower.flatMap((lo, i) => {
+    const hi = upper[i];
+    return lo === null || hi === null || hi === undefined || !Number.isFinite(lo) || !Number.isFinite(hi)
+      ? []
+      : [{ lo, hi, width: hi - lo }];
+  });
+  const widths = bands.map((b) => b.width).sort((a, b) => a - b);
+  const median = widths.length ? widths[Math.floor((widths.length - 1) / 2)]! : 0;
+  for (const b of bands) {
+    if (b.width > OUTLIER_BAND * median) continue;
+    low = Math.min(low, b.lo);
+    high = Math.max(high, b.hi);
+  }
+  return [low, high];
 }
 
 /** Days around an anomaly worth charting: its whole baseline window and a little after it. */

@@ -179,14 +179,37 @@ export interface EpisodeDayRow {
   status: string;
   excluded: boolean;
   model: string;
+  precedent: number | null;
+  explained_by_channel: string | null;
+  explained_by_metric: string | null;
 }
 
 /** Every evaluated day of the episode's series from its first to its last day. */
 export async function episodeDays(db: SqlExecutor, e: EpisodeRow): Promise<EpisodeDayRow[]> {
   return db.query<EpisodeDayRow>(
     `SELECT date, value, baseline_mean, baseline_stddev, training_size, z, relative_change, score, severity, direction, kind,
-       fired, status, excluded, model
+       fired, status, excluded, model, precedent, explained_by_channel, explained_by_metric
      FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND date BETWEEN $4 AND $5 ORDER BY date`,
+    [e.project_id, e.channel, e.metric, e.first_date, e.last_date],
+  );
+}
+
+export interface ExplainedDayRow {
+  date: string;
+  channel: string;
+  metric: string;
+  value: number;
+  baseline_mean: number | null;
+  relative_change: number | null;
+  z: number | null;
+}
+
+/** The days of other series that the episode's series explains (anomalies.explained.ts), by date. */
+export async function explainedBy(db: SqlExecutor, e: EpisodeRow): Promise<ExplainedDayRow[]> {
+  return db.query<ExplainedDayRow>(
+    `SELECT date, channel, metric, value, baseline_mean, relative_change, z FROM anomalies_daily
+     WHERE project_id = $1 AND explained_by_channel = $2 AND explained_by_metric = $3 AND date BETWEEN $4 AND $5
+     ORDER BY date, channel COLLATE "C", metric`,
     [e.project_id, e.channel, e.metric, e.first_date, e.last_date],
   );
 }

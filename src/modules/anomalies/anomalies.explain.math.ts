@@ -55,6 +55,9 @@ export interface Contribution {
   baseline_weight?: number;
 }
 
+/** A part as listed: with its |change| against the largest mover's (1 for that one; 0 when none moved). */
+export type ListedContribution = Contribution & { share_of_largest: number };
+
 export interface Decomposition {
   method: 'additive' | 'rate_mix';
   current_value: number | null;
@@ -71,6 +74,19 @@ export interface Decomposition {
 
 export const EMPTY_SUMS: Sums = { spend: 0, revenue: 0, conversions: 0, clicks: 0, impressions: 0 };
 
+/** A decomposition that cannot be made, and why (no data on one side, a ratio without denominator). */
+export function unavailable(method: Decomposition['method'], reason: string): Decomposition {
+  return {
+    method,
+    current_value: null,
+    baseline_value: null,
+    change: null,
+    relative_change: null,
+    parts: [],
+    unavailable: reason,
+  };
+}
+
 const relative = (cur: number, base: number) => (base !== 0 ? (cur - base) / Math.abs(base) : null);
 
 export function decomposeAdditive(
@@ -79,15 +95,7 @@ export function decomposeAdditive(
   days: { current: number; baseline: number },
 ): Decomposition {
   if (days.current === 0 || days.baseline === 0)
-    return {
-      method: 'additive',
-      current_value: null,
-      baseline_value: null,
-      change: null,
-      relative_change: null,
-      parts: [],
-      unavailable: days.current === 0 ? 'no data on the anomaly days' : 'no data on the baseline days',
-    };
+    return unavailable('additive', days.current === 0 ? 'no data on the anomaly days' : 'no data on the baseline days');
   const rows = parts.map((p) => {
     const current = p.current[measure] / days.current;
     const baseline = p.baseline[measure] / days.baseline;
@@ -112,15 +120,10 @@ export function decomposeRatio(metric: RatioMetric, parts: PartSums[]): Decompos
   const D1 = total('current', dk);
   const D0 = total('baseline', dk);
   if (D1 === 0 || D0 === 0)
-    return {
-      method: 'rate_mix',
-      current_value: null,
-      baseline_value: null,
-      change: null,
-      relative_change: null,
-      parts: [],
-      unavailable: `no ${dk} on the ${D1 === 0 ? 'anomaly' : 'baseline'} days: ${metric} is undefined there`,
-    };
+    return unavailable(
+      'rate_mix',
+      `no ${dk} on the ${D1 === 0 ? 'anomaly' : 'baseline'} days: ${metric} is undefined there`,
+    );
   const R1 = total('current', nk) / D1;
   const R0 = total('baseline', nk) / D0;
   const rows = parts.map((p) => {
@@ -164,9 +167,24 @@ function rank(rows: Contribution[]): Contribution[] {
 
 /**
  * At most `max` parts: the rest fold into one `_other` part whose figures are the sums of theirs,
- * so the parts still sum to the observed change (rates and weights of a fold are left out).
+ * so the parts still sum to the observed change (rates and weights of a fold are left out). Each
+ * listed part then gets its share of the largest mover (what a bar of the views draws).
  */
-export function foldTail(d: Decomposition, max: number): Decomposition & { folded_parts: number } {
+export function foldTail(
+  d: Decomposition,
+  max: number,
+): Omit<Decomposition, 'parts'> & { parts: ListedContribution[]; folded_parts: number } {
+  const folded = foldParts(d, max);
+  return { ...folded, parts: withShareOfLargest(folded.parts) };
+}
+
+/** Each part's |change| against the largest |change| among them, in [0, 1]. */
+function withShareOfLargest(parts: Contribution[]): ListedContribution[] {
+  const largest = parts.reduce((m, p) => Math.max(m, Math.abs(p.change)), 0);
+  return parts.map((p) => ({ ...p, share_of_largest: largest > 0 ? Math.abs(p.change) / largest : 0 }));
+}
+
+function foldParts(d: Decomposition, max: number): Decomposition & { folded_parts: number } {
   if (d.parts.length <= max) return { ...d, folded_parts: 0 };
   const head = d.parts.slice(0, max - 1);
   const tail = d.parts.slice(max - 1);

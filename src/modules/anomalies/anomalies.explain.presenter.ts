@@ -10,6 +10,8 @@ const num = (n: number | null | undefined, digits = 2) =>
   n === null || n === undefined ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
 const signed = (n: number, digits = 2) => `${n >= 0 ? '+' : '−'}${num(Math.abs(n), digits)}`;
 const pct = (n: number | null) => (n === null ? '' : `, ${signed(n * 100, 1)}%`);
+/** A share in whole percent, with the minus sign when negative (none when it rounds to 0). */
+const share = (n: number) => `${Math.round(n * 100) < 0 ? '−' : ''}${num(Math.abs(n) * 100, 0)}%`;
 const where = (channel: string) => (channel === TOTAL_CHANNEL ? 'all channels' : channel);
 
 /** The bounded text summary of explain_anomaly (≤ 30 lines; the envelope clips each line). */
@@ -39,10 +41,10 @@ export function explainSummary(e: Explanation): string[] {
     lines.push(`Largest contributions by ${d.breakdown} (they sum to the change):`);
     for (const p of d.parts.slice(0, SUMMARY_PARTS)) {
       const name = p.label === p.key ? p.key : `${p.label} (${p.key})`;
-      const share = p.share_of_change === null ? '' : `, ${num(p.share_of_change * 100, 0)}% of it`;
+      const of = p.share_of_change === null ? '' : `, ${share(p.share_of_change)} of it`;
       const split =
         d.method === 'rate_mix' ? `: rate ${signed(p.rate_effect ?? 0, 4)}, mix ${signed(p.mix_effect ?? 0, 4)}` : '';
-      lines.push(`- ${name} ${signed(p.change, d.method === 'rate_mix' ? 4 : 2)}${share}${split}`);
+      lines.push(`- ${name} ${signed(p.change, d.method === 'rate_mix' ? 4 : 2)}${of}${split}`);
     }
     if (d.parts.length > SUMMARY_PARTS)
       lines.push(`… ${d.parts.length - SUMMARY_PARTS} more in data.decomposition.parts.`);

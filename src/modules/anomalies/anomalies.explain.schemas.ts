@@ -26,7 +26,10 @@ export const Contribution = z.object({
     .describe("Additive: the part's mean per day on the anomaly days; ratio: the part's own rate there."),
   baseline: z.number().nullable().describe('The same on the baseline days.'),
   change: z.number().describe("The part's contribution; the parts' changes sum to decomposition.change."),
-  share_of_change: z.number().nullable(),
+  share_of_change: z.number().nullable().describe('change / decomposition.change (null when that is 0).'),
+  share_of_largest: z
+    .number()
+    .describe("|change| / the largest part's |change| among the parts listed: 1 for the largest mover."),
   rate_effect: z.number().optional().describe('Ratio KPIs: the part of change due to its own rate.'),
   mix_effect: z.number().optional().describe('Ratio KPIs: the part of change due to its share of the denominator.'),
   current_weight: z.number().optional(),

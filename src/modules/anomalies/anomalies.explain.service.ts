@@ -13,6 +13,7 @@ import {
   foldTail,
   isRatio,
   RATIO_PARTS,
+  unavailable,
   weightedParts,
 } from './anomalies.explain.math.js';
 import * as repo from './anomalies.explain.repo.js';
@@ -122,8 +123,17 @@ export class AnomalyExplainService {
     const parts = weightedParts(rows, weights);
     const ratio = isRatio(q.metric) ? RATIO_PARTS[q.metric] : null;
     const withData = { current: curData.length ? 1 : 0, baseline: baseData.length ? 1 : 0 };
+    const breakdown = q.channel === TOTAL_CHANNEL ? 'channel' : 'campaign';
     const decomposition = foldTail(
-      isRatio(q.metric) ? decomposeRatio(q.metric, parts) : decomposeAdditive(q.metric as BaseMeasure, parts, withData),
+      // A channel's KPIs loaded without campaign rows have nothing to split: say so, not "0 → 0".
+      rows.length === 0 && curData.length > 0
+        ? unavailable(
+            isRatio(q.metric) ? 'rate_mix' : 'additive',
+            `no ${breakdown} rows for these days (${breakdown === 'campaign' ? 'ad_performance_daily' : 'kpis_daily'})`,
+          )
+        : isRatio(q.metric)
+          ? decomposeRatio(q.metric, parts)
+          : decomposeAdditive(q.metric as BaseMeasure, parts, withData),
       MAX_PARTS,
     );
 
@@ -161,11 +171,11 @@ export class AnomalyExplainService {
       },
       decomposition: {
         ...decomposition,
-        breakdown: q.channel === TOTAL_CHANNEL ? 'channel' : 'campaign',
+        breakdown,
         numerator: ratio?.numerator ?? null,
         denominator: ratio?.denominator ?? null,
       },
-      context_events: await this.eventsDuring(projectId, current),
+      context_events: await this.eventsDuring(projectId, first, q.last_date),
       data_quality: {
         verdict:
           checks.length === 0
@@ -197,20 +207,15 @@ export class AnomalyExplainService {
     };
   }
 
-  /** Events active on any of the days, once each, in the order they started. */
-  private async eventsDuring(projectId: string, days: string[]) {
-    const seen = new Map<string, ExplainOutput['context_events'][number]>();
-    for (const day of days)
-      for (const e of await this.events.activeOn(projectId, day))
-        if (!seen.has(e.id))
-          seen.set(e.id, {
-            id: e.id,
-            event_type: e.event_type,
-            title: e.title,
-            event_date: e.event_date,
-            active_until: e.active_until,
-          });
-    return [...seen.values()].sort((a, b) => a.event_date.localeCompare(b.event_date) || a.id.localeCompare(b.id));
+  /** Events active on any day of [from, to], once each, in the order they started (one query). */
+  private async eventsDuring(projectId: string, from: string, to: string): Promise<ExplainOutput['context_events']> {
+    return (await this.events.activeDuring(projectId, from, to)).map((e) => ({
+      id: e.id,
+      event_type: e.event_type,
+      title: e.title,
+      event_date: e.event_date,
+      active_until: e.active_until,
+    }));
   }
 }
 

@@ -83,7 +83,7 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       response: AnomalyDetailOutput,
       handler: async ({ ctx, params }) => {
         const r = await anomalies.getById(ctx, params.id);
-        return { project_id: r.resolved.project.id, ...r.anomaly, days: r.days };
+        return { project_id: r.resolved.project.id, ...r.anomaly, days: r.days, moved_with_it: r.movedWithIt };
       },
     }),
     defineRoute({

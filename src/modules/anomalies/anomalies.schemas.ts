@@ -36,7 +36,7 @@ export const BASELINES = ['robust', 'mean'] as const;
 /**
  * Defaults, with the measurements behind them in docs/api.md ("The detection rule", "Defaults and
  * why"): a robust baseline over 8 weeks with a weekly profile and a trend where the series shows
- * them, fired days left out of later baselines, level shifts, |z| ≥ 4, and a new anomaly only where
+ * them, fired days left out of later baselines, level shifts, |z| ≥ 3.5, and a new anomaly only where
  * the deviation beats every same-side deviation of the last year (precedent_days). The rule before
  * issue 29 is `baseline: "mean"`, `seasonality: "none"`, `window_days: 28`, `threshold: 3` with
  * exclusion, level shifts and precedents off.
@@ -45,7 +45,7 @@ export const DEFAULT_SETTINGS = {
   window_days: 56,
   seasonality: 'auto' as Seasonality,
   seasonal_weeks: 8,
-  threshold: 4,
+  threshold: 3.5,
   min_training_days: 14,
   min_relative_change: 0.05,
   direction: 'both' as Direction,
@@ -176,7 +176,12 @@ export const AnomalySettingsInput = z
       .max(52)
       .optional()
       .describe('Weeks of same-weekday history with day_of_week seasonality (default 8).'),
-    threshold: z.number().positive().max(50).optional().describe('|z| at or above which an anomaly fires (default 4).'),
+    threshold: z
+      .number()
+      .positive()
+      .max(50)
+      .optional()
+      .describe('|z| at or above which an anomaly fires (default 3.5).'),
     min_training_days: z
       .number()
       .int()
@@ -349,6 +354,8 @@ export const MetricSeriesPoint = z.object({
   score: z.number(),
   status: z.string(),
   fired: z.boolean(),
+  precedent: z.number().nullable(),
+  explained_by: z.object({ channel: z.string(), metric: z.string() }).nullable(),
 });
 
 export const MetricSeriesShape = {
@@ -414,6 +421,8 @@ export const AnomalyOutput = z.object({
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
 
+const ExplainedBy = z.object({ channel: z.string(), metric: z.string() });
+
 /** One evaluated day of an anomaly's series. */
 export const AnomalyDay = z.object({
   date: z.string(),
@@ -436,6 +445,11 @@ export const AnomalyDay = z.object({
     ),
   excluded: z.boolean().describe('Left out of later baselines.'),
   model: z.string(),
+  precedent: z
+    .number()
+    .nullable()
+    .describe('The largest same-side |value − expected| of the precedent window the day was held against.'),
+  explained_by: ExplainedBy.nullable().describe('The fired series that explains the day (status explained).'),
 });
 
 export const AnomalyIdParams = z.object({
@@ -448,6 +462,21 @@ export const AnomalyIdParams = z.object({
 export const AnomalyDetailOutput = AnomalyOutput.extend({
   project_id: z.string(),
   days: z.array(AnomalyDay).describe('Every evaluated day from first_date to last_date.'),
+  moved_with_it: z
+    .array(
+      z.object({
+        date: z.string(),
+        channel: z.string(),
+        metric: z.string(),
+        value: z.number(),
+        baseline_mean: z.number().nullable(),
+        relative_change: z.number().nullable(),
+        z: z.number().nullable(),
+      }),
+    )
+    .describe(
+      'Days of other series this anomaly explains (a ratio it moved, the total): reported here, not as anomalies.',
+    ),
 });
 
 export const AnomalyListOutput = z.object({

@@ -170,6 +170,8 @@ export class AnomaliesService {
       score: r.score,
       status: r.status,
       fired: r.fired,
+      precedent: r.precedent,
+      explained_by: r.explainedBy ?? null,
     }));
     const currency = (await repo.kpiCurrency(this.db, projectId, from, to)) ?? resolved.project.reporting_currency;
     return {
@@ -227,8 +229,14 @@ export class AnomaliesService {
       throw anomalyNotFound(id);
     }
     const [anomaly] = await this.withEvents(row.project_id, [row]);
-    const days = await episodes.episodeDays(this.db, row);
-    return { resolved, anomaly: anomaly!, days };
+    const days = (await episodes.episodeDays(this.db, row)).map(
+      ({ explained_by_channel: channel, explained_by_metric: metric, ...day }) => ({
+        ...day,
+        explained_by: channel && metric ? { channel, metric } : null,
+      }),
+    );
+    const movedWithIt = await episodes.explainedBy(this.db, row);
+    return { resolved, anomaly: anomaly!, days, movedWithIt };
   }
 
   /** System read (no caller to authorize): one anomaly by id, or undefined. */

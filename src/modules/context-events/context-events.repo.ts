@@ -19,8 +19,11 @@ const COLUMNS = `id, project_id, event_type, title, description, event_date, end
   (COALESCE(end_date, event_date) + impact_window_days) AS active_until, created_at, created_by, updated_at`;
 
 /** The active-window predicate, shared by the list filter and activeOn so both agree. */
-const ACTIVE_ON = (param: string) =>
-  `(event_date <= ${param} AND COALESCE(end_date, event_date) + impact_window_days >= ${param})`;
+const ACTIVE_ON = (param: string) => ACTIVE_DURING(param, param);
+
+/** Active on some day of [from, to]: the event's window and the range overlap. */
+const ACTIVE_DURING = (from: string, to: string) =>
+  `(event_date <= ${to} AND COALESCE(end_date, event_date) + impact_window_days >= ${from})`;
 
 export interface NewEvent {
   id: string;
@@ -115,6 +118,20 @@ export async function listEvents(db: SqlExecutor, o: ListOptions): Promise<Event
      ORDER BY event_date DESC, id DESC
      LIMIT $6`,
     [o.projectId, o.activeOn ?? null, o.eventType ?? null, o.after?.[0] ?? null, o.after?.[1] ?? null, o.limit],
+  );
+}
+
+/** Events active on any day of [from, to], oldest first (one query for a range of days). */
+export async function eventsActiveDuring(
+  db: SqlExecutor,
+  projectId: string,
+  from: string,
+  to: string,
+): Promise<EventRow[]> {
+  return db.query<EventRow>(
+    `SELECT ${COLUMNS} FROM context_events WHERE project_id = $1 AND ${ACTIVE_DURING('$2::date', '$3::date')}
+     ORDER BY event_date, id`,
+    [projectId, from, to],
   );
 }
 

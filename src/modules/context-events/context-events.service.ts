@@ -128,6 +128,15 @@ export class ContextEventsService {
   }
 
   /**
+   * Events of a project active on at least one day of [from, to], once each, oldest first: what
+   * activeOn answers for each of those days, together, in one query (explain_anomaly's days).
+   */
+  async activeDuring(projectId: string, from: string, to: string, today: string = to): Promise<EventOutput[]> {
+    const rows = await repo.eventsActiveDuring(this.db, projectId, from, to);
+    return rows.map((row) => presentEvent(row, today));
+  }
+
+  /**
    * An event the caller may act on. Without any grant on its project the event does not exist
    * for them (404, so ids cannot be probed); with a read-only grant a write is role_forbidden.
    */

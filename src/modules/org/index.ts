@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { AuditService } from './audit.service.js';
-import { MembersService } from './members.service.js';
+import { type MemberChanges, MembersService } from './members.service.js';
 import { assertOrgRole } from './org.policy.js';
 import { countProjects } from './org.repo.js';
 import { RateLimiter } from './rate-limit.js';
@@ -23,10 +23,10 @@ export interface OrgServices {
   projectLimits: ProjectLimits;
 }
 
-export function createOrgServices(deps: { db: Database; clock: Clock }): OrgServices {
+export function createOrgServices(deps: { db: Database; clock: Clock; changes?: MemberChanges }): OrgServices {
   const audit = new AuditService(deps.db);
   const settings = new OrgSettingsService(deps.db, audit, deps.clock);
-  const members = new MembersService(deps.db, audit, settings);
+  const members = new MembersService(deps.db, audit, settings, deps.changes);
   const rateLimiter = new RateLimiter(deps.clock, async () => (await settings.limits()).api_requests_per_minute);
   return { audit, settings, members, rateLimiter, projectLimits: new ProjectLimits(deps.db, settings) };
 }

@@ -5,6 +5,7 @@ import type { Config } from '../../platform/config.js';
 import { migrate } from '../../platform/db/migrate.js';
 import { openDatabase } from '../../platform/db/open.js';
 import { AppError } from '../../platform/errors.js';
+import { ChangeFeed } from '../../platform/events/change-feed.js';
 import { createLogger } from '../../platform/logger.js';
 import { createOrgServices } from './index.js';
 
@@ -50,7 +51,8 @@ export async function membersCommand(args: string[], config: Config): Promise<nu
   const db = await openDatabase(config);
   try {
     await migrate(db);
-    const org = createOrgServices({ db, clock: systemClock });
+    // A role change here reaches the running replicas' MCP clients (PostgreSQL: NOTIFY at commit).
+    const org = createOrgServices({ db, clock: systemClock, changes: new ChangeFeed(db, log) });
     const ctx = { actor: { ...OPERATOR, subject: 'cli' }, requestId: 'cli', clock: systemClock, log };
     if (sub === 'list') {
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {

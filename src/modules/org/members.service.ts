@@ -1,3 +1,4 @@
+import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { MemberRecord } from '../../platform/auth/oauth.js';
 import type { Role } from '../../platform/auth/permissions.js';
@@ -15,13 +16,40 @@ export interface MemberWithGrants extends repo.MemberRow {
   grants: { project_id: string; role: repo.GrantRow['role'] }[];
 }
 
+/** Where member changes are announced to every replica (the change feed). */
+export interface MemberChanges {
+  publishIn(tx: SqlExecutor, event: ServerEvent): Promise<void>;
+}
+
+/**
+ * A member's role and grants decide which Skills its prompts/list shows (and whether a prompt takes
+ * a project_id): a change to them is a change of that list for the member's open sessions.
+ */
+const PROMPTS_CHANGED: ServerEvent = { kind: 'prompts_list_changed' };
+
+const grantsKey = (grants: MemberWithGrants['grants']) =>
+  grants
+    .map((g) => `${g.project_id}:${g.role}`)
+    .sort()
+    .join(',');
+
 /** Members of the organization, their roles and per-project grants. */
 export class MembersService {
   constructor(
     private readonly db: Database,
     private readonly audit: AuditRecorder,
     private readonly settings: OrgSettingsService,
+    /** The change feed; absent where nobody listens (unit wiring). */
+    private readonly changes?: MemberChanges,
   ) {}
+
+  /**
+   * Tells every replica's MCP sessions and subscriptions that prompt lists changed, from inside the
+   * write's transaction: delivered at commit, never for a change that rolled back.
+   */
+  private async announce(tx: SqlExecutor): Promise<void> {
+    await this.changes?.publishIn(tx, PROMPTS_CHANGED);
+  }
 
   async list(
     ctx: RequestContext,
@@ -91,6 +119,7 @@ export class MembersService {
         { action: 'member.update', target: `member:${subject}`, details: { from: { role: current.role }, to: input } },
         tx,
       );
+      if (input.role !== undefined && input.role !== current.role) await this.announce(tx);
       return { ...row!, grants: current.grants };
     });
   }
@@ -137,7 +166,9 @@ export class MembersService {
         { action: 'member.grants.replace', target: `member:${subject}`, details: { from: before.grants, to: grants } },
         tx,
       );
-      return (await this.require(tx, subject)).grants;
+      const after = (await this.require(tx, subject)).grants;
+      if (grantsKey(before.grants) !== grantsKey(after)) await this.announce(tx);
+      return after;
     });
   }
 
@@ -176,6 +207,7 @@ export class MembersService {
           },
           tx,
         );
+        await this.announce(tx);
         return { created: false, promoted: true };
       }
       await repo.insertMember(tx, {

@@ -29,6 +29,7 @@ export type ProjectCreationGuard = (ctx: RequestContext, db: Database) => Promis
 export interface ProjectChanges {
   resourceUpdated(uri: string): Promise<void>;
   publish?(event: ServerEvent): void;
+  publishIn?(tx: SqlExecutor, event: ServerEvent): Promise<void>;
 }
 
 export class ProjectsService {
@@ -65,6 +66,9 @@ export class ProjectsService {
         { action: 'project.create', target: row.id, projectId: row.id, details: { name: row.name } },
         tx,
       );
+      // Whoever sees every project sees one more: its Skills, and a project_id argument on prompts
+      // that had one project to choose from. Heard at commit, never for a rollback.
+      await this.changes.publishIn?.(tx, { kind: 'prompts_list_changed' });
       return row;
     });
     this.directory?.invalidate();

@@ -1,6 +1,4 @@
-import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ProjectLimits } from '../org/project-limits.js';
-import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
@@ -10,15 +8,15 @@ import type { Pacer } from '../../platform/pacer.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import {
-  authorColumns,
   authorOf,
   presentAuthor,
   type PendingReview,
   type VersionAuthor,
   type WriteGate,
 } from '../context-hub/context-hub.authorship.js';
-import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
+import { type FrontmatterExtras, type SkillChanges, SkillPublisher } from './skills.publisher.js';
 import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
 import { writeSkillFilesIn } from './skills.batch.js';
@@ -40,21 +38,9 @@ export type SkillWrite = { resolved: ResolvedProject } & (
   | { skill?: undefined; pending: PendingReview }
 );
 
-/** Where Skill changes are announced (the change feed): MCP clients hear their prompt list changed. */
-export interface SkillChanges {
-  publishIn(tx: SqlExecutor, event: ServerEvent): Promise<void>;
-}
-
-const PROMPTS_CHANGED: ServerEvent = { kind: 'prompts_list_changed' };
-
 export interface SkillSnapshot {
   current_version: number;
   version: SkillOutput | undefined;
-}
-
-interface FrontmatterExtras {
-  frontmatterRaw: string | null;
-  extra: Record<string, unknown>;
 }
 
 export class SkillsService {
@@ -65,20 +51,17 @@ export class SkillsService {
     private readonly limits?: ProjectLimits,
   ) {}
 
-  private gate: WriteGate | undefined;
-  private changes: SkillChanges | undefined;
+  /** Versions and proposals: every write below ends there. */
+  private readonly publisher = new SkillPublisher();
 
-  /**
-   * Attaches the change feed: every write (a new version, a restore, a delete, an import, an
-   * approved proposal) tells every replica's MCP sessions and subscriptions that the prompt list
-   * changed (issue 31), from inside the write's transaction, so it is heard once it is readable.
-   */
+  /** Attaches the change feed: every write announces that the prompt list changed (SkillPublisher). */
   announceWith(changes: SkillChanges): void {
-    this.changes = changes;
+    this.publisher.announceWith(changes);
   }
 
-  private async announce(tx: SqlExecutor): Promise<void> {
-    await this.changes?.publishIn(tx, PROMPTS_CHANGED);
+  /** Attaches the project write policy (the proposals module); without one every write publishes. */
+  governWith(gate: WriteGate): void {
+    this.publisher.governWith(gate);
   }
 
   /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
@@ -93,11 +76,11 @@ export class SkillsService {
   async add(ctx: RequestContext, input: AddSkillInput, file?: FrontmatterExtras): Promise<SkillWrite> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     await this.limits?.assertCanAddContextObject(resolved.project.id, 'skill', input.name);
-    const pending = await this.proposeIfGoverned(ctx, resolved.project, input);
+    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, resolved.project, input);
     if (pending) return { resolved, pending };
     const written = file ?? { frontmatterRaw: null, extra: {} };
     const skill = await this.db.transaction((tx) =>
-      this.writeIn(tx, ctx, resolved.project.id, input, written, authorOf(ctx)),
+      this.publisher.writeIn(tx, ctx, resolved.project.id, input, written, authorOf(ctx)),
     );
     return { resolved, skill };
   }
@@ -156,32 +139,13 @@ export class SkillsService {
       acceptance: patch.acceptance ?? (bodyChanged ? undefined : current.acceptance),
       metadata: patch.metadata ?? current.metadata,
     };
-    const pending = await this.proposeIfGoverned(ctx, project, input);
+    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, project, input);
     if (pending) return { resolved, pending };
     const file = { frontmatterRaw: null, extra: current.frontmatter_extra };
-    const skill = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)));
+    const skill = await this.db.transaction((tx) =>
+      this.publisher.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)),
+    );
     return { resolved, skill };
-  }
-
-  /** Attaches the project write policy (the proposals module); without one every write publishes. */
-  governWith(gate: WriteGate): void {
-    this.gate = gate;
-  }
-
-  private async proposeIfGoverned(
-    ctx: RequestContext,
-    project: ProjectRow,
-    input: AddSkillInput,
-  ): Promise<PendingReview | undefined> {
-    if (!this.gate || this.gate.decide(ctx, project) === 'publish') return undefined;
-    const head = await repo.findHead(this.db, project.id, input.name);
-    const { project_id: _project, name: _name, ...fields } = input;
-    return this.gate.propose(ctx, project, {
-      kind: 'skill',
-      key: input.name,
-      base_version: head && !head.deleted_at ? head.version : null,
-      fields,
-    });
   }
 
   /** The live head's version and a version's fields, with no grant check (proposals: staleness and diffs). */
@@ -209,51 +173,17 @@ export class SkillsService {
       const head = await repo.findHead(tx, projectId, name);
       const current = head ? await repo.findVersion(tx, head.id, head.version) : undefined;
       const file = { frontmatterRaw: null, extra: current?.frontmatter_extra ?? {} };
-      const skill = await this.writeIn(tx, ctx, projectId, { project_id: projectId, name, ...fields }, file, author);
+      const skill = await this.publisher.writeIn(
+        tx,
+        ctx,
+        projectId,
+        { project_id: projectId, name, ...fields },
+        file,
+        author,
+      );
       await within(tx, skill.version);
       return skill;
     });
-  }
-
-  private async writeIn(
-    tx: SqlExecutor,
-    ctx: RequestContext,
-    projectId: string,
-    input: AddSkillInput,
-    file: FrontmatterExtras,
-    author: VersionAuthor,
-  ): Promise<SkillOutput> {
-    const steps = parseSteps(input.body_md);
-    const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
-    const acceptance = input.acceptance ?? parseAcceptance(input.body_md);
-    const now = ctx.clock.now();
-    const bumped = await repo.bumpHead(tx, {
-      id: `sk_${randomBytes(8).toString('hex')}`,
-      project_id: projectId,
-      name: input.name,
-      description: input.description,
-      body_md: input.body_md,
-      mdm_references: references,
-      now,
-    });
-    const row: repo.SkillVersionRow = {
-      skill_id: bumped.id,
-      version: bumped.version,
-      name: input.name,
-      description: input.description,
-      body_md: input.body_md,
-      steps,
-      mdm_references: references,
-      acceptance,
-      metadata: input.metadata ?? {},
-      frontmatter_extra: file.extra,
-      frontmatter_raw: file.frontmatterRaw,
-      ...authorColumns(author, now),
-    };
-    await repo.insertVersion(tx, row);
-    await this.announce(tx);
-    const head = (await repo.findHead(tx, projectId, input.name))!;
-    return presentSkill(head, row, await repo.existingKeys(tx, projectId, references));
   }
 
   /** One version (default: current). A deleted skill's versions stay readable to admins only. */
@@ -316,7 +246,7 @@ export class SkillsService {
     if (!head || head.deleted_at) throw notFound(name, project.id);
     await this.db.transaction(async (tx) => {
       await repo.markDeleted(tx, head.id, ctx.clock.now());
-      await this.announce(tx);
+      await this.publisher.announce(tx);
     });
   }
 
@@ -389,10 +319,12 @@ export class SkillsService {
       acceptance: row.acceptance,
       metadata: row.metadata,
     };
-    const pending = await this.proposeIfGoverned(ctx, project, input);
+    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, project, input);
     if (pending) return { resolved, pending };
     const file = { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra };
-    const skill = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)));
+    const skill = await this.db.transaction((tx) =>
+      this.publisher.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)),
+    );
     return { resolved, skill };
   }
 
@@ -435,7 +367,7 @@ export class SkillsService {
   ): Promise<Map<string, { id: string; version: number }>> {
     const written = await writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
     // One announcement for the whole import: clients re-list their prompts once.
-    if (written.size > 0) await this.announce(tx);
+    if (written.size > 0) await this.publisher.announce(tx);
     return written;
   }
 
@@ -443,7 +375,7 @@ export class SkillsService {
   async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
     if (ids.length === 0) return;
     await repo.markManyDeleted(tx, ids, now);
-    await this.announce(tx);
+    await this.publisher.announce(tx);
   }
 
   private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {

@@ -2736,13 +2736,20 @@ export interface operations {
                             direction: string | null;
                             /** @description Left out of later baselines. */
                             excluded: boolean;
+                            /** @description The fired series that explains the day (status explained). */
+                            explained_by: {
+                                channel: string;
+                                metric: string;
+                            } | null;
                             fired: boolean;
                             kind: string | null;
                             model: string;
+                            /** @description The largest same-side |value − expected| of the precedent window the day was held against. */
+                            precedent: number | null;
                             relative_change: number | null;
                             score: number;
                             severity: string | null;
-                            /** @description ok, fired, insufficient_training or insufficient_volume. */
+                            /** @description ok, fired, precedented (past the threshold but not beyond the precedent), explained (past the threshold, explained by another series that fired), insufficient_training or insufficient_volume. */
                             status: string;
                             training_size: number;
                             value: number;
@@ -2767,6 +2774,16 @@ export interface operations {
                         /** @description The floor that applied where the baseline is flat at zero. */
                         min_abs_change: number;
                         min_relative_change: number;
+                        /** @description Days of other series this anomaly explains (a ratio it moved, the total): reported here, not as anomalies. */
+                        moved_with_it: {
+                            baseline_mean: number | null;
+                            channel: string;
+                            date: string;
+                            metric: string;
+                            relative_change: number | null;
+                            value: number;
+                            z: number | null;
+                        }[];
                         /** @description The day with the highest score; the day fields below are that day. */
                         peak_date: string;
                         project_id: string;
@@ -2967,7 +2984,10 @@ export interface operations {
                                 mix_effect?: number;
                                 /** @description Ratio KPIs: the part of change due to its own rate. */
                                 rate_effect?: number;
+                                /** @description change / decomposition.change (null when that is 0). */
                                 share_of_change: number | null;
+                                /** @description |change| / the largest part's |change| among the parts listed: 1 for the largest mover. */
+                                share_of_largest: number;
                             }[];
                             rate_effect?: number;
                             relative_change: number | null;
@@ -3193,7 +3213,7 @@ export interface operations {
                             /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
                             settings: {
                                 /**
-                                 * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
+                                 * @description robust (default): median and a winsorized scale; mean: mean and sample standard deviation.
                                  * @enum {string}
                                  */
                                 baseline?: "robust" | "mean";
@@ -3202,8 +3222,10 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 direction?: "spike" | "drop" | "both";
-                                /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
+                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
+                                /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
+                                explain_related?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
                                 level_shift_days?: number;
                                 /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
@@ -3315,6 +3337,8 @@ export interface operations {
                                 min_relative_change?: number;
                                 /** @description Baseline points needed before anything fires (default 14). */
                                 min_training_days?: number;
+                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                                precedent_days?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3322,9 +3346,9 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
-                                /** @description |z| at or above which an anomaly fires (default 4). */
+                                /** @description |z| at or above which an anomaly fires (default 3.5). */
                                 threshold?: number;
-                                /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                                /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
                                 window_days?: number;
                             };
                         }[];
@@ -3344,7 +3368,7 @@ export interface operations {
                             /** @description The whole settings to PUT /api/anomalies/settings to apply it. */
                             settings: {
                                 /**
-                                 * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
+                                 * @description robust (default): median and a winsorized scale; mean: mean and sample standard deviation.
                                  * @enum {string}
                                  */
                                 baseline?: "robust" | "mean";
@@ -3353,8 +3377,10 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 direction?: "spike" | "drop" | "both";
-                                /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
+                                /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
+                                /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
+                                explain_related?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
                                 level_shift_days?: number;
                                 /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
@@ -3466,6 +3492,8 @@ export interface operations {
                                 min_relative_change?: number;
                                 /** @description Baseline points needed before anything fires (default 14). */
                                 min_training_days?: number;
+                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                                precedent_days?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3473,9 +3501,9 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
-                                /** @description |z| at or above which an anomaly fires (default 4). */
+                                /** @description |z| at or above which an anomaly fires (default 3.5). */
                                 threshold?: number;
-                                /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                                /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
                                 window_days?: number;
                             };
                         };
@@ -3527,7 +3555,12 @@ export interface operations {
                             baseline_mean: number | null;
                             baseline_stddev: number | null;
                             date: string;
+                            explained_by: {
+                                channel: string;
+                                metric: string;
+                            } | null;
                             fired: boolean;
+                            precedent: number | null;
                             score: number;
                             status: string;
                             training_size: number;
@@ -3582,6 +3615,7 @@ export interface operations {
                             baseline: string;
                             direction: string;
                             exclude_anomalies: boolean;
+                            explain_related: boolean;
                             level_shift_days: number;
                             level_shifts: boolean;
                             metrics: {
@@ -3599,6 +3633,7 @@ export interface operations {
                             min_abs_change: number | null;
                             min_relative_change: number;
                             min_training_days: number;
+                            precedent_days: number;
                             seasonal_weeks: number;
                             seasonality: string;
                             threshold: number;
@@ -3608,7 +3643,7 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
-                             * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
+                             * @description robust (default): median and a winsorized scale; mean: mean and sample standard deviation.
                              * @enum {string}
                              */
                             baseline?: "robust" | "mean";
@@ -3617,8 +3652,10 @@ export interface operations {
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
-                            /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
+                            /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
+                            explain_related?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
                             level_shift_days?: number;
                             /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
@@ -3730,6 +3767,8 @@ export interface operations {
                             min_relative_change?: number;
                             /** @description Baseline points needed before anything fires (default 14). */
                             min_training_days?: number;
+                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                            precedent_days?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
@@ -3737,9 +3776,9 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
-                            /** @description |z| at or above which an anomaly fires (default 4). */
+                            /** @description |z| at or above which an anomaly fires (default 3.5). */
                             threshold?: number;
-                            /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                            /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
                             window_days?: number;
                         };
                         updated_at: string | null;
@@ -3770,7 +3809,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
+                     * @description robust (default): median and a winsorized scale; mean: mean and sample standard deviation.
                      * @enum {string}
                      */
                     baseline?: "robust" | "mean";
@@ -3779,8 +3818,10 @@ export interface operations {
                      * @enum {string}
                      */
                     direction?: "spike" | "drop" | "both";
-                    /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
+                    /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                     exclude_anomalies?: boolean;
+                    /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
+                    explain_related?: boolean;
                     /** @description Consecutive fired days that make a level shift (default 5). */
                     level_shift_days?: number;
                     /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
@@ -3892,6 +3933,8 @@ export interface operations {
                     min_relative_change?: number;
                     /** @description Baseline points needed before anything fires (default 14). */
                     min_training_days?: number;
+                    /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                    precedent_days?: number;
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
@@ -3899,9 +3942,9 @@ export interface operations {
                      * @enum {string}
                      */
                     seasonality?: "auto" | "none" | "day_of_week";
-                    /** @description |z| at or above which an anomaly fires (default 4). */
+                    /** @description |z| at or above which an anomaly fires (default 3.5). */
                     threshold?: number;
-                    /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                    /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
                     window_days?: number;
                 };
             };
@@ -3918,6 +3961,7 @@ export interface operations {
                             baseline: string;
                             direction: string;
                             exclude_anomalies: boolean;
+                            explain_related: boolean;
                             level_shift_days: number;
                             level_shifts: boolean;
                             metrics: {
@@ -3935,6 +3979,7 @@ export interface operations {
                             min_abs_change: number | null;
                             min_relative_change: number;
                             min_training_days: number;
+                            precedent_days: number;
                             seasonal_weeks: number;
                             seasonality: string;
                             threshold: number;
@@ -3944,7 +3989,7 @@ export interface operations {
                         /** @description What was stored (PUT replaces it whole). */
                         settings: {
                             /**
-                             * @description mean (default): mean and sample standard deviation; robust: median and a MAD-based scale.
+                             * @description robust (default): median and a winsorized scale; mean: mean and sample standard deviation.
                              * @enum {string}
                              */
                             baseline?: "robust" | "mean";
@@ -3953,8 +3998,10 @@ export interface operations {
                              * @enum {string}
                              */
                             direction?: "spike" | "drop" | "both";
-                            /** @description Leave fired days out of later baselines (default false; Elementary: anomaly_exclude_metrics). */
+                            /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
+                            /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
+                            explain_related?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
                             level_shift_days?: number;
                             /** @description A move fired on level_shift_days consecutive days on one side is one level shift, and the baseline re-anchors on the new level (default true). */
@@ -4066,6 +4113,8 @@ export interface operations {
                             min_relative_change?: number;
                             /** @description Baseline points needed before anything fires (default 14). */
                             min_training_days?: number;
+                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                            precedent_days?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
@@ -4073,9 +4122,9 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
-                            /** @description |z| at or above which an anomaly fires (default 4). */
+                            /** @description |z| at or above which an anomaly fires (default 3.5). */
                             threshold?: number;
-                            /** @description Trailing baseline length in days, excluding the day evaluated (default 28). */
+                            /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
                             window_days?: number;
                         };
                         updated_at: string | null;

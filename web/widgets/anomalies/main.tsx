@@ -115,7 +115,8 @@ function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewPr
           </div>
         </>
       )}
-      {a.context_events.length > 0 ? (
+      {/* Open, the explanation lists the events of every day of the anomaly, this day's among them. */}
+      {explaining ? null : a.context_events.length > 0 ? (
         <div>
           <h3>Context events active that day</h3>
           <ul class="small" aria-label="Context events">
