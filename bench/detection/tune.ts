@@ -1,4 +1,4 @@
-// npx tsx bench/detection/tune.ts ['{"threshold": 4, ...}'] [--sets=nab,synthetic,demo] [--per-file]
+// npx tsx bench/detection/tune.ts ['{"threshold": 4, ...}'] [--sets=nab,synthetic,demo] [--per-file] [--days]
 //
 // The tuning loop of the detection rule (issue 29): the rule itself (anomalies.rule.ts) called
 // per series in memory, with any settings, on the series the rule may be tuned on: NAB's two open
@@ -6,7 +6,8 @@
 // synthetic series, and the demo project's points (bench/detection/demo-points.ts). Seconds per
 // setting instead of bench:detection's half hour through the real ingestion; bench:detection stays
 // the measurement of record (same rule, same scorer, through the real evaluator on both stores).
-// A detection is the first day of each anomaly (a run of fired days on one side, as episodes are).
+// A detection is the first day of each anomaly (a run of fired days on one side, as episodes are);
+// --days counts every fired day (how the issue measured the rule before episodes).
 import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,7 +90,7 @@ function nab(): void {
       const dayOf = new Map(f.timestamps.map((t, i) => [t, dates[i]!]));
       const points = f.values.map((value, i) => ({ d: dayNumber(dates[i]!), value, volume: null }));
       const { rows } = evaluateSeries(points, points[0]!.d, p, fresh());
-      const starts = episodeStarts(rows);
+      const starts = flag('days') ? new Set(rows.filter((r) => r.fired).map((r) => r.d)) : episodeStarts(rows);
       const s = scoreFile(
         dates,
         points.map((pt) => starts.has(pt.d)),
@@ -125,7 +126,7 @@ function synthetic(): void {
       }))
       .filter((pt): pt is { d: number; value: number; volume: number | null } => pt.value !== null);
     const { rows } = evaluateSeries(points, points[0]!.d, paramsFor(s.metric as Metric), fresh());
-    const starts = episodeStarts(rows);
+    const starts = flag('days') ? new Set(rows.filter((r) => r.fired).map((r) => r.d)) : episodeStarts(rows);
     return scoreFile(
       s.rows.map((r) => r.date),
       s.rows.map((r) => starts.has(dayNumber(r.date))),

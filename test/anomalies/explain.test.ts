@@ -264,15 +264,6 @@ describe.each(STORES)('explain an anomaly [%s]', (store) => {
       })) as any;
       expect(r.isError).toBeFalsy();
       const lines = (r.content[0].text as string).split('\n');
-      console.log(r.content[0].text);
-      console.log(
-        JSON.stringify(
-          await service.app.db.query(
-            `SELECT date, value, baseline_mean, z, fired, excluded, direction, status, window_from, window_to, seasonality, model FROM anomalies_daily WHERE project_id = $1 AND metric = $2 AND channel = '_total' AND date BETWEEN '2026-05-12' AND '2026-05-18' ORDER BY date`,
-            [D, a.metric],
-          ),
-        ),
-      );
       expect(lines.length).toBeLessThanOrEqual(30);
       for (const line of lines) expect([...line].length).toBeLessThanOrEqual(200);
       expect(lines[0]).toContain(a.id);
