@@ -81,6 +81,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     log,
     work: options.workJobs ?? config.serveWorkers,
     pollingIntervalSeconds: options.jobPollingSeconds,
+    superviseSeconds: config.jobsSuperviseSeconds,
   });
   const services = createServices({ db, feed, config, clock, log, jobs });
   // The bundled ECB history on a first start (offline conversions); one lookup on a restart.

@@ -67,6 +67,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.clock,
     deps.log,
     deps.feed,
+    deps.config.datastreamRetryBaseSeconds,
   );
   flows.startRunsWith(ingestion);
   demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));

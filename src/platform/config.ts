@@ -48,6 +48,15 @@ export interface Config {
   alertsRetryBaseSeconds: number;
   /** ALERTS_TIMEOUT_SECONDS: one delivery attempt, answer included. */
   alertsTimeoutSeconds: number;
+  /**
+   * JOBS_SUPERVISE_SECONDS: how often the jobs supervisor fails the jobs of a process that died
+   * (stale heartbeat) or ran out of time, and how often a process reads the queues' state again.
+   * Unset: a pass every 15 s that checks each queue at most once a minute, the state read once a
+   * minute (pg-boss's defaults); a value: all at that interval (tests use 1).
+   */
+  jobsSuperviseSeconds: number | undefined;
+  /** DATASTREAM_RETRY_BASE_SECONDS: a failed run's first retry delay; doubled per retry with jitter, at most 15 min. */
+  datastreamRetryBaseSeconds: number;
 }
 
 export const DEFAULT_FX_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -242,6 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     alertsMaxAttempts: integer(env, 'ALERTS_MAX_ATTEMPTS', 8, 1, 50),
     alertsRetryBaseSeconds: integer(env, 'ALERTS_RETRY_BASE_SECONDS', 30, 1, 3600),
     alertsTimeoutSeconds: integer(env, 'ALERTS_TIMEOUT_SECONDS', 10, 1, 120),
+    jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS ? integer(env, 'JOBS_SUPERVISE_SECONDS', 15, 1, 600) : undefined,
+    datastreamRetryBaseSeconds: integer(env, 'DATASTREAM_RETRY_BASE_SECONDS', 30, 1, 900),
   };
 }
 

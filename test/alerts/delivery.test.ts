@@ -36,7 +36,8 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
 
   beforeAll(async () => {
     await Promise.all([webhook, slack, teams, pagerduty, digest, smtp].map((r) => r.start()));
-    service = await startService(store, { clock, env: ALERT_ENV });
+    // Retries come due every second or two here: poll for them every half second.
+    service = await startService(store, { clock, env: ALERT_ENV, jobPollingSeconds: 0.5 });
     await createProject(service, P, 'USD', 'UTC');
     dsId = await demoDatastream(service, P, '2026-04-01');
     const hook = await createDestination(service, {
@@ -303,7 +304,8 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
   const receivers: HttpReceiver[] = [];
 
   beforeAll(async () => {
-    service = await startService(store, { clock, env: ALERT_ENV });
+    // Retries come due every second or two here: poll for them every half second.
+    service = await startService(store, { clock, env: ALERT_ENV, jobPollingSeconds: 0.5 });
     await createProject(service, P, 'USD', 'UTC');
     dsId = await demoDatastream(service, P, '2026-04-20');
   });

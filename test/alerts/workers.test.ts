@@ -60,6 +60,9 @@ describe.skipIf(!TEST_DATABASE_URL)('alerts across worker processes (PostgreSQL)
       ALERTS_ALLOW_PRIVATE_NETWORKS: 'true',
       ALERTS_TIMEOUT_SECONDS: '5',
       ALERTS_RETRY_BASE_SECONDS: '1',
+      // The supervisor checks each queue every second, not once a minute: a dead worker's delivery
+      // is failed and retried about 10 s (its heartbeat) after the kill.
+      JOBS_SUPERVISE_SECONDS: '1',
     };
     const config = loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1', SERVE_WORKERS: 'false', LOG_LEVEL: 'silent' });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
@@ -110,7 +113,7 @@ describe.skipIf(!TEST_DATABASE_URL)('alerts across worker processes (PostgreSQL)
     return worker;
   }
 
-  // Heartbeat staleness, pg-boss supervision, the lease and the retry take tens of seconds here:
+  // Heartbeat staleness, pg-boss supervision, the lease and the retry take seconds here:
   // the generous hang guard is not a performance assertion.
   it('a worker killed mid-delivery: the survivor sends it again under the same id; one is processed', {
     timeout: 600_000,

@@ -33,15 +33,15 @@ describe.skipIf(!TEST_DATABASE_URL)('a dropped database connection [postgres]', 
 
   /** Starts `request`, cuts the database connection it is waiting on, and returns its outcome. */
   async function cutUnder<T>(request: () => Promise<T>, table = 'skills'): Promise<{ outcome: T; terminated: number }> {
-    const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const locker = new pg.Client({ connectionString: service.store.url });
     await locker.connect();
     try {
       await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE ${service.store.schema}.${table} IN ACCESS EXCLUSIVE MODE`);
+      await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
       const pending = request();
       // Keeps a rejection from being reported as unhandled before it is awaited below.
       pending.catch(() => undefined);
-      // Only the service's sessions can wait for this lock: the schema is the suite's own.
+      // Only the service's sessions can wait for this lock: the database is the suite's own.
       const blockedBehindUs = 'SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))';
       await until(
         async () => (await locker.query(blockedBehindUs)).rows,

@@ -22,11 +22,10 @@ describe.each(STORES)('storage contract [%s]', (store) => {
     await Promise.all([other.db.close(), other.db.close()]);
     await other.db.close();
     await other.drop();
-    if (other.schema) {
-      const left = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_namespace WHERE nspname IN ($1, $2)',
-        [other.schema, `${other.schema}_boss`],
-      );
+    if (other.database) {
+      const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [
+        other.database,
+      ]);
       expect(left[0]!.n).toBe(0);
     }
   });

@@ -13,6 +13,12 @@ import { TEST_DATABASE_URL } from '../support/stores.js';
 import { createScratchDatabase, until } from '../support/scratch-database.js';
 
 const P = 'proj_failover';
+/**
+ * The supervisor checks the queue, and the survivor its cached queue state, every second (not once a
+ * minute), and the retry waits 1–2 s (not 30–60 s): what is tested (a stale heartbeat fails the
+ * attempt, the same run is retried to success on the survivor) is the same, minus the waiting.
+ */
+const QUICK_RECOVERY = { JOBS_SUPERVISE_SECONDS: '1', DATASTREAM_RETRY_BASE_SECONDS: '1' };
 
 /**
  * A worker killed in the middle of a run: its job's heartbeat goes stale, pg-boss fails it, and the
@@ -58,6 +64,7 @@ describe.skipIf(!TEST_DATABASE_URL)("a killed worker's run is retried by another
       DATA_DIR: dataDir,
       SERVE_WORKERS: 'false',
       LOG_LEVEL: 'silent',
+      ...QUICK_RECOVERY,
     });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
     await app.jobs.start();
@@ -97,10 +104,16 @@ describe.skipIf(!TEST_DATABASE_URL)("a killed worker's run is retried by another
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // Heartbeat staleness, pg-boss supervision and the retry delay take one to three minutes here:
-  // the generous hang guard is not a performance assertion.
+  // Heartbeat staleness (20 s), supervision and the retry delay take about half a minute here: the
+  // generous hang guard is not a performance assertion.
   it("fails the dead worker's attempt and finishes the same run on the survivor", { timeout: 600_000 }, async () => {
-    const env = { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: url,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...QUICK_RECOVERY,
+    };
     const first = runCli(['worker'], env);
     workers.push(first);
     await until(

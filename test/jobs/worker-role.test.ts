@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
 import { awaitRun, type Run } from '../support/flows.js';
+import { CLI } from '../support/process.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -35,7 +36,7 @@ describe.runIf(TEST_DATABASE_URL)('`context-hub worker` works runs an API-only s
       status: 'queued',
       waiting_reason: expect.stringContaining('SERVE_WORKERS=false'),
     });
-    worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'worker'], {
+    worker = spawn(process.execPath, [CLI, 'worker'], {
       cwd: root,
       env: {
         ...process.env,

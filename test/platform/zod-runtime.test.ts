@@ -38,7 +38,7 @@ describe('zod without cycle support', () => {
   it('is reported at start in one info line, with whether the install-time zod patch is in effect', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-zod-'));
     const port = await freePort();
-    // The bin's path (src/cli.ts, no --import): the entry's own first import must be enough.
+    // The bin (dist/cli.js, no --import): the entry's own first import must be enough.
     const proc = runCli(['serve'], { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
       // Logged before the store opens: the rest of the start is not needed (bounded poll).

@@ -69,7 +69,7 @@ describe.skipIf(!TEST_DATABASE_URL)('project directory across replicas [postgres
     const { migrate } = await import('../../src/platform/db/migrate.js');
     await migrate(store.db);
     for (let i = 0; i < 2; i++) {
-      const db = new PostgresDatabase({ url: TEST_DATABASE_URL!, schema: store.schema!, maxConnections: 2 });
+      const db = new PostgresDatabase({ url: store.url!, maxConnections: 2 });
       const feed = new ChangeFeed(db, log);
       await feed.start();
       // A bound far beyond the test, so only the change feed can refresh the other replica's copy.

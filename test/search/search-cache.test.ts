@@ -189,7 +189,7 @@ describe.skipIf(!TEST_DATABASE_URL)('search result cache across replicas [postgr
   beforeAll(async () => {
     service = await startService('postgres');
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-cache-'));
-    replicaDb = new PostgresDatabase({ url: TEST_DATABASE_URL!, schema: service.store.schema!, maxConnections: 3 });
+    replicaDb = new PostgresDatabase({ url: service.store.url!, maxConnections: 3 });
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',

@@ -1,29 +1,151 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
+import type { TestProject } from 'vitest/node';
 
-/** Names the stores this run covers, and makes sure the PGlite template exists (it speeds every suite). */
-export default async function setup(): Promise<void> {
-  const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Names the stores this run covers, and makes sure dist/ and the PGlite template match the source:
+ * the CLI suites start `node dist/cli.js` (test/support/process.ts), the widget and console suites
+ * load dist/web, and every PGlite suite loads the template. A stale part is rebuilt before the run,
+ * and again before each rerun in watch mode.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
   process.stdout.write(
     `\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`,
   );
-  const { templateIsCurrent } = await import('../../src/platform/db/open.js');
-  // Rebuild when a migration changed since the template was made (every PGlite suite loads it).
+  await bringBuildUpToDate();
+  const postgres = process.env.TEST_DATABASE_URL
+    ? await PostgresTemplate.create(process.env.TEST_DATABASE_URL)
+    : undefined;
+  if (postgres) project.provide('postgresTemplate', postgres.name);
+  project.onTestsRerun(async () => {
+    await bringBuildUpToDate();
+    await postgres?.refresh();
+  });
+  return async () => {
+    await postgres?.drop();
+  };
+}
+
+/**
+ * The migrated database PostgreSQL test stores are copied from (stores.ts, createPostgresDatabase):
+ * one per run, named after the process so that runs in other checkouts on the same server keep to
+ * their own, made again in watch mode when a migration or function file changed.
+ */
+class PostgresTemplate {
+  private manifest = '';
+
+  private constructor(
+    private readonly url: string,
+    readonly name: string,
+  ) {}
+
+  static async create(url: string): Promise<PostgresTemplate> {
+    const template = new PostgresTemplate(url, `ch_template_${process.pid}`);
+    await template.refresh();
+    return template;
+  }
+
+  private async admin<T>(fn: (client: import('pg').Client) => Promise<T>): Promise<T> {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async refresh(): Promise<void> {
+    const { templateManifest } = await import('../../src/platform/db/open.js');
+    const manifest = JSON.stringify(templateManifest());
+    if (manifest === this.manifest) return;
+    await this.drop();
+    await this.admin((client) => client.query(`CREATE DATABASE ${this.name}`));
+    const target = new URL(this.url);
+    target.pathname = `/${this.name}`;
+    execFileSync(
+      process.execPath,
+      ['--import', './dist/platform/zod-runtime.js', 'test/support/postgres-template.mjs', target.toString()],
+      { cwd: root, stdio: 'inherit' },
+    );
+    this.manifest = manifest;
+  }
+
+  async drop(): Promise<void> {
+    await this.admin((client) => client.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`));
+    this.manifest = '';
+  }
+}
+
+/** scripts/build-inputs.mjs: what each part of dist/ was built from. */
+interface BuildInputs {
+  recordedInputs(): Partial<Record<'server' | 'web', string>>;
+  currentInputs(): Record<'server' | 'web', string>;
+  recordPart(part: 'server' | 'web', hash: string): void;
+}
+
+async function bringBuildUpToDate(): Promise<void> {
+  const inputs = (await import(path.join(root, 'scripts/build-inputs.mjs'))) as BuildInputs;
+  const recorded = inputs.recordedInputs();
+  const current = inputs.currentInputs();
   if (
-    !templateIsCurrent() ||
-    !fs.existsSync(path.join(root, '.template', 'pglite-data.tar.gz')) ||
-    !fs.existsSync(path.join(root, 'dist', 'cli.js'))
+    !fs.existsSync(path.join(root, 'dist', 'cli.js')) ||
+    !fs.existsSync(path.join(root, 'dist', 'web', 'test-host', 'index.html'))
   ) {
+    // Nothing usable to build on (a clone without `npm ci`'s build, a removed dist/): all of it.
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  } else if (!fs.existsSync(path.join(root, 'dist', 'web', 'test-host', 'index.html'))) {
-    // The views and the test host (widget tests render them in Chromium).
-    execFileSync('npm', ['run', 'build:web'], { cwd: root, stdio: 'inherit' });
+  } else {
+    if (recorded.server !== current.server) {
+      process.stdout.write('[context-hub tests] src/ changed since dist/ was built: compiling\n');
+      compileServer(recorded.server, current.server);
+      inputs.recordPart('server', current.server);
+    }
+    if (recorded.web !== current.web) {
+      process.stdout.write('[context-hub tests] web/ changed since dist/web was built: building the views\n');
+      execFileSync(process.execPath, ['scripts/build-web.mjs'], { cwd: root, stdio: 'inherit' });
+      inputs.recordPart('web', current.web);
+    }
+    // Rebuild when a migration changed since the template was made (every PGlite suite loads it).
+    const { templateIsCurrent } = await import('../../src/platform/db/open.js');
+    if (!templateIsCurrent() || !fs.existsSync(path.join(root, '.template', 'pglite-data.tar.gz'))) {
+      execFileSync(process.execPath, ['scripts/prepare-template.mjs'], { cwd: root, stdio: 'inherit' });
+    }
   }
   const { PGLITE_TEST_TEMPLATE } = await import('./stores.js');
   unpackTemplate(path.join(root, '.template', 'pglite-data.tar.gz'), PGLITE_TEST_TEMPLATE);
+}
+
+/**
+ * tsc over src/ into dist/, incrementally: a change to one file recompiles in seconds, not the ~20 s
+ * of a whole build. The build info (next to the test template) is used only when dist/ is still
+ * what that compile wrote (`from` is the source hash dist/ was recorded with); otherwise, say after
+ * a `npm run build` on another branch, tsc would compare the sources with a state dist/ no longer
+ * holds, so it compiles everything. A type error does not stop the run: tsc still writes the
+ * JavaScript, which is what the tests run (as tsx ran the source before); `npm run typecheck` is
+ * where type errors fail.
+ */
+function compileServer(from: string | undefined, to: string): void {
+  const cache = path.join(root, 'node_modules', '.cache', 'context-hub-tests');
+  fs.mkdirSync(cache, { recursive: true });
+  const buildInfo = path.join(cache, 'tsc-build.tsbuildinfo');
+  const buildInfoOf = path.join(cache, 'tsc-build.dist');
+  const current = fs.existsSync(buildInfoOf) ? fs.readFileSync(buildInfoOf, 'utf8') : '';
+  if (!from || current !== from) fs.rmSync(buildInfo, { force: true });
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    process.stdout.write(
+      `[context-hub tests] tsc reported errors (dist/ is written anyway):\n${result.stdout}${result.stderr}\n`,
+    );
+  }
+  fs.writeFileSync(buildInfoOf, to);
 }
 
 /** The gzipped template as a plain tar, for the test stores (stores.ts, PGLITE_TEST_TEMPLATE). */

@@ -22,9 +22,15 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the CLI from source (tsx), as `context-hub <args>` would run from dist. */
+/**
+ * The built CLI, as `context-hub` runs: the test setup rebuilds dist/ whenever src/ changed
+ * (global-setup.ts), so this is the code under test, without compiling the source at every start.
+ */
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+/** Runs `context-hub <args>` (the built bin, `node dist/cli.js`). */
 export function runCli(args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -60,6 +60,8 @@ export class IngestionService {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly changes: { resourceUpdated(uri: string): Promise<void> },
+    /** DATASTREAM_RETRY_BASE_SECONDS: the first retry's delay (config.ts). */
+    retryBaseSeconds = 30,
   ) {
     this.models.register(adPerformanceDaily);
     this.models.register(kpisDaily);
@@ -67,7 +69,7 @@ export class IngestionService {
       name: DATASTREAM_QUEUE,
       policy: 'singleton',
       retryLimit: 2,
-      retryDelay: 30,
+      retryDelay: retryBaseSeconds,
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: RUN_EXPIRE_SECONDS,

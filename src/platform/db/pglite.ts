@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, NotificationHandler, SqlExecutor } from './database.js';
 import { ensureWritableDir, lockDataDir } from './data-dir-lock.js';
@@ -17,6 +17,11 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A tarball of a prepared data directory, used when `dataDir` is new, to skip initdb. */
   templateTarball?: string;
+  /**
+   * The in-memory filesystem to open on, already holding a data directory (the test stores load
+   * the template into it in one pass: test/support/pglite-template-fs.ts). Without `dataDir`.
+   */
+  filesystem?: PGliteOptions['fs'];
 }
 
 /**
@@ -80,6 +85,7 @@ export class PgliteDatabase implements Database {
       parsers,
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
       ...(loadDataDir ? { loadDataDir } : {}),
+      ...(options.filesystem ? { fs: options.filesystem } : {}),
     });
     const db = new PgliteDatabase(pglite);
     db.releaseDataDir = release;

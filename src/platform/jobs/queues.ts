@@ -64,6 +64,12 @@ export interface JobQueuesOptions {
   work: boolean;
   /** Seconds between polls; pg-boss's minimum is 0.5. */
   pollingIntervalSeconds?: number;
+  /**
+   * JOBS_SUPERVISE_SECONDS: the supervisor's pass, each queue's check for jobs whose process died
+   * and the refresh of the cached queue state, all at this interval. Unset: a pass every
+   * SUPERVISE_SECONDS, the other two once a minute (pg-boss's defaults).
+   */
+  superviseSeconds?: number;
 }
 
 const HEARTBEAT_MS = 30_000;
@@ -110,7 +116,7 @@ export class JobQueues {
   }
 
   private async doStart(): Promise<void> {
-    const boss = await createBoss(this.options.db);
+    const boss = await createBoss(this.options.db, this.options.superviseSeconds);
     boss.on('error', (err: Error) => this.options.log.error({ err: { message: err.message } }, 'jobs platform error'));
     await boss.start();
     // One read of what exists; a restart then writes nothing when no queue's options changed.
@@ -249,7 +255,18 @@ function toAttempt(job: JobWithMetadata<object> | Job<object>): JobAttempt<unkno
  * tests' per-suite schemas), pg-boss uses `<schema>_boss`, so every process on that search_path,
  * `serve` or `worker`, meets in the same queues.
  */
-async function createBoss(db: Database): Promise<PgBoss> {
+async function createBoss(db: Database, superviseSeconds: number | undefined): Promise<PgBoss> {
+  // How soon a job whose worker died (stale heartbeat) is failed and retried elsewhere: a pass every
+  // superviseIntervalSeconds, each queue's check (monitorIntervalSeconds) at most that often, and
+  // the queue state each process caches (queueCacheIntervalSeconds: a singleton queue's fetch skips
+  // the keys it last saw active) read again that often.
+  const supervision = superviseSeconds
+    ? {
+        superviseIntervalSeconds: superviseSeconds,
+        monitorIntervalSeconds: superviseSeconds,
+        queueCacheIntervalSeconds: superviseSeconds,
+      }
+    : { superviseIntervalSeconds: SUPERVISE_SECONDS };
   if (db instanceof PgliteDatabase) {
     return new PgBoss({
       db: fromPglite(db.forJobs()),
@@ -257,7 +274,7 @@ async function createBoss(db: Database): Promise<PgBoss> {
       schema: 'pgboss',
       supervise: true,
       schedule: true,
-      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      ...supervision,
     });
   }
   if (db instanceof PostgresDatabase) {
@@ -268,8 +285,7 @@ async function createBoss(db: Database): Promise<PgBoss> {
       schema: current === 'public' ? 'pgboss' : `${current}_boss`,
       max: 4,
       application_name: 'context-hub-jobs',
-      // How soon a job whose worker died (stale heartbeat) is failed and retried elsewhere.
-      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      ...supervision,
     });
   }
   throw new Error('unsupported store for the jobs platform');

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import { MemoryFS } from '@electric-sql/pglite';
+
+/** Where PGlite keeps its data directory in its in-memory filesystem. */
+const PGDATA = '/pglite/data';
+
+interface TarEntry {
+  path: string;
+  directory: boolean;
+  offset: number;
+  size: number;
+  mtime: number;
+}
+
+/** The entries of a plain ustar archive (PGlite's own dump: files and folders, short names). */
+function entriesOf(tar: Uint8Array): TarEntry[] {
+  const entries: TarEntry[] = [];
+  const decoder = new TextDecoder();
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) break;
+    const field = (at: number, length: number) => {
+      const bytes = header.subarray(at, at + length);
+      const end = bytes.indexOf(0);
+      return decoder.decode(end >= 0 ? bytes.subarray(0, end) : bytes);
+    };
+    const prefix = field(345, 155);
+    const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+    const size = Number.parseInt(field(124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(header[156]!);
+    if (type !== '0' && type !== '5' && type !== '\0') throw new Error(`template: unexpected tar entry type ${type}`);
+    offset += 512;
+    entries.push({
+      path: name.replace(/^\/+|\/+$/g, ''),
+      directory: type === '5',
+      offset,
+      size,
+      mtime: Number.parseInt(field(136, 12).trim() || '0', 8),
+    });
+    offset += Math.ceil(size / 512) * 512;
+  }
+  return entries;
+}
+
+/** The template, read and indexed once per worker (each store copies it: it writes its files). */
+let loaded: { file: string; mtimeMs: number; tar: Uint8Array; entries: TarEntry[] } | undefined;
+
+function template(file: string) {
+  const mtimeMs = fs.statSync(file).mtimeMs;
+  if (loaded?.file !== file || loaded.mtimeMs !== mtimeMs) {
+    const tar = new Uint8Array(fs.readFileSync(file));
+    loaded = { file, mtimeMs, tar, entries: entriesOf(tar) };
+  }
+  return loaded;
+}
+
+/**
+ * An in-memory PGlite filesystem that starts out holding the template's data directory. PGlite's
+ * own `loadDataDir` reads a Blob into a buffer, untars it into copies and writes each file through
+ * the filesystem's write path: ~0.65 s of CPU per store. Here one copy of the plain tar is made per
+ * store and each file's contents is a view of it (the store owns its copy, so its writes land
+ * there): ~0.4 s. What the store holds is byte for byte the same.
+ */
+export function templateFilesystem(plainTar: string): MemoryFS {
+  const { tar, entries } = template(plainTar);
+  return new (class extends MemoryFS {
+    override async initialSyncFs(): Promise<void> {
+      await super.initialSyncFs();
+      // any: the emscripten FS of PGlite's module is untyped.
+      const FS = (this as any).pg.Module.FS;
+      const own = tar.slice();
+      FS.mkdirTree(PGDATA);
+      for (const entry of entries) {
+        const target = entry.path ? `${PGDATA}/${entry.path}` : PGDATA;
+        if (entry.directory) {
+          FS.mkdirTree(target);
+          continue;
+        }
+        FS.mkdirTree(target.slice(0, target.lastIndexOf('/')));
+        FS.writeFile(target, own.subarray(entry.offset, entry.offset + entry.size), { canOwn: true });
+        FS.utime(target, entry.mtime * 1000, entry.mtime * 1000);
+      }
+    }
+  })();
+}
