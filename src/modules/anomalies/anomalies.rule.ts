@@ -1,14 +1,15 @@
-import {
-  kruskalWallisH,
-  mean,
-  median,
-  robustScale,
-  scoreOf,
-  severityOf,
-  stddevSamp,
-  WEEKLY_H_CRITICAL,
-  type Severity,
-} from './anomalies.stats.js';
+import { scoreOf, severityOf, type Severity } from './anomalies.stats.js';
+import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './anomalies.baseline.js';
+import { FitScratch, sharedScratch } from './anomalies.fit.js';
+
+export {
+  fitBaseline,
+  frameOf,
+  TERM_GAIN,
+  TREND_MIN_POINTS,
+  WEEKLY_MIN_PER_DAY,
+  weeklyProfile,
+} from './anomalies.baseline.js';
 
 /**
  * The detection rule for one series (project, metric, channel), as a sequential pass over its days:
@@ -111,94 +112,6 @@ export interface EvaluatedPoint {
   explainedBy?: { channel: string; metric: string };
 }
 
-/** A trend term is kept only when it cuts the residual scale to at most this share. */
-export const TERM_GAIN = 0.6;
-/** A trend term needs this many baseline points; a weekly profile needs 3 per weekday. */
-export const TREND_MIN_POINTS = 10;
-export const WEEKLY_MIN_PER_DAY = 3;
-
-/**
- * The frame of the level and scale (preceding..nearest days before t, every step-th day) and, with
- * `auto`, the weekly window the weekly profile is judged on (7 × seasonal_weeks days).
- */
-export function frameOf(p: Pick<RuleParams, 'seasonality' | 'window_days' | 'seasonal_weeks'>) {
-  if (p.seasonality === 'day_of_week')
-    return { preceding: 7 * p.seasonal_weeks, nearest: 7, step: 7, lookback: 7 * p.seasonal_weeks };
-  const weekly = p.seasonality === 'auto' ? 7 * p.seasonal_weeks : 0;
-  return { preceding: p.window_days, nearest: 1, step: 1, lookback: Math.max(p.window_days, weekly) };
-}
-
-interface Fit {
-  expected: number;
-  scale: number | null;
-  model: string;
-}
-
-/**
- * The weekly profile of day t (offsets per weekday from the level), or null: judged on every day
- * of the weekly window, excluded days included (a weekly pattern is a property of the calendar,
- * and a fired weekend must not hide the weekends that explain it; per-weekday medians keep one
- * incident from moving the profile). Kept when each weekday has 3 days and Kruskal–Wallis's H over
- * the seven weekday groups reaches the 1% critical value of χ² with 6 degrees of freedom.
- */
-export function weeklyProfile(days: number[], values: number[], p: Pick<RuleParams, 'baseline'>): number[] | null {
-  const groups: number[][] = Array.from({ length: 7 }, () => []);
-  for (let i = 0; i < values.length; i += 1) groups[mod7(days[i]!)]!.push(values[i]!);
-  if (!groups.every((g) => g.length >= WEEKLY_MIN_PER_DAY)) return null;
-  if (kruskalWallisH(groups) < WEEKLY_H_CRITICAL) return null;
-  const loc = p.baseline === 'robust' ? median : mean;
-  const level = loc(values);
-  return groups.map((g) => loc(g) - level);
-}
-
-/**
- * The baseline of day t from its frame (days and values not excluded) and, with auto, the weekly
- * profile. The robust scale is measured on every day of the frame, excluded days included
- * (`all`): the MAD already ignores a few outliers, while leaving out the days that fired would cut
- * the tails off the noise, shrink the scale and make the rule fire more and more.
- */
-export function fitBaseline(
-  days: number[],
-  values: number[],
-  t: number,
-  p: RuleParams,
-  profile: number[] | null,
-  all?: { days: number[]; values: number[] },
-): Fit {
-  const loc = p.baseline === 'robust' ? median : mean;
-  const scaleOf = (ys: number[]) => {
-    const l = loc(ys);
-    return p.baseline === 'robust' ? robustScale(ys.map((y) => y - l)) : stddevSamp(ys);
-  };
-  let model = p.baseline === 'robust' ? 'robust' : 'mean';
-  if (p.seasonality === 'day_of_week') model += '+day_of_week';
-  if (profile) model += '+weekly';
-  const offset = (d: number) => (profile ? profile[mod7(d)]! : 0);
-  let ys = values.map((v, i) => v - offset(days[i]!));
-  let slope = 0;
-  if (p.seasonality === 'auto' && ys.length >= TREND_MIN_POINTS) {
-    const base = scaleOf(ys) ?? 0;
-    const half = ys.length >> 1;
-    const span = loc(days.slice(ys.length - half)) - loc(days.slice(0, half));
-    const b = span > 0 ? (loc(ys.slice(ys.length - half)) - loc(ys.slice(0, half))) / span : 0;
-    // Each point projected to day t along the trend: their level is then the expected value.
-    const projected = ys.map((y, i) => y + b * (t - days[i]!));
-    if (base > 0 && (scaleOf(projected) ?? 0) <= TERM_GAIN * base) {
-      ys = projected;
-      slope = b;
-      model += '+trend';
-    }
-  }
-  const level = loc(ys);
-  if (p.baseline === 'robust' && all && all.values.length > ys.length) {
-    const residuals = all.values.map((v, i) => v - offset(all.days[i]!) + slope * (t - all.days[i]!) - level);
-    return { expected: level + offset(t), scale: robustScale(residuals), model };
-  }
-  return { expected: level + offset(t), scale: scaleOf(ys), model };
-}
-
-const mod7 = (d: number) => ((d % 7) + 7) % 7;
-
 /** The largest deviation of days ≥ since (the front of the deque, after dropping older days). */
 export function largestSince(deque: Precedent[], since: number): number | null {
   while (deque.length && deque[0]!.d < since) deque.shift();
@@ -233,6 +146,13 @@ export function evaluateSeries(
   if (state.run && p.exclude_anomalies)
     for (let d = state.run.start; d <= state.run.last; d += 1) state.excluded.add(d);
   const precedents: Precedents = state.precedents ?? { spike: [], drop: [] };
+  // Series of finite values on rising days (all real ones) take the buffered path, which gives the
+  // same numbers; anything else keeps the reference functions below.
+  const fast = FitScratch.accepts(points) ? sharedScratch : null;
+  fast?.begin(lookback + 1);
+  // The excluded flag of each point (a Set lookup per frame day per day cost more than the rest).
+  const out = fast ? new Uint8Array(points.length) : null;
+  if (out) for (let j = 0; j < points.length; j += 1) out[j] = state.excluded.has(points[j]!.d) ? 1 : 0;
   let lo = 0;
   for (let i = 0; i < points.length; i += 1) {
     const pt = points[i]!;
@@ -240,30 +160,33 @@ export function evaluateSeries(
     if (t < from) continue;
     while (lo < i && points[lo]!.d < t - lookback) lo += 1;
     const anchor = state.anchor !== null && state.anchor > t - preceding ? state.anchor : null;
-    const days: number[] = [];
-    const values: number[] = [];
-    const weekDays: number[] = [];
-    const weekValues: number[] = [];
-    const allDays: number[] = [];
-    const allValues: number[] = [];
-    for (let j = lo; j < i; j += 1) {
-      const q = points[j]!;
-      if (p.seasonality === 'auto') {
-        weekDays.push(q.d);
-        weekValues.push(q.value);
+    let n: number;
+    let profile: number[] | null;
+    let fit: ReturnType<typeof fitBaseline> | null;
+    if (fast && out) {
+      let nAll = 0;
+      n = 0;
+      for (let j = lo; j < i; j += 1) {
+        const q = points[j]!;
+        if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
+        if (anchor !== null && q.d < anchor) continue;
+        fast.ad[nAll] = q.d;
+        fast.av[nAll] = q.value;
+        nAll += 1;
+        if (out[j]) continue;
+        fast.fd[n] = q.d;
+        fast.fv[n] = q.value;
+        n += 1;
       }
-      if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
-      if (anchor !== null && q.d < anchor) continue;
-      allDays.push(q.d);
-      allValues.push(q.value);
-      if (state.excluded.has(q.d)) continue;
-      days.push(q.d);
-      values.push(q.value);
+      profile = p.seasonality === 'auto' ? fast.weekly(points, lo, i, p) : null;
+      fit = n >= 1 ? fast.fit(n, nAll, t, p, profile) : null;
+    } else {
+      const f = referenceDay(points, lo, i, t, anchor, p, state.excluded);
+      n = f.n;
+      profile = f.profile;
+      fit = f.fit;
     }
-    const n = values.length;
     const minTraining = anchor !== null ? Math.min(p.min_training_days, p.level_shift_days) : p.min_training_days;
-    const profile = p.seasonality === 'auto' ? weeklyProfile(weekDays, weekValues, p) : null;
-    const fit = n >= 1 ? fitBaseline(days, values, t, p, profile, { days: allDays, values: allValues }) : null;
     const expected = fit?.expected ?? null;
     // A scale within float noise of 0 is a flat baseline: no z (the relative change decides).
     const scale = fit?.scale ?? null;
@@ -322,7 +245,10 @@ export function evaluateSeries(
       runDays: 0,
       precedent,
     };
-    if (row.excluded) state.excluded.add(t);
+    if (row.excluded) {
+      state.excluded.add(t);
+      if (out) out[i] = 1;
+    }
     if (fired && direction) {
       const r = state.run;
       state.run =
@@ -335,6 +261,10 @@ export function evaluateSeries(
         state.anchor = state.run.start;
         for (let d = state.run.start; d <= t; d += 1) {
           state.excluded.delete(d);
+          if (out) {
+            const j = indexOfDay(points, d);
+            if (j >= 0) out[j] = 0;
+          }
           const earlier = byDay.get(d);
           if (earlier) earlier.excluded = false;
           else if (d < from) readmitted.push(d);

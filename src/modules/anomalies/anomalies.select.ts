@@ -1,0 +1,110 @@
+import { MAD_TO_SIGMA, MEAN_AD_TO_SIGMA, WINSOR_K } from './anomalies.stats.js';
+
+/**
+ * The statistics of anomalies.stats.ts on preallocated Float64Array buffers, bit for bit: the rule
+ * takes a dozen medians a day, and sorting a fresh copy for each (stats.median) was most of its
+ * time. A median here is a quickselect (linear on average) in a scratch buffer, so nothing is
+ * allocated per day. Sums run in the same order as the reference's reduce calls, so every
+ * floating-point result is the same, not merely close.
+ *
+ * Inputs must be finite (no NaN, no ±Infinity): the caller keeps the reference functions for a
+ * series that has any other value. A zero at a median rank gets the sign the reference's sort
+ * gives it (TypedArray sort puts −0 before +0; a select sees them as equal).
+ */
+
+/** The k-th smallest (0-based) of a[0..n), partially reordering a: elements before k end ≤ it. */
+function selectK(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i += 1;
+      while (a[j]! > pivot) j -= 1;
+      if (i <= j) {
+        const x = a[i]!;
+        a[i] = a[j]!;
+        a[j] = x;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+/** A zero at sorted rank k: −0 when the negatives and −0s reach past k, as a sorted copy would have it. */
+function signedZeroAt(a: Float64Array, n: number, k: number): number {
+  let below = 0;
+  for (let i = 0; i < n; i += 1) {
+    const x = a[i]!;
+    if (x < 0 || (x === 0 && 1 / x < 0)) below += 1;
+  }
+  return below > k ? -0 : 0;
+}
+
+/** stats.median of a[0..n), reordering a (pass a scratch copy). NaN for n = 0. */
+export function medianInPlace(a: Float64Array, n: number): number {
+  if (n === 0) return Number.NaN;
+  const mid = n >> 1;
+  let hi = selectK(a, n, mid);
+  if (hi === 0) hi = signedZeroAt(a, n, mid);
+  if (n % 2) return hi;
+  // Everything before mid is ≤ a[mid] after the select: the rank mid − 1 is their maximum.
+  let lo = a[0]!;
+  for (let i = 1; i < mid; i += 1) if (a[i]! > lo) lo = a[i]!;
+  if (lo === 0) lo = signedZeroAt(a, n, mid - 1);
+  return (lo + hi) / 2;
+}
+
+/** stats.median of src[from..from+n) through the scratch buffer tmp (src is left intact). */
+export function medianOf(src: Float64Array, from: number, n: number, tmp: Float64Array): number {
+  tmp.set(src.subarray(from, from + n));
+  return medianInPlace(tmp, n);
+}
+
+/** stats.mean of src[from..from+n), summed in order. */
+export function meanOf(src: Float64Array, from: number, n: number): number {
+  let acc = 0;
+  for (let i = from; i < from + n; i += 1) acc += src[i]!;
+  return acc / n;
+}
+
+/** stats.stddevSamp of src[0..n); null below two points. */
+export function stddevOf(src: Float64Array, n: number): number | null {
+  if (n < 2) return null;
+  const m = meanOf(src, 0, n);
+  let acc = 0;
+  for (let i = 0; i < n; i += 1) acc += (src[i]! - m) ** 2;
+  return Math.sqrt(acc / (n - 1));
+}
+
+/** stats.robustScale of r[0..n), with two scratch buffers of at least n (r is left intact). */
+export function robustScaleOf(r: Float64Array, n: number, tmp: Float64Array, dev: Float64Array): number {
+  if (n < 2) return 0;
+  const m = medianOf(r, 0, n, tmp);
+  for (let i = 0; i < n; i += 1) dev[i] = Math.abs(r[i]! - m);
+  const mad = medianOf(dev, 0, n, tmp);
+  let s: number;
+  if (mad > 0) s = MAD_TO_SIGMA * mad;
+  else {
+    let acc = 0;
+    for (let i = 0; i < n; i += 1) acc += dev[i]!;
+    s = (MEAN_AD_TO_SIGMA * acc) / n;
+  }
+  if (s === 0) return 0;
+  let acc = 0;
+  for (let i = 0; i < n; i += 1) acc += Math.min(m + WINSOR_K * s, Math.max(m - WINSOR_K * s, r[i]!));
+  const mc = acc / n;
+  let sq = 0;
+  for (let i = 0; i < n; i += 1) sq += (Math.min(m + WINSOR_K * s, Math.max(m - WINSOR_K * s, r[i]!)) - mc) ** 2;
+  return Math.sqrt(sq / (n - 1));
+}
+
+/** Sorted order as TypedArray sort has it: numeric, −0 before +0. */
+export const sortsBefore = (x: number, y: number) => x < y || (x === 0 && y === 0 && 1 / x < 0 && 1 / y > 0);
