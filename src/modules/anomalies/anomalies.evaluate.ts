@@ -1,17 +1,26 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { rebuildEpisodes } from './anomalies.episodes.js';
-import { evaluateSeries, frameOf, type EvaluatedPoint, type RuleParams, type SeriesState } from './anomalies.rule.js';
+import { daysBetween } from '../money/calendar.js';
+import {
+  evaluateSeries,
+  frameOf,
+  type EvaluatedPoint,
+  type RuleParams,
+  type SeriesPoint,
+  type SeriesState,
+} from './anomalies.rule.js';
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
 import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
 import { readConfirmedDays, readPrecedents, toPrecedent } from './anomalies.precedents.js';
 import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
+import { openSink, readmit } from './anomalies.write.js';
 
 /**
  * The evaluation's I/O around the rule (anomalies.rule.ts): points are read in bulk (kpis_daily
  * plus the project total, ratios recomputed from the summed parts), what earlier days left behind
  * (excluded days, level-shift anchors, runs of fired days) is read back from the few stored rows
- * that carry it, each series runs through the rule in memory, and the rows are written back in
- * batches of column arrays (one statement per batch on either store).
+ * that carry it, each series runs through the rule in memory, and the rows are written back
+ * (anomalies.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
  */
 
 const EPOCH = Date.parse('2000-01-03T00:00:00Z');
@@ -165,6 +174,61 @@ export interface SeriesResult {
   readmitted: number[];
 }
 
+/** What one pass needs of the rules: the metrics it evaluates and each one's rule and volume metric. */
+interface PassRules {
+  metrics: Metric[];
+  rules: Map<Metric, RuleParams>;
+  volumeOf: Map<Metric, Metric | null>;
+  fromD: number;
+}
+
+function passRules(s: EffectiveSettings, metrics: Metric[], from: string): PassRules {
+  return {
+    metrics,
+    rules: new Map(metrics.map((m) => [m, ruleOf(s, m)])),
+    volumeOf: new Map(metrics.map((m) => [m, s.metrics.find((r) => r.metric === m)!.volume_metric ?? null])),
+    fromD: dayNumber(from),
+  };
+}
+
+/** Every metric of one (project, channel) run of source rows through the rule, into `out`. */
+function evaluateGroup(
+  source: SourceRow[],
+  i: number,
+  j: number,
+  pass: PassRules,
+  states: Map<string, SeriesState>,
+  out: SeriesResult[],
+): void {
+  const first = source[i]!;
+  for (const metric of pass.metrics) {
+    const volumeMetric = pass.volumeOf.get(metric)!;
+    const points: SeriesPoint[] = [];
+    for (let k = i; k < j; k += 1) {
+      const r = source[k]!;
+      const value = r[metric];
+      if (value === null) continue;
+      points.push({ d: Number(r.d), value, volume: volumeMetric ? (r[volumeMetric] ?? 0) : null });
+    }
+    const state = states.get(key(first.project_id, first.channel, metric)) ?? {
+      excluded: new Set<number>(),
+      anchor: null,
+      run: null,
+    };
+    const r = evaluateSeries(points, pass.fromD, pass.rules.get(metric)!, state);
+    if (r.rows.length || r.readmitted.length)
+      out.push({ project_id: first.project_id, channel: first.channel, metric, ...r });
+  }
+}
+
+/** The end (exclusive) of the run of source rows from i that share `same`'s key. */
+function runEnd(source: SourceRow[], i: number, same: (a: SourceRow, b: SourceRow) => boolean): number {
+  let j = i + 1;
+  while (j < source.length && same(source[j]!, source[i]!)) j += 1;
+  return j;
+}
+const sameGroup = (a: SourceRow, b: SourceRow) => a.project_id === b.project_id && a.channel === b.channel;
+
 /** Runs every enabled series of the points through the rule (nothing written). */
 export async function computeSeries(
   db: SqlExecutor,
@@ -190,35 +254,11 @@ export async function computeSeries(
   const metrics = METRICS.filter((m) =>
     only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m),
   );
-  const rules = new Map(metrics.map((m) => [m, ruleOf(s, m)]));
-  const fromD = dayNumber(from);
+  const pass = passRules(s, metrics, from);
   const out: SeriesResult[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const first = source[i]!;
-    let j = i;
-    while (j < source.length && source[j]!.project_id === first.project_id && source[j]!.channel === first.channel)
-      j += 1;
-    const rows = source.slice(i, j);
-    for (const metric of metrics) {
-      const rule = rules.get(metric)!;
-      const volumeMetric = s.metrics.find((r) => r.metric === metric)!.volume_metric;
-      const points = rows
-        .filter((r) => r[metric] !== null)
-        .map((r) => ({
-          d: Number(r.d),
-          value: r[metric]!,
-          volume: volumeMetric ? (r[volumeMetric] ?? 0) : null,
-        }));
-      const state = states.get(key(first.project_id, first.channel, metric)) ?? {
-        excluded: new Set<number>(),
-        anchor: null,
-        run: null,
-      };
-      const r = evaluateSeries(points, fromD, rule, state);
-      if (r.rows.length || r.readmitted.length)
-        out.push({ project_id: first.project_id, channel: first.channel, metric, ...r });
-    }
+  for (let i = 0; i < source.length; ) {
+    const j = runEnd(source, i, sameGroup);
+    evaluateGroup(source, i, j, pass, states, out);
     i = j;
   }
   if (s.explain_related)
@@ -226,128 +266,30 @@ export async function computeSeries(
   return only ? out.filter((r) => r.channel === only.channel && r.metric === only.metric) : out;
 }
 
-const BATCH_ROWS = 20_000;
+/**
+ * Project-days of points per pass (projects × days read): bounds the memory of a re-evaluation of
+ * many projects (about 17 projects of 400 days a pass), while one new day of every project is one
+ * pass, a handful of statements whatever the number of projects.
+ */
+const PASS_PROJECT_DAYS = 8_000;
 
-const INSERT_SQL = `INSERT INTO anomalies_daily (project_id, date, metric, channel, value, baseline_mean, baseline_stddev,
-    training_size, window_from, window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change,
-    watch, direction, fired, score, severity, kind, status, excluded, anchor_date, run_days, model, precedent,
-    explained_by_channel, explained_by_metric)
-  SELECT p, DATE '2000-01-03' + d, m, c, v, e, sc, n, DATE '2000-01-03' + wf, DATE '2000-01-03' + wt, $20, z, rel,
-    ($21::float8[])[mi], ($22::float8[])[mi], ($23::float8[])[mi], ($24::text[])[mi], dir, f, score, sev, k, st, ex,
-    DATE '2000-01-03' + an, rd, mo, pr, xc, xm
-  FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[],
-    $9::int[], $10::int[], $11::float8[], $12::float8[], $13::text[], $14::bool[], $15::float8[], $16::text[],
-    $17::text[], $18::text[], $19::bool[], $25::int[], $26::int[], $27::text[], $28::int[], $29::float8[],
-    $30::text[], $31::text[])
-    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm)`;
+/** Lets queued I/O run (the COPY's bytes reach the server) between two stretches of computing. */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Writes the evaluated rows (the caller deleted the range first) and readmits level-shift days. */
-export async function writeSeries(
-  tx: SqlExecutor,
-  results: SeriesResult[],
-  s: EffectiveSettings,
-): Promise<{ rows: number; fired: number }> {
-  const perMetric = METRICS.map((m) => s.metrics.find((r) => r.metric === m)!);
-  const cols = (): unknown[][] => Array.from({ length: 26 }, () => []);
-  let c = cols();
-  let pending = 0;
-  let rows = 0;
-  let fired = 0;
-  const flush = async () => {
-    if (!pending) return;
-    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm] = c;
-    await tx.query(INSERT_SQL, [
-      p,
-      d,
-      m,
-      ch,
-      v,
-      e,
-      sc,
-      n,
-      wf,
-      wt,
-      z,
-      rel,
-      dir,
-      f,
-      score,
-      sev,
-      k,
-      st,
-      ex,
-      s.seasonality,
-      perMetric.map((r) => r.threshold),
-      perMetric.map((r) => r.min_relative_change),
-      perMetric.map((r) => r.min_abs_change),
-      perMetric.map((r) => r.direction),
-      an,
-      rd,
-      mo,
-      mi,
-      pr,
-      xc,
-      xm,
-    ]);
-    c = cols();
-    pending = 0;
-  };
-  for (const r of results) {
-    const mi = METRICS.indexOf(r.metric) + 1;
-    for (const row of r.rows) {
-      const values = [
-        r.project_id,
-        row.d,
-        r.metric,
-        r.channel,
-        row.value,
-        row.expected,
-        row.scale,
-        row.n,
-        row.windowFrom,
-        row.windowTo,
-        row.z,
-        row.rel,
-        row.direction,
-        row.fired,
-        row.score,
-        row.severity,
-        row.kind,
-        row.status,
-        row.excluded,
-        row.anchor,
-        row.runDays,
-        row.model,
-        mi,
-        row.precedent,
-        row.explainedBy?.channel ?? null,
-        row.explainedBy?.metric ?? null,
-      ];
-      for (let k = 0; k < values.length; k += 1) c[k]!.push(values[k]);
-      pending += 1;
-      rows += 1;
-      if (row.fired) fired += 1;
-      if (pending >= BATCH_ROWS) await flush();
-    }
-  }
-  await flush();
-  const back = results.flatMap((r) => r.readmitted.map((d) => [r.project_id, r.channel, r.metric, d] as const));
-  if (back.length)
-    await tx.query(
-      `UPDATE anomalies_daily a SET excluded = false
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(p, c, m, d)
-       WHERE a.project_id = t.p AND a.channel = t.c AND a.metric = t.m AND a.date = DATE '2000-01-03' + t.d`,
-      [back.map((b) => b[0]), back.map((b) => b[1]), back.map((b) => b[2]), back.map((b) => b[3])],
-    );
-  return { rows, fired };
+/** Where a pass spent its time (milliseconds, summed over passes), for bench:anomalies. */
+export interface EvaluationPhases {
+  delete: number;
+  read: number;
+  rule: number;
+  write: number;
+  episodes: number;
 }
-
-/** Projects per read: bounds the memory of a full re-evaluation of many projects. */
-const PROJECTS_PER_PASS = 10;
 
 /**
  * Replaces the rows of [from, to] with a fresh evaluation, for one project or for several that
- * share the same settings, then rebuilds the anomalies (episodes) those days touch.
+ * share the same settings, then rebuilds the anomalies (episodes) those days touch. Each pass reads
+ * its projects' points and state, then computes project by project and hands each project's rows
+ * to the writer (a COPY on PostgreSQL, which inserts them while the next project is computed).
  */
 export async function evaluate(
   tx: SqlExecutor,
@@ -356,22 +298,73 @@ export async function evaluate(
   to: string,
   historyFrom: string,
   s: EffectiveSettings,
+  phases?: EvaluationPhases,
 ): Promise<{ rows: number; fired: number }> {
   const projectIds = Array.isArray(project) ? project : [project];
+  // A JIT compilation cost more than the pass's statements ever saved (BENCHMARKS.md, anomalies notes).
+  await tx.query('SET LOCAL jit = off');
+  let at = performance.now();
+  const lap = (phase: keyof EvaluationPhases) => {
+    const now = performance.now();
+    if (phases) phases[phase] += now - at;
+    at = now;
+  };
   await tx.query('DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3', [
     projectIds,
     from,
     to,
   ]);
+  lap('delete');
+  const pass = passRules(
+    s,
+    METRICS.filter((m) => s.metrics.find((r) => r.metric === m)!.enabled),
+    from,
+  );
+  const perPass = Math.max(1, Math.floor(PASS_PROJECT_DAYS / (daysBetween(historyFrom, to) + 1)));
+  const streaming = tx.copyIn !== undefined;
+  const back: [string, string, string, number][] = [];
   let rows = 0;
   let fired = 0;
-  for (let i = 0; i < projectIds.length; i += PROJECTS_PER_PASS) {
-    const chunk = projectIds.slice(i, i + PROJECTS_PER_PASS);
-    const results = await computeSeries(tx, chunk, from, to, historyFrom, s);
-    const w = await writeSeries(tx, results, s);
+  for (let c = 0; c < projectIds.length; c += perPass) {
+    const chunk = projectIds.slice(c, c + perPass);
+    const states = await readState(tx, chunk, historyFrom, from, to, s.precedent_days);
+    const source = await readPoints(tx, chunk, historyFrom, to, null);
+    lap('read');
+    const sink = openSink(tx, s);
+    for (let i = 0; i < source.length; ) {
+      const results: SeriesResult[] = [];
+      const end = runEnd(source, i, (a, b) => a.project_id === b.project_id);
+      while (i < end) {
+        const j = runEnd(source, i, sameGroup);
+        evaluateGroup(source, i, j, pass, states, results);
+        i = j;
+        if (streaming) {
+          lap('rule');
+          await yieldToIo();
+          lap('write');
+        }
+      }
+      if (s.explain_related) explainAcrossSeries(results);
+      lap('rule');
+      for (const r of results) {
+        for (const d of r.readmitted) back.push([r.project_id, r.channel, r.metric, d]);
+        const wait = sink.add(r);
+        if (wait) {
+          lap('rule');
+          await wait;
+          lap('write');
+        }
+      }
+      lap('rule');
+    }
+    const w = await sink.end();
+    lap('write');
     rows += w.rows;
     fired += w.fired;
   }
+  await readmit(tx, back);
+  lap('write');
   await rebuildEpisodes(tx, projectIds, from, to);
+  lap('episodes');
   return { rows, fired };
 }

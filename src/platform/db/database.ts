@@ -6,6 +6,23 @@
  */
 export interface SqlExecutor {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Only PostgreSQL: starts `COPY … FROM STDIN` on this executor's connection. Bulk writers use it
+   * when present (several times cheaper per row than parameter arrays) and fall back to batched
+   * statements without it; no other statement may run on the executor until `end()` settles.
+   */
+  copyIn?(sql: string): CopyIn;
+}
+
+/** An open COPY … FROM STDIN. */
+export interface CopyIn {
+  /**
+   * Queues bytes of the COPY's text; answers a promise only when the queue is long enough that
+   * the caller should wait for the server to catch up (what it has not taken yet stays queued).
+   */
+  write(chunk: Uint8Array): Promise<void> | undefined;
+  /** Ends the COPY; resolves once the server has taken every row, rejects with its error. */
+  end(): Promise<void>;
 }
 
 export type StoreKind = 'pglite' | 'postgres';
