@@ -11,8 +11,8 @@ import {
 } from './anomalies.rule.js';
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
 import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
-import { readConfirmedDays, readPrecedents, toPrecedent } from './anomalies.precedents.js';
-import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
+import { dayNumber } from './anomalies.days.js';
+import { fillPrecedents, key, readState, writePrecedentState, type SeriesKey } from './anomalies.state.js';
 import { openSink, readmit } from './anomalies.write.js';
 
 /**
@@ -23,10 +23,7 @@ import { openSink, readmit } from './anomalies.write.js';
  * (anomalies.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
  */
 
-const EPOCH = Date.parse('2000-01-03T00:00:00Z');
-/** Day number: days since Monday 2000-01-03, so d mod 7 is the weekday (0 = Monday). */
-export const dayNumber = (date: string) => Math.round((Date.parse(`${date}T00:00:00Z`) - EPOCH) / 86_400_000);
-export const dateOf = (d: number) => new Date(EPOCH + d * 86_400_000).toISOString().slice(0, 10);
+export { dateOf, dayNumber } from './anomalies.days.js';
 
 /** How many days of history before `from` the evaluation of `from` needs. */
 export function lookbackDays(s: EffectiveSettings): number {
@@ -84,88 +81,6 @@ export async function readPoints(
   );
 }
 
-const key = (project: string, channel: string, metric: string) => `${project}\u0000${channel}\u0000${metric}`;
-
-/**
- * The single seam for days left out of baselines before the evaluated range: days stored as
- * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
- * (anomalies.triage.repo.ts says why each).
- */
-export async function excludedDays(
-  db: SqlExecutor,
-  projectIds: string[],
-  historyFrom: string,
-  from: string,
-): Promise<{ project_id: string; channel: string; metric: string; d: number }[]> {
-  return db.query(
-    `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
-     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
-       AND ${NOT_FALSE_POSITIVE}
-     UNION
-     ${EXPECTED_DAYS}`,
-    [projectIds, historyFrom, from],
-  );
-}
-
-/** What the stored days before `from` left behind, per series (absent: nothing). */
-export async function readState(
-  db: SqlExecutor,
-  projectIds: string[],
-  historyFrom: string,
-  from: string,
-  to: string,
-  precedentDays: number,
-): Promise<Map<string, SeriesState>> {
-  const states = new Map<string, SeriesState>();
-  const stateOf = (p: string, c: string, m: string) => {
-    const k = key(p, c, m);
-    let s = states.get(k);
-    if (!s) {
-      s = { excluded: new Set(), anchor: null, run: null };
-      states.set(k, s);
-    }
-    return s;
-  };
-  for (const r of await excludedDays(db, projectIds, historyFrom, from))
-    stateOf(r.project_id, r.channel, r.metric).excluded.add(Number(r.d));
-  const carried = await db.query<{
-    project_id: string;
-    channel: string;
-    metric: string;
-    d: number;
-    anchor: number | null;
-    run_days: number;
-    direction: 'spike' | 'drop' | null;
-  }>(
-    `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
-       run_days, direction
-     FROM anomalies_daily
-     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
-       AND (anchor_date IS NOT NULL OR run_days > 0)
-     ORDER BY date`,
-    [projectIds, historyFrom, from],
-  );
-  const last = dayNumber(from) - 1;
-  for (const r of carried) {
-    const s = stateOf(r.project_id, r.channel, r.metric);
-    if (r.anchor !== null) s.anchor = Math.max(s.anchor ?? -Infinity, Number(r.anchor));
-    const d = Number(r.d);
-    // Only a run that reaches the day before the range can continue into it.
-    if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
-  }
-  for (const r of await readPrecedents(db, projectIds, from, precedentDays)) {
-    const s = stateOf(r.project_id, r.channel, r.metric);
-    s.precedents ??= { spike: [], drop: [] };
-    s.precedents[r.side].push(toPrecedent(r));
-  }
-  for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
-    const s = stateOf(r.project_id, r.channel, r.metric);
-    s.confirmed ??= new Set();
-    s.confirmed.add(Number(r.d));
-  }
-  return states;
-}
-
 export interface SeriesResult {
   project_id: string;
   channel: string;
@@ -199,6 +114,7 @@ function evaluateGroup(
   pass: PassRules,
   states: Map<string, SeriesState>,
   out: SeriesResult[],
+  seen?: SeriesKey[],
 ): void {
   const first = source[i]!;
   for (const metric of pass.metrics) {
@@ -210,14 +126,30 @@ function evaluateGroup(
       if (value === null) continue;
       points.push({ d: Number(r.d), value, volume: volumeMetric ? (r[volumeMetric] ?? 0) : null });
     }
-    const state = states.get(key(first.project_id, first.channel, metric)) ?? {
-      excluded: new Set<number>(),
-      anchor: null,
-      run: null,
-    };
+    const k = key(first.project_id, first.channel, metric);
+    let state = states.get(k);
+    if (!state) {
+      state = { excluded: new Set<number>(), anchor: null, run: null };
+      states.set(k, state);
+    }
+    // The deques are then the state's own: what the pass leaves in them is saved for the next day.
+    state.precedents ??= { spike: [], drop: [] };
     const r = evaluateSeries(points, pass.fromD, pass.rules.get(metric)!, state);
     if (r.rows.length || r.readmitted.length)
       out.push({ project_id: first.project_id, channel: first.channel, metric, ...r });
+    const finite = r.rows.every(
+      (x) => Number.isFinite(x.value) && (x.expected === null || Number.isFinite(x.expected)),
+    );
+    seen?.push({ project_id: first.project_id, channel: first.channel, metric, state, finite });
+  }
+}
+
+/** The (project, channel, metric) of every series the source rows hold, for fillPrecedents. */
+function* seriesOf(source: SourceRow[], metrics: Metric[]): Generator<[string, string, string]> {
+  for (let i = 0; i < source.length; ) {
+    const j = runEnd(source, i, sameGroup);
+    for (const m of metrics) yield [source[i]!.project_id, source[i]!.channel, m];
+    i = j;
   }
 }
 
@@ -255,6 +187,7 @@ export async function computeSeries(
     only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m),
   );
   const pass = passRules(s, metrics, from);
+  await fillPrecedents(db, projectIds, seriesOf(source, metrics), from, s.precedent_days, states);
   const out: SeriesResult[] = [];
   for (let i = 0; i < source.length; ) {
     const j = runEnd(source, i, sameGroup);
@@ -329,6 +262,8 @@ export async function evaluate(
     const chunk = projectIds.slice(c, c + perPass);
     const states = await readState(tx, chunk, historyFrom, from, to, s.precedent_days);
     const source = await readPoints(tx, chunk, historyFrom, to, null);
+    await fillPrecedents(tx, chunk, seriesOf(source, pass.metrics), from, s.precedent_days, states);
+    const seen: SeriesKey[] = [];
     lap('read');
     const sink = openSink(tx, s);
     for (let i = 0; i < source.length; ) {
@@ -336,7 +271,7 @@ export async function evaluate(
       const end = runEnd(source, i, (a, b) => a.project_id === b.project_id);
       while (i < end) {
         const j = runEnd(source, i, sameGroup);
-        evaluateGroup(source, i, j, pass, states, results);
+        evaluateGroup(source, i, j, pass, states, results, seen);
         i = j;
         if (streaming) {
           lap('rule');
@@ -358,6 +293,7 @@ export async function evaluate(
       lap('rule');
     }
     const w = await sink.end();
+    await writePrecedentState(tx, chunk, to, s.precedent_days, seen);
     lap('write');
     rows += w.rows;
     fired += w.fired;

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { addDays } from '../money/calendar.js';
-import type { Precedent } from './anomalies.rule.js';
+import type { Precedent, Precedents } from './anomalies.rule.js';
 import { CONFIRMED_DAYS, NOT_CONFIRMED } from './anomalies.triage.repo.js';
 
 /**
@@ -62,3 +62,37 @@ export async function readConfirmedDays(
 }
 
 export const toPrecedent = (r: PrecedentRow): Precedent => ({ d: Number(r.d), size: Number(r.size) });
+
+/**
+ * The deques an evaluation saved for the day after its last (anomalies.state.ts), per series key,
+ * for the same precedent window. Stored flat, [d, size, d, size, …] oldest first, per side.
+ */
+export async function readPrecedentState(
+  db: SqlExecutor,
+  projectIds: string[],
+  asOf: string,
+  days: number,
+): Promise<Map<string, Precedents>> {
+  const rows = await db.query<{
+    project_id: string;
+    channel: string;
+    metric: string;
+    spike_deque: number[];
+    drop_deque: number[];
+  }>(
+    `SELECT project_id, channel, metric, spike_deque, drop_deque FROM anomaly_precedent_state
+     WHERE project_id = ANY($1::text[]) AND as_of = $2::date AND precedent_days = $3::int`,
+    [projectIds, asOf, days],
+  );
+  const unflat = (flat: number[]): Precedent[] => {
+    const out: Precedent[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ d: Number(flat[i]), size: Number(flat[i + 1]) });
+    return out;
+  };
+  return new Map(
+    rows.map((r) => [
+      `${r.project_id}\u0000${r.channel}\u0000${r.metric}`,
+      { spike: unflat(r.spike_deque), drop: unflat(r.drop_deque) },
+    ]),
+  );
+}

@@ -1,0 +1,192 @@
+import type { SqlExecutor } from '../../platform/db/database.js';
+import { addDays } from '../money/calendar.js';
+import { dayNumber } from './anomalies.days.js';
+import { readConfirmedDays, readPrecedents, readPrecedentState, toPrecedent } from './anomalies.precedents.js';
+import type { Precedents, SeriesState } from './anomalies.rule.js';
+import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
+
+/**
+ * What the stored days before an evaluated range left behind, per series, read back for the rule
+ * (anomalies.rule.ts SeriesState): excluded days, the level-shift anchor and the run of fired
+ * days from the few rows that carry them, days people confirmed, and the precedent deques.
+ */
+
+export const key = (project: string, channel: string, metric: string) => `${project}\u0000${channel}\u0000${metric}`;
+
+/** A series of a pass: its key parts and the state the rule left in it. */
+export interface SeriesKey {
+  project_id: string;
+  channel: string;
+  metric: string;
+  state: SeriesState;
+  /** Every evaluated row had a finite value and expected value (the saved deques need it). */
+  finite: boolean;
+}
+
+/**
+ * The single seam for days left out of baselines before the evaluated range: days stored as
+ * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
+ * (anomalies.triage.repo.ts says why each).
+ */
+export async function excludedDays(
+  db: SqlExecutor,
+  projectIds: string[],
+  historyFrom: string,
+  from: string,
+): Promise<{ project_id: string; channel: string; metric: string; d: number }[]> {
+  return db.query(
+    `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
+     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
+       AND ${NOT_FALSE_POSITIVE}
+     UNION
+     ${EXPECTED_DAYS}`,
+    [projectIds, historyFrom, from],
+  );
+}
+
+/**
+ * What the stored days before `from` left behind, per series (absent: nothing), except the
+ * precedent deques: fillPrecedents adds those once the pass knows its series.
+ */
+export async function readState(
+  db: SqlExecutor,
+  projectIds: string[],
+  historyFrom: string,
+  from: string,
+  to: string,
+  precedentDays: number,
+): Promise<Map<string, SeriesState>> {
+  const states = new Map<string, SeriesState>();
+  const stateOf = (p: string, c: string, m: string) => {
+    const k = key(p, c, m);
+    let s = states.get(k);
+    if (!s) {
+      s = { excluded: new Set(), anchor: null, run: null };
+      states.set(k, s);
+    }
+    return s;
+  };
+  for (const r of await excludedDays(db, projectIds, historyFrom, from))
+    stateOf(r.project_id, r.channel, r.metric).excluded.add(Number(r.d));
+  const carried = await db.query<{
+    project_id: string;
+    channel: string;
+    metric: string;
+    d: number;
+    anchor: number | null;
+    run_days: number;
+    direction: 'spike' | 'drop' | null;
+  }>(
+    `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
+       run_days, direction
+     FROM anomalies_daily
+     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
+       AND (anchor_date IS NOT NULL OR run_days > 0)
+     ORDER BY date`,
+    [projectIds, historyFrom, from],
+  );
+  const last = dayNumber(from) - 1;
+  for (const r of carried) {
+    const s = stateOf(r.project_id, r.channel, r.metric);
+    if (r.anchor !== null) s.anchor = Math.max(s.anchor ?? -Infinity, Number(r.anchor));
+    const d = Number(r.d);
+    // Only a run that reaches the day before the range can continue into it.
+    if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
+  }
+  for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
+    const s = stateOf(r.project_id, r.channel, r.metric);
+    s.confirmed ??= new Set();
+    s.confirmed.add(Number(r.d));
+  }
+  return states;
+}
+
+/**
+ * The precedent deques of the pass's series (`series`: their keys) as of `from`. A series whose
+ * deques the evaluation that ended the day before saved (anomaly_precedent_state) takes them as
+ * they are: they are what the read-back of the stored rows would give, which costs a scan of a
+ * year of rows per series. Any other series, or one with days people confirmed (the read-back
+ * leaves those out, the saved deques predate the verdict), is read back.
+ */
+export async function fillPrecedents(
+  db: SqlExecutor,
+  projectIds: string[],
+  series: Iterable<[project: string, channel: string, metric: string]>,
+  from: string,
+  days: number,
+  states: Map<string, SeriesState>,
+): Promise<void> {
+  if (days <= 0) return;
+  const saved = await readPrecedentState(db, projectIds, addDays(from, -1), days);
+  const readBack = new Set<string>();
+  const stateOf = (k: string) => {
+    let s = states.get(k);
+    if (!s) {
+      s = { excluded: new Set(), anchor: null, run: null };
+      states.set(k, s);
+    }
+    return s;
+  };
+  for (const [p, c, m] of series) {
+    const k = key(p, c, m);
+    const deques = saved.get(k);
+    if (deques && !states.get(k)?.confirmed?.size) stateOf(k).precedents = deques;
+    else readBack.add(p);
+  }
+  if (!readBack.size) return;
+  const taken = new Set<string>();
+  for (const r of await readPrecedents(db, [...readBack], from, days)) {
+    const k = key(r.project_id, r.channel, r.metric);
+    const s = stateOf(k);
+    if (s.precedents && !taken.has(k)) continue;
+    taken.add(k);
+    s.precedents ??= { spike: [], drop: [] };
+    s.precedents[r.side].push(toPrecedent(r));
+  }
+}
+
+/**
+ * Saves the deques the pass left (as of `to`) for the next evaluation, which starts the day after,
+ * replacing whatever the projects had saved: this evaluation rewrote rows those covered. A series
+ * with confirmed days or a non-finite figure is not saved (it is read back next time).
+ */
+export async function writePrecedentState(
+  tx: SqlExecutor,
+  projectIds: string[],
+  to: string,
+  days: number,
+  series: readonly SeriesKey[],
+): Promise<void> {
+  await tx.query('DELETE FROM anomaly_precedent_state WHERE project_id = ANY($1::text[])', [projectIds]);
+  if (days <= 0) return;
+  const since = dayNumber(to) + 1 - days;
+  const rows: [string, string, string, string, string][] = [];
+  for (const s of series) {
+    if (!s.finite || s.state.confirmed?.size) continue;
+    const deques: Precedents = s.state.precedents ?? { spike: [], drop: [] };
+    const literal = (side: 'spike' | 'drop') => {
+      const flat: number[] = [];
+      // Older days would be dropped by the next day's check anyway (largestSince).
+      for (const p of deques[side]) if (p.d >= since) flat.push(p.d, p.size);
+      return flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null;
+    };
+    const spike = literal('spike');
+    const drop = literal('drop');
+    if (spike !== null && drop !== null) rows.push([s.project_id, s.channel, s.metric, spike, drop]);
+  }
+  if (!rows.length) return;
+  await tx.query(
+    `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque)
+     SELECT p, c, m, $4::date, $5::int, s::float8[], d::float8[]
+     FROM unnest($1::text[], $2::text[], $3::text[], $6::text[], $7::text[]) AS t(p, c, m, s, d)`,
+    [
+      rows.map((r) => r[0]),
+      rows.map((r) => r[1]),
+      rows.map((r) => r[2]),
+      to,
+      days,
+      rows.map((r) => r[3]),
+      rows.map((r) => r[4]),
+    ],
+  );
+}
