@@ -23,6 +23,7 @@ import { migrate } from '../src/platform/db/migrate.js';
 import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { evaluate, lookbackDays } from '../src/modules/anomalies/anomalies.repo.js';
+import type { EvaluationPhases } from '../src/modules/anomalies/anomalies.evaluate.js';
 import { METRICS, TOTAL_CHANNEL } from '../src/modules/anomalies/anomalies.schemas.js';
 import { effective } from '../src/modules/anomalies/anomalies.service.js';
 import { addDays } from '../src/modules/money/calendar.js';
@@ -56,7 +57,13 @@ interface Figures {
   one_s: number;
   rows: number;
   fired: number;
+  /** Where the best full and one-day passes spent their time (ms). */
+  phases: { full: EvaluationPhases; day: EvaluationPhases };
 }
+
+const noPhases = (): EvaluationPhases => ({ delete: 0, read: 0, rule: 0, write: 0, episodes: 0 });
+const rounded = (p: EvaluationPhases) =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => [k, Math.round(v)])) as unknown as EvaluationPhases;
 
 const seconds = async (fn: () => Promise<unknown>) => {
   const t = process.hrtime.bigint();
@@ -155,12 +162,18 @@ async function run(store: string): Promise<Figures> {
     });
     let rows = 0;
     let fired = 0;
-    // Projects that share settings are evaluated together: one statement for all of them.
+    const phases = { full: noPhases(), day: noPhases() };
+    let bestFull = Infinity;
+    // Projects that share settings are evaluated together: one pass reads many of them.
     const full_s = await best(
       async () => {
+        const p = noPhases();
+        const t = process.hrtime.bigint();
         const r = await db.transaction((tx) =>
-          evaluate(tx, projects, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings),
+          evaluate(tx, projects, FIRST, last, addDays(FIRST, -lookbackDays(settings)), settings, p),
         );
+        const took = Number(process.hrtime.bigint() - t);
+        if (took < bestFull) [bestFull, phases.full] = [took, rounded(p)];
         rows = r.rows;
         fired = r.fired;
       },
@@ -172,9 +185,16 @@ async function run(store: string): Promise<Figures> {
       `INSERT INTO kpis_daily SELECT project_id, $2::date, channel, currency, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr FROM kpis_daily WHERE date = $1`,
       [last, next],
     );
-    const day_s = await best(() =>
-      db.transaction((tx) => evaluate(tx, projects, next, next, addDays(next, -lookbackDays(settings)), settings)),
-    );
+    let bestDay = Infinity;
+    const day_s = await best(async () => {
+      const p = noPhases();
+      const t = process.hrtime.bigint();
+      await db.transaction((tx) =>
+        evaluate(tx, projects, next, next, addDays(next, -lookbackDays(settings)), settings, p),
+      );
+      const took = Number(process.hrtime.bigint() - t);
+      if (took < bestDay) [bestDay, phases.day] = [took, rounded(p)];
+    });
     // The after-ingestion path: one project's new day (what a run triggers), averaged over 10 projects.
     const sample = projects.slice(0, 10);
     const one_s =
@@ -193,6 +213,7 @@ async function run(store: string): Promise<Figures> {
       one_s,
       rows,
       fired,
+      phases,
     };
   } finally {
     await drop();

@@ -1,4 +1,4 @@
-import { medianOf, meanOf, robustScaleOf, sortsBefore, stddevOf } from './anomalies.select.js';
+import { medianOf, meanOf, robustScaleAroundMedian, robustScaleOf, sortsBefore, stddevOf } from './anomalies.select.js';
 import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './anomalies.baseline.js';
 import { WEEKLY_H_CRITICAL } from './anomalies.stats.js';
 
@@ -204,9 +204,9 @@ export class FitScratch {
   /** fitBaseline's scaleOf: the robust scale around the median, or the sample standard deviation. */
   private scaleOf(ys: Float64Array, n: number, robust: boolean): { loc: number; scale: number | null } {
     if (!robust) return { loc: Number.NaN, scale: stddevOf(ys, n) };
-    const l = medianOf(ys, 0, n, this.tmp);
-    for (let i = 0; i < n; i += 1) this.res[i] = ys[i]! - l;
-    return { loc: l, scale: robustScaleOf(this.res, n, this.tmp, this.dev) };
+    const loc = { value: 0 };
+    const scale = robustScaleAroundMedian(ys, n, this.res, this.tmp, this.dev, loc);
+    return { loc: loc.value, scale };
   }
 
   /**

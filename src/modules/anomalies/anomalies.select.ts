@@ -48,24 +48,51 @@ function signedZeroAt(a: Float64Array, n: number, k: number): number {
   return below > k ? -0 : 0;
 }
 
+/** The values at sorted ranks ⌊n/2⌋ − 1 (even n only) and ⌊n/2⌋ of the last medianInPlace. */
+export const ranks = { lo: 0, hi: 0 };
+
 /** stats.median of a[0..n), reordering a (pass a scratch copy). NaN for n = 0. */
 export function medianInPlace(a: Float64Array, n: number): number {
   if (n === 0) return Number.NaN;
   const mid = n >> 1;
   let hi = selectK(a, n, mid);
   if (hi === 0) hi = signedZeroAt(a, n, mid);
+  ranks.hi = hi;
   if (n % 2) return hi;
   // Everything before mid is ≤ a[mid] after the select: the rank mid − 1 is their maximum.
   let lo = a[0]!;
   for (let i = 1; i < mid; i += 1) if (a[i]! > lo) lo = a[i]!;
   if (lo === 0) lo = signedZeroAt(a, n, mid - 1);
+  ranks.lo = lo;
   return (lo + hi) / 2;
 }
 
 /** stats.median of src[from..from+n) through the scratch buffer tmp (src is left intact). */
 export function medianOf(src: Float64Array, from: number, n: number, tmp: Float64Array): number {
-  tmp.set(src.subarray(from, from + n));
+  for (let i = 0; i < n; i += 1) tmp[i] = src[from + i]!;
   return medianInPlace(tmp, n);
+}
+
+/**
+ * fitBaseline's robust scaleOf: robustScale(ys − median(ys)) of ys[0..n), writing the residuals
+ * into res. The residuals' median needs no second selection: x ↦ x − l is rounded monotonically,
+ * so the residuals' ranks are the values' ranks, and their middle values are the middle values of
+ * ys minus l, as computed element by element (signs of zero included). `loc` answers l.
+ */
+export function robustScaleAroundMedian(
+  ys: Float64Array,
+  n: number,
+  res: Float64Array,
+  tmp: Float64Array,
+  dev: Float64Array,
+  loc: { value: number },
+): number {
+  const l = medianOf(ys, 0, n, tmp);
+  loc.value = l;
+  for (let i = 0; i < n; i += 1) res[i] = ys[i]! - l;
+  if (n < 2) return 0;
+  const m = n % 2 ? ranks.hi - l : (ranks.lo - l + (ranks.hi - l)) / 2;
+  return robustScaleWith(res, n, m, tmp, dev);
 }
 
 /** stats.mean of src[from..from+n), summed in order. */
@@ -87,7 +114,11 @@ export function stddevOf(src: Float64Array, n: number): number | null {
 /** stats.robustScale of r[0..n), with two scratch buffers of at least n (r is left intact). */
 export function robustScaleOf(r: Float64Array, n: number, tmp: Float64Array, dev: Float64Array): number {
   if (n < 2) return 0;
-  const m = medianOf(r, 0, n, tmp);
+  return robustScaleWith(r, n, medianOf(r, 0, n, tmp), tmp, dev);
+}
+
+/** robustScaleOf once the residuals' median m is known. */
+function robustScaleWith(r: Float64Array, n: number, m: number, tmp: Float64Array, dev: Float64Array): number {
   for (let i = 0; i < n; i += 1) dev[i] = Math.abs(r[i]! - m);
   const mad = medianOf(dev, 0, n, tmp);
   let s: number;

@@ -33,61 +33,167 @@ const COLUMNS = `project_id, date, metric, channel, value, baseline_mean, baseli
   score, severity, kind, status, excluded, anchor_date, run_days, model, precedent, explained_by_channel,
   explained_by_metric`;
 
-const COPY_SQL = `COPY anomalies_daily (${COLUMNS}) FROM STDIN`;
+const COPY_SQL = `COPY anomalies_daily (${COLUMNS}) FROM STDIN (FORMAT binary)`;
 
-const EPOCH = Date.parse('2000-01-03T00:00:00Z');
+/** PGCOPY signature, flags and header extension length: the start of a binary COPY. */
+const COPY_HEADER = Buffer.from([...Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), ...[0, 0, 0, 0], ...[0, 0, 0, 0]]);
+/** Dates travel as days since 2000-01-01; day numbers count from Monday 2000-01-03. */
+const PG_DATE_OFFSET = 2;
 
-/** COPY text: backslash, tab, newline and carriage return escaped; \N is null. */
-const text = (t: string | null | undefined) =>
-  t == null ? '\\N' : /[\\\t\n\r]/.test(t) ? t.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : t;
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-const num = (x: number | null) => (x === null ? '\\N' : String(x));
-
+/**
+ * Binary COPY (no number formatting on our side, no parsing on the server's). A float is stored
+ * as the text path would have stored it: String(x) round-trips every double except −0, which it
+ * writes as 0, so −0 goes out as 0 here too.
+ */
 class CopySink implements RowSink {
   private rows = 0;
   private fired = 0;
-  /** Per metric: the settings columns every row of that metric repeats, as COPY text. */
-  private readonly perMetric: Map<Metric, string>;
-  /** Day number → 'YYYY-MM-DD' (three dates a row; the same few hundred days throughout). */
-  private readonly dates = new Map<number, string>();
+  private buf = Buffer.allocUnsafe(1 << 20);
+  private at = 0;
+  private started = false;
+  private readonly perMetric: Map<Metric, { threshold: number; rel: number; abs: number; watch: Buffer }>;
+  private readonly strings = new Map<string, Buffer>();
+  private readonly seasonality: Buffer;
 
   constructor(
     private readonly copy: CopyIn,
-    private readonly s: EffectiveSettings,
+    s: EffectiveSettings,
   ) {
     this.perMetric = new Map(
       METRICS.map((m) => {
         const r = s.metrics.find((x) => x.metric === m)!;
-        return [m, [num(r.threshold), num(r.min_relative_change), num(r.min_abs_change), text(r.direction)].join('\t')];
+        const watch = this.str(r.direction);
+        return [m, { threshold: r.threshold, rel: r.min_relative_change, abs: r.min_abs_change, watch }];
       }),
     );
+    this.seasonality = this.str(s.seasonality);
   }
 
-  private date(d: number): string {
-    let v = this.dates.get(d);
-    if (v === undefined) {
-      v = new Date(EPOCH + d * 86_400_000).toISOString().slice(0, 10);
-      this.dates.set(d, v);
+  /** UTF-8 of the few distinct strings (statuses, models, names), encoded once. */
+  private str(t: string): Buffer {
+    let b = this.strings.get(t);
+    if (!b) {
+      b = Buffer.from(t, 'utf8');
+      this.strings.set(t, b);
     }
-    return v;
+    return b;
+  }
+
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes));
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+
+  private float(x: number | null): void {
+    if (x === null) return this.none();
+    this.buf.writeInt32BE(8, this.at);
+    this.buf.writeDoubleBE(x === 0 ? 0 : x, this.at + 4);
+    this.at += 12;
+  }
+
+  private int(x: number): void {
+    this.buf.writeInt32BE(4, this.at);
+    this.buf.writeInt32BE(x, this.at + 4);
+    this.at += 8;
+  }
+
+  private date(d: number | null): void {
+    if (d === null) return this.none();
+    this.int(d + PG_DATE_OFFSET);
+  }
+
+  private bool(x: boolean): void {
+    this.buf.writeInt32BE(1, this.at);
+    this.buf[this.at + 4] = x ? 1 : 0;
+    this.at += 5;
+  }
+
+  private text(b: Buffer | null): void {
+    if (b === null) return this.none();
+    this.room(b.length + 4);
+    this.buf.writeInt32BE(b.length, this.at);
+    b.copy(this.buf, this.at + 4);
+    this.at += 4 + b.length;
+  }
+
+  private none(): void {
+    this.buf.writeInt32BE(-1, this.at);
+    this.at += 4;
   }
 
   add(series: SeriesRows): Promise<void> | undefined {
     if (!series.rows.length) return undefined;
-    const head = `${text(series.project_id)}\t`;
-    const mid = `\t${text(series.metric)}\t${text(series.channel)}\t`;
-    const settings = this.perMetric.get(series.metric)!;
-    const seasonality = text(this.s.seasonality);
-    let out = '';
+    const project = this.str(series.project_id);
+    const metric = this.str(series.metric);
+    const channel = this.str(series.channel);
+    const m = this.perMetric.get(series.metric)!;
+    if (!this.started) {
+      this.room(COPY_HEADER.length);
+      COPY_HEADER.copy(this.buf, this.at);
+      this.at += COPY_HEADER.length;
+      this.started = true;
+    }
     for (const r of series.rows) {
-      out += `${head}${this.date(r.d)}${mid}${num(r.value)}\t${num(r.expected)}\t${num(r.scale)}\t${r.n}\t${this.date(r.windowFrom)}\t${this.date(r.windowTo)}\t${seasonality}\t${num(r.z)}\t${num(r.rel)}\t${settings}\t${text(r.direction)}\t${r.fired ? 't' : 'f'}\t${num(r.score)}\t${text(r.severity)}\t${text(r.kind)}\t${r.status}\t${r.excluded ? 't' : 'f'}\t${r.anchor === null ? '\\N' : this.date(r.anchor)}\t${r.runDays}\t${text(r.model)}\t${num(r.precedent)}\t${text(r.explainedBy?.channel)}\t${text(r.explainedBy?.metric)}\n`;
+      // A row's fixed-size part (30 lengths, 11 floats, 7 four-byte values, 2 booleans) with
+      // room to spare; text() makes room for its own bytes.
+      this.room(256);
+      this.buf.writeInt16BE(30, this.at);
+      this.at += 2;
+      this.text(project);
+      this.date(r.d);
+      this.text(metric);
+      this.text(channel);
+      this.float(r.value);
+      this.float(r.expected);
+      this.float(r.scale);
+      this.int(r.n);
+      this.date(r.windowFrom);
+      this.date(r.windowTo);
+      this.text(this.seasonality);
+      this.float(r.z);
+      this.float(r.rel);
+      this.float(m.threshold);
+      this.float(m.rel);
+      this.float(m.abs);
+      this.text(m.watch);
+      this.text(r.direction === null ? null : this.str(r.direction));
+      this.bool(r.fired);
+      this.float(r.score);
+      this.text(r.severity === null ? null : this.str(r.severity));
+      this.text(r.kind === null ? null : this.str(r.kind));
+      this.text(this.str(r.status));
+      this.room(64);
+      this.bool(r.excluded);
+      this.date(r.anchor);
+      this.int(r.runDays);
+      this.text(this.str(r.model));
+      this.room(16);
+      this.float(r.precedent);
+      this.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
+      this.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
       this.rows += 1;
       if (r.fired) this.fired += 1;
     }
-    return this.copy.write(Buffer.from(out));
+    return this.flush();
+  }
+
+  private flush(): Promise<void> | undefined {
+    if (!this.at) return undefined;
+    const chunk = Buffer.from(this.buf.subarray(0, this.at));
+    this.at = 0;
+    return this.copy.write(chunk);
   }
 
   async end() {
+    if (this.started) {
+      this.room(2);
+      this.buf.writeInt16BE(-1, this.at);
+      this.at += 2;
+      const wait = this.flush();
+      if (wait) await wait;
+    }
     await this.copy.end();
     return { rows: this.rows, fired: this.fired };
   }
