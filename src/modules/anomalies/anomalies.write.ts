@@ -87,7 +87,10 @@ class CopySink implements RowSink {
   }
 
   private float(x: number | null): void {
-    if (x === null) return this.none();
+    if (x === null) {
+      this.none();
+      return;
+    }
     this.buf.writeInt32BE(8, this.at);
     this.buf.writeDoubleBE(x === 0 ? 0 : x, this.at + 4);
     this.at += 12;
@@ -100,8 +103,8 @@ class CopySink implements RowSink {
   }
 
   private date(d: number | null): void {
-    if (d === null) return this.none();
-    this.int(d + PG_DATE_OFFSET);
+    if (d === null) this.none();
+    else this.int(d + PG_DATE_OFFSET);
   }
 
   private bool(x: boolean): void {
@@ -111,7 +114,10 @@ class CopySink implements RowSink {
   }
 
   private text(b: Buffer | null): void {
-    if (b === null) return this.none();
+    if (b === null) {
+      this.none();
+      return;
+    }
     this.room(b.length + 4);
     this.buf.writeInt32BE(b.length, this.at);
     b.copy(this.buf, this.at + 4);
