@@ -201,12 +201,13 @@ export class FitScratch {
     return n % 2 ? this.fd[mid]! : (this.fd[mid - 1]! + this.fd[mid]!) / 2;
   }
 
-  /** fitBaseline's scaleOf: the robust scale around the median, or the sample standard deviation. */
-  private scaleOf(ys: Float64Array, n: number, robust: boolean): { loc: number; scale: number | null } {
-    if (!robust) return { loc: Number.NaN, scale: stddevOf(ys, n) };
-    const loc = { value: 0 };
-    const scale = robustScaleAroundMedian(ys, n, this.res, this.tmp, this.dev, loc);
-    return { loc: loc.value, scale };
+  /** The median scaleOf last centred on (robust only). */
+  private readonly centre = { value: 0 };
+
+  /** fitBaseline's scaleOf: the robust scale around the median (kept in `centre`), or the sample standard deviation. */
+  private scaleOf(ys: Float64Array, n: number, robust: boolean): number | null {
+    if (!robust) return stddevOf(ys, n);
+    return robustScaleAroundMedian(ys, n, this.res, this.tmp, this.dev, this.centre);
   }
 
   /**
@@ -215,33 +216,37 @@ export class FitScratch {
    */
   fit(n: number, nAll: number, t: number, p: FitParams, profile: number[] | null): Fit {
     const robust = p.baseline === 'robust';
-    let model = robust ? 'robust' : 'mean';
-    if (p.seasonality === 'day_of_week') model += '+day_of_week';
-    if (profile) model += '+weekly';
     const { fd, fv, ys, proj } = this;
     for (let i = 0; i < n; i += 1) ys[i] = fv[i]! - (profile ? profile[mod7(fd[i]!)]! : 0);
     let cur = ys;
-    let curScale: { loc: number; scale: number | null } | undefined;
+    // scaleOf(cur) and, robust, its median, once computed (the reference computes them again).
+    let curScale: number | null | undefined;
+    let curLoc = 0;
     let slope = 0;
+    let trend = false;
     if (p.seasonality === 'auto' && n >= TREND_MIN_POINTS) {
-      const ysScale = this.scaleOf(ys, n, robust);
-      curScale = ysScale;
-      const base = ysScale.scale ?? 0;
+      curScale = this.scaleOf(ys, n, robust);
+      curLoc = this.centre.value;
+      const base = curScale ?? 0;
       const half = n >> 1;
       const span = this.locDays(n - half, half, robust) - this.locDays(0, half, robust);
       const b = span > 0 ? (this.loc(ys, n - half, half, robust) - this.loc(ys, 0, half, robust)) / span : 0;
-      for (let i = 0; i < n; i += 1) proj[i] = ys[i]! + b * (t - fd[i]!);
-      if (base > 0) {
+      // With no slope the projected values are ys up to the sign of a zero, their scale is base
+      // exactly, and base ≤ 0.6 · base cannot hold (for a finite base): the test fails uncomputed.
+      if (base > 0 && (b !== 0 || !Number.isFinite(base))) {
+        for (let i = 0; i < n; i += 1) proj[i] = ys[i]! + b * (t - fd[i]!);
         const projScale = this.scaleOf(proj, n, robust);
-        if ((projScale.scale ?? 0) <= TERM_GAIN * base) {
+        if ((projScale ?? 0) <= TERM_GAIN * base) {
           cur = proj;
           curScale = projScale;
+          curLoc = this.centre.value;
           slope = b;
-          model += '+trend';
+          trend = true;
         }
       }
     }
-    const level = robust && curScale ? curScale.loc : this.loc(cur, 0, n, robust);
+    const model = modelName(robust, p.seasonality === 'day_of_week', profile !== null, trend);
+    const level = robust && curScale !== undefined ? curLoc : this.loc(cur, 0, n, robust);
     const offsetT = profile ? profile[mod7(t)]! : 0;
     if (robust && nAll > n) {
       const { ad, av, res } = this;
@@ -249,8 +254,24 @@ export class FitScratch {
         res[i] = av[i]! - (profile ? profile[mod7(ad[i]!)]! : 0) + slope * (t - ad[i]!) - level;
       return { expected: level + offsetT, scale: robustScaleOf(res, nAll, this.tmp, this.dev), model };
     }
-    return { expected: level + offsetT, scale: (curScale ?? this.scaleOf(cur, n, robust)).scale, model };
+    return {
+      expected: level + offsetT,
+      scale: curScale !== undefined ? curScale : this.scaleOf(cur, n, robust),
+      model,
+    };
   }
+}
+
+/** The row's `model`: the terms the baseline used, in fitBaseline's order (16 names, built once). */
+const MODEL_NAMES = new Map<number, string>();
+function modelName(robust: boolean, dayOfWeek: boolean, weekly: boolean, trend: boolean): string {
+  const k = (robust ? 1 : 0) | (dayOfWeek ? 2 : 0) | (weekly ? 4 : 0) | (trend ? 8 : 0);
+  let name = MODEL_NAMES.get(k);
+  if (name === undefined) {
+    name = `${robust ? 'robust' : 'mean'}${dayOfWeek ? '+day_of_week' : ''}${weekly ? '+weekly' : ''}${trend ? '+trend' : ''}`;
+    MODEL_NAMES.set(k, name);
+  }
+  return name;
 }
 
 export const sharedScratch = new FitScratch();

@@ -119,21 +119,28 @@ export function robustScaleOf(r: Float64Array, n: number, tmp: Float64Array, dev
 
 /** robustScaleOf once the residuals' median m is known. */
 function robustScaleWith(r: Float64Array, n: number, m: number, tmp: Float64Array, dev: Float64Array): number {
-  for (let i = 0; i < n; i += 1) dev[i] = Math.abs(r[i]! - m);
-  const mad = medianOf(dev, 0, n, tmp);
-  let s: number;
-  if (mad > 0) s = MAD_TO_SIGMA * mad;
-  else {
-    let acc = 0;
-    for (let i = 0; i < n; i += 1) acc += dev[i]!;
-    s = (MEAN_AD_TO_SIGMA * acc) / n;
+  // The deviations go straight into the selection buffer; their sum (the fallback's) is taken in
+  // the reference's order on the way.
+  let sum = 0;
+  for (let i = 0; i < n; i += 1) {
+    const d = Math.abs(r[i]! - m);
+    tmp[i] = d;
+    sum += d;
   }
+  const mad = medianInPlace(tmp, n);
+  const s = mad > 0 ? MAD_TO_SIGMA * mad : (MEAN_AD_TO_SIGMA * sum) / n;
   if (s === 0) return 0;
+  const hi = m + WINSOR_K * s;
+  const lo = m - WINSOR_K * s;
   let acc = 0;
-  for (let i = 0; i < n; i += 1) acc += Math.min(m + WINSOR_K * s, Math.max(m - WINSOR_K * s, r[i]!));
+  for (let i = 0; i < n; i += 1) {
+    const c = Math.min(hi, Math.max(lo, r[i]!));
+    dev[i] = c;
+    acc += c;
+  }
   const mc = acc / n;
   let sq = 0;
-  for (let i = 0; i < n; i += 1) sq += (Math.min(m + WINSOR_K * s, Math.max(m - WINSOR_K * s, r[i]!)) - mc) ** 2;
+  for (let i = 0; i < n; i += 1) sq += (dev[i]! - mc) ** 2;
   return Math.sqrt(sq / (n - 1));
 }
 
