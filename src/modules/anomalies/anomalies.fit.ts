@@ -1,4 +1,12 @@
-import { medianOf, meanOf, robustScaleAroundMedian, robustScaleOf, sortsBefore, stddevOf } from './anomalies.select.js';
+import {
+  medianOf,
+  meanOf,
+  robustScaleAroundMedian,
+  robustScaleOf,
+  robustScaleSorted,
+  sortsBefore,
+  stddevOf,
+} from './anomalies.select.js';
 import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './anomalies.baseline.js';
 import { WEEKLY_H_CRITICAL } from './anomalies.stats.js';
 
@@ -205,8 +213,9 @@ export class FitScratch {
   private readonly centre = { value: 0 };
 
   /** fitBaseline's scaleOf: the robust scale around the median (kept in `centre`), or the sample standard deviation. */
-  private scaleOf(ys: Float64Array, n: number, robust: boolean): number | null {
+  private scaleOf(ys: Float64Array, n: number, robust: boolean, sorted = false): number | null {
     if (!robust) return stddevOf(ys, n);
+    if (sorted) return robustScaleSorted(this.wv, ys, n, this.res, this.dev, this.centre);
     return robustScaleAroundMedian(ys, n, this.res, this.tmp, this.dev, this.centre);
   }
 
@@ -225,7 +234,9 @@ export class FitScratch {
     let slope = 0;
     let trend = false;
     if (p.seasonality === 'auto' && n >= TREND_MIN_POINTS) {
-      curScale = this.scaleOf(ys, n, robust);
+      // Without a weekly profile and with every day of the weekly window in the frame (the
+      // defaults, no exclusion, no anchor), ys are the window's values, which it keeps sorted.
+      curScale = this.scaleOf(ys, n, robust, profile === null && n === this.wn);
       curLoc = this.centre.value;
       const base = curScale ?? 0;
       const half = n >> 1;

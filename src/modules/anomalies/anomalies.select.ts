@@ -127,7 +127,18 @@ function robustScaleWith(r: Float64Array, n: number, m: number, tmp: Float64Arra
     tmp[i] = d;
     sum += d;
   }
-  const mad = medianInPlace(tmp, n);
+  return winsorizedScale(r, n, m, medianInPlace(tmp, n), sum, dev);
+}
+
+/** stats.robustScale's last steps, from the residuals' median m, the MAD and the deviations' sum. */
+function winsorizedScale(
+  r: Float64Array,
+  n: number,
+  m: number,
+  mad: number,
+  sum: number,
+  clipped: Float64Array,
+): number {
   const s = mad > 0 ? MAD_TO_SIGMA * mad : (MEAN_AD_TO_SIGMA * sum) / n;
   if (s === 0) return 0;
   const hi = m + WINSOR_K * s;
@@ -135,13 +146,58 @@ function robustScaleWith(r: Float64Array, n: number, m: number, tmp: Float64Arra
   let acc = 0;
   for (let i = 0; i < n; i += 1) {
     const c = Math.min(hi, Math.max(lo, r[i]!));
-    dev[i] = c;
+    clipped[i] = c;
     acc += c;
   }
   const mc = acc / n;
   let sq = 0;
-  for (let i = 0; i < n; i += 1) sq += (dev[i]! - mc) ** 2;
+  for (let i = 0; i < n; i += 1) sq += (clipped[i]! - mc) ** 2;
   return Math.sqrt(sq / (n - 1));
+}
+
+/**
+ * robustScaleAroundMedian when the values' sorted order is at hand (`sorted`, TypedArray order;
+ * ys the same values in day order): the median is read off, and the MAD comes from walking out
+ * of the middle, since |(x − l) − m| falls then rises along sorted x (each step rounded
+ * monotonically), instead of from two selections.
+ */
+export function robustScaleSorted(
+  sorted: Float64Array,
+  ys: Float64Array,
+  n: number,
+  res: Float64Array,
+  clipped: Float64Array,
+  loc: { value: number },
+): number {
+  const mid = n >> 1;
+  const l = n % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  loc.value = l;
+  for (let i = 0; i < n; i += 1) res[i] = ys[i]! - l;
+  if (n < 2) return 0;
+  const m = n % 2 ? sorted[mid]! - l : (sorted[mid - 1]! - l + (sorted[mid]! - l)) / 2;
+  let sum = 0;
+  for (let i = 0; i < n; i += 1) sum += Math.abs(res[i]! - m);
+  // Left of p the residuals are below m, from p on at or above it.
+  let p = mid;
+  while (p > 0 && sorted[p - 1]! - l >= m) p -= 1;
+  while (p < n && sorted[p]! - l < m) p += 1;
+  let i = p - 1;
+  let j = p;
+  let below = 0;
+  let at = 0;
+  for (let k = 0; k <= mid; k += 1) {
+    const left = i >= 0 ? Math.abs(sorted[i]! - l - m) : Number.POSITIVE_INFINITY;
+    const right = j < n ? Math.abs(sorted[j]! - l - m) : Number.POSITIVE_INFINITY;
+    below = at;
+    if (left <= right) {
+      at = left;
+      i -= 1;
+    } else {
+      at = right;
+      j += 1;
+    }
+  }
+  return winsorizedScale(res, n, m, n % 2 ? at : (below + at) / 2, sum, clipped);
 }
 
 /** Sorted order as TypedArray sort has it: numeric, −0 before +0. */
