@@ -137,6 +137,8 @@ export function evaluateSeries(
   from: number,
   p: RuleParams,
   state: SeriesState,
+  /** reference: every day through anomalies.baseline.ts, the oracle the buffered path is tested against. */
+  options: { reference?: boolean } = {},
 ): { rows: EvaluatedPoint[]; readmitted: number[] } {
   const { preceding, nearest, step, lookback } = frameOf(p);
   const rows: EvaluatedPoint[] = [];
@@ -148,7 +150,7 @@ export function evaluateSeries(
   const precedents: Precedents = state.precedents ?? { spike: [], drop: [] };
   // Series of finite values on rising days (all real ones) take the buffered path, which gives the
   // same numbers; anything else keeps the reference functions below.
-  const fast = FitScratch.accepts(points) ? sharedScratch : null;
+  const fast = !options.reference && FitScratch.accepts(points) ? sharedScratch : null;
   fast?.begin(lookback + 1);
   // The excluded flag of each point (a Set lookup per frame day per day cost more than the rest).
   const out = fast ? new Uint8Array(points.length) : null;
