@@ -229,6 +229,10 @@ for (const store of STORES) {
 }
 
 const fmt = (n: number) => n.toFixed(2);
+const phaseText = (p: EvaluationPhases) =>
+  Object.entries(p)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 const file = path.join(root, 'BENCHMARKS.md');
 // A run of one store keeps the other store's row (and its note) from the previous --write.
 const previous = readBenchmarkSection(file, 'anomalies');
@@ -262,8 +266,9 @@ if (args.write) {
     ...table,
     '',
     '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot, project totals and partition keys) over the same table, aggregated in the database: the statistics alone, nothing written.',
-    '- full: every date of every project through the real evaluation (projects sharing settings in one statement: baseline, z, thresholds, firing rules) writing every row of `anomalies_daily` in primary-key order.',
-    '- one new day, all series: the new date of every project in one statement, reading 28 days of history; one project: what one ingestion run triggers (mean of 10).',
+    '- full: every date of every project through the real evaluation (`evaluate` in src/modules/anomalies/anomalies.evaluate.ts, as the service calls it: points and state read per pass of up to 8,000 project-days, the rule per series in TypeScript, the rows written by binary COPY on PostgreSQL while the next project is computed and by batched INSERTs on PGlite, then the episodes), every row of `anomalies_daily`.',
+    '- one new day, all series: the new date of every project in one evaluation (one pass: 56 days of points, the state rows, the precedent deques the full pass saved); one project: what one ingestion run triggers (mean of 10).',
+    `- where the time went (ms; best full pass / best one-day pass; rule = the rule, the explained pass and encoding the rows, write = waiting for the store): ${results.map((r) => `${r.store} ${phaseText(r.phases.full)} / ${phaseText(r.phases.day)}`).join('; ')}.`,
     '',
   ].join('\n');
   writeBenchmarkSection(file, 'anomalies', section);
