@@ -178,7 +178,10 @@ export async function writePrecedentState(
   await tx.query(
     `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque)
      SELECT p, c, m, $4::date, $5::int, s::float8[], d::float8[]
-     FROM unnest($1::text[], $2::text[], $3::text[], $6::text[], $7::text[]) AS t(p, c, m, s, d)`,
+     FROM unnest($1::text[], $2::text[], $3::text[], $6::text[], $7::text[]) AS t(p, c, m, s, d)
+     -- Saved meanwhile by an evaluation of the same project that committed first: replaced.
+     ON CONFLICT (project_id, channel, metric) DO UPDATE SET as_of = EXCLUDED.as_of,
+       precedent_days = EXCLUDED.precedent_days, spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque`,
     [
       rows.map((r) => r[0]),
       rows.map((r) => r[1]),
