@@ -145,6 +145,18 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     const [mail] = await smtp.received(1);
     expect(mail).toMatchObject({ subject: data.title, to: ['oncall@example.com'], user: 'alerts' });
     expect(mail!.text).toContain('vs baseline');
+    // The demo's incidents move their totals and ratios too; those are explained, not alerted on
+    // each, and the message names them with the anomaly that moved them.
+    const mover = data.items.find((i: any) => i.type === 'anomaly' && i.moved_with_it.length > 0);
+    expect(mover, 'an anomaly that explains others').toBeDefined();
+    const moved = mover.moved_with_it[0];
+    const explained = await service.app.db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM anomalies_daily WHERE project_id = $1 AND metric = $2 AND channel = $3
+         AND explained_by_metric = $4 AND explained_by_channel = $5 AND date BETWEEN $6 AND $7`,
+      [P, moved.metric, moved.channel, mover.metric, mover.channel, mover.first_date, mover.last_date],
+    );
+    expect(Number(explained[0]!.n)).toBeGreaterThan(0);
+    expect(mail!.text).toContain('Moved with it');
     expect(mail!.html).toContain('<h1');
 
     // The receivers have it; the service records each outcome right after.

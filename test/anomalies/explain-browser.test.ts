@@ -42,6 +42,7 @@ describe.each(STORES)('the explanation in the widget and the console [%s]', (sto
 
   it('console: the anomaly page shows why it moved, under the chart, without the duplicate events list', async () => {
     const { page } = suite.ui;
+    const referencedKeys: string[] = [];
     for (const a of [ratio, channel]) {
       await suite.ui.open(`${P}/anomalies?date=${a.date}&metric=${a.metric}&channel=${encodeURIComponent(a.channel)}`);
       const panel = page.getByRole('region', { name: 'Explanation' });
@@ -59,6 +60,19 @@ describe.each(STORES)('the explanation in the widget and the console [%s]', (sto
       await panel.getByRole('heading', { name: 'Data quality' }).waitFor();
       await panel.getByText(expected.data_quality.verdict.replace('_', ' '), { exact: true }).waitFor();
       for (const s of expected.skills.matches) await panel.getByText(s.name, { exact: true }).waitFor();
+      // A description's [[key]] references read as the key, linked to the taxonomy, never as brackets.
+      const keys = expected.skills.matches.flatMap((s: { description: string }) =>
+        [...s.description.matchAll(/\[\[([^\]]+)\]\]/g)].map((m) => m[1]!),
+      );
+      if (expected.skills.matches.length) {
+        const skills = panel.getByRole('list', { name: /^Skills on / });
+        expect(await skills.textContent()).not.toContain('[[');
+        for (const key of keys)
+          expect(await skills.getByRole('link', { name: key, exact: true }).first().getAttribute('href')).toContain(
+            `/taxonomy?key=${key}`,
+          );
+      }
+      referencedKeys.push(...keys);
       // The chart names its own events (numbered badges); the page no longer repeats them.
       expect(await page.getByRole('list', { name: 'Events on the chart' }).count()).toBe(0);
       for (const width of [390, 1280]) {
@@ -67,6 +81,8 @@ describe.each(STORES)('the explanation in the widget and the console [%s]', (sto
       }
       await page.setViewportSize({ width: 1280, height: 900 });
     }
+    // The demo's Skills reference keys in their descriptions, so the check above had something to see.
+    expect(referencedKeys.length).toBeGreaterThan(0);
   });
 
   it('widget: explain_anomaly renders the explanation; the anomalies view opens it from an anomaly', async () => {
@@ -77,6 +93,9 @@ describe.each(STORES)('the explanation in the widget and the console [%s]', (sto
       const section = frame.getByRole('region', { name: 'Why it moved' });
       await section.getByRole('heading', { name: 'Why it moved' }).waitFor();
       expect(await section.locator('tbody tr').count()).toBeGreaterThan(0);
+      // Skills' descriptions show their [[key]] references as the key (no link out of the view).
+      const skills = section.getByRole('list', { name: /^Skills on / });
+      if (await skills.count()) expect(await skills.textContent()).not.toContain('[[');
       for (const width of [390, 1280]) {
         await views.page.setViewportSize({ width: width + 60, height: 900 });
         await views.page.locator('#frame-box').evaluate((el, w) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartBadgesClear } from '../support/browser.js';
+import { tallestRowInLines } from '../support/table-layout.js';
 import { consoleSuite } from '../support/console.js';
 import { api } from '../support/service.js';
 import { STORES } from '../support/stores.js';
@@ -131,6 +132,10 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
         .poll(() => plotted.evaluate((el: HTMLElement) => Math.round(el.getBoundingClientRect().width)))
         .toBeGreaterThan(width / 2);
       expect(await chartBadgesClear(plotted)).toBe(await marked.getByRole('listitem').count());
+      // The list below scrolls sideways rather than squeezing the events' titles to a word per line
+      // (14 lines before); a day with three events still takes a few.
+      const list = page.getByRole('table', { name: 'Fired anomalies' });
+      expect(await tallestRowInLines(list), `${width} px: the tallest row, in lines`).toBeLessThanOrEqual(6);
       await suite.ui.check(`anomalies-chart-${width}`);
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
@@ -147,6 +152,27 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await suite.ui.loaded();
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
     await suite.ui.check('data-quality');
+    // At a phone's width the ledger scrolls sideways: it becomes a named region the keyboard can
+    // reach (axe's scrollable-region-focusable, which the check runs).
+    await page.setViewportSize({ width: 390, height: 900 });
+    const ledger = page.locator('.table-wrap').first();
+    await expect.poll(() => ledger.getAttribute('tabindex')).toBe('0');
+    expect(await ledger.getAttribute('aria-label')).toBeTruthy();
+    // Its instants stay on one line (they were broken over four) and its messages keep a readable width.
+    const table = page.getByRole('table', { name: 'Data-quality ledger' });
+    const layout = await table.evaluate((el) => ({
+      instantLines: [...el.querySelectorAll('time')].map(
+        (t) => new Set([...t.getClientRects()].map((r) => Math.round(r.top))).size,
+      ),
+      messageWidth: Math.min(...[...el.querySelectorAll('tbody td:last-child')].map((td) => td.clientWidth)),
+      ch: Number.parseFloat(getComputedStyle(el).fontSize) * 0.5,
+    }));
+    expect(new Set(layout.instantLines)).toEqual(new Set([1]));
+    expect(layout.messageWidth).toBeGreaterThan(20 * layout.ch);
+    await suite.ui.check('data-quality-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Where it fits it is no tab stop.
+    await expect.poll(() => ledger.getAttribute('tabindex')).toBeNull();
   });
 
   it('organization: add a member and a grant; settings and the audit log', async () => {

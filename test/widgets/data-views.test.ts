@@ -9,6 +9,7 @@ import {
   serveStatic,
   shoot,
 } from '../support/browser.js';
+import { tallestRowInLines } from '../support/table-layout.js';
 import { ViewHarness } from '../support/view-harness.js';
 import { awaitRun, createProject, type Run } from '../support/flows.js';
 import { connectModern } from '../support/mcp-clients.js';
@@ -202,6 +203,10 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
         .toBeGreaterThan(width - 80);
       await expect.poll(() => chart.evaluate((el: HTMLElement) => JSON.parse(el.dataset.plot!)[1])).toBeLessThan(width);
       expect(await chartBadgesClear(chart)).toBe(items.length);
+      // The list scrolls sideways rather than squeezing an event's title to a word per line: no row
+      // is taller than three lines of its text.
+      const tallest = await tallestRowInLines(frame.locator('table.select'));
+      expect(tallest, `${width} px: the tallest row, in lines`).toBeLessThanOrEqual(3.5);
       await shoot(views.page, frame, artifactPath('widgets', store, `anomalies-chart-${width}.png`));
     }
     await views.page.locator('#frame-box').evaluate((el) => {

@@ -19,6 +19,9 @@ describe('view formatting (web/shared/format.ts)', () => {
     expect(fmtNumber(1234567.891, en)).toBe('1,234,567.89');
     expect(plain(fmtNumber(1234567.891, de))).toBe('1.234.567,89');
     expect(fmtNumber(-28.31, en)).toBe('\u221228.31');
+    // What rounds to zero is zero, not a loss: never "−0".
+    expect(fmtNumber(-0.001, en)).toBe('0');
+    expect(fmtNumber(-0, en)).toBe('0');
     expect(fmtNumber(null, en)).toBe('–');
     expect(fmtNumber(Number.NaN, en)).toBe('–');
   });
@@ -27,6 +30,7 @@ describe('view formatting (web/shared/format.ts)', () => {
     expect(fmtMoney(1234.5, 'USD', en)).toBe('$1,234.50');
     expect(plain(fmtMoney(1234.5, 'EUR', de))).toBe('1.234,50 €');
     expect(fmtMoney(-30.04, 'USD', en)).toBe('\u2212$30.04');
+    expect(fmtMoney(-0.001, 'USD', en)).toBe('$0.00');
     expect(fmtMoney(12, null, en)).toBe('12');
     expect(fmtMoney(12, 'not-a-code', en)).toBe('12 not-a-code');
   });

@@ -233,3 +233,40 @@ export function DataTable(props: {
     </table>
   );
 }
+
+/**
+ * The box a table scrolls sideways in at narrow widths. While it scrolls it is a named, focusable
+ * region, so keyboard users can scroll it too (axe: scrollable-region-focusable); while everything
+ * fits it is no tab stop. Named after the table inside (its caption or aria-label) unless `label` is given.
+ */
+export function TableWrap(props: { label?: string; hidden?: boolean; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  const [name, setName] = useState(props.label);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => {
+      setScrolls(el.scrollWidth > el.clientWidth + 1);
+      const table = el.querySelector('table');
+      if (!props.label)
+        setName(table?.querySelector('caption')?.textContent ?? table?.getAttribute('aria-label') ?? undefined);
+    };
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(el);
+    const table = el.querySelector('table');
+    if (table) resized.observe(table);
+    return () => resized.disconnect();
+  });
+  return (
+    <div
+      ref={box}
+      class="table-wrap"
+      hidden={props.hidden}
+      {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': name } : {})}
+    >
+      {props.children}
+    </div>
+  );
+}

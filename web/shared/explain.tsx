@@ -3,6 +3,7 @@ import { ScrollRegion, StatusBadge } from './data-views.js';
 import './explain.css';
 import { type FormatContext, fmtDay, fmtDelta, fmtNumber, fmtShare, MINUS } from './format.js';
 import { channelName, fmtKpi, kpiLabel, kpiUnit } from './kpi.js';
+import { WithKeyReferences } from './key-references.js';
 
 /** explain_anomaly's data, as GET /api/anomalies/{id}/explain answers it (anomalies.explain.schemas.ts). */
 export interface Explanation {
@@ -82,7 +83,12 @@ function Figure(props: { label: string; children: ComponentChildren }) {
 }
 
 /** Why an anomaly moved: the decomposition, its days' events, data quality and Skills. */
-export function ExplainSection(props: { data: Explanation; format: FormatContext }) {
+export function ExplainSection(props: {
+  data: Explanation;
+  format: FormatContext;
+  /** Where a `[[key]]` in a Skill's description links to (the console's taxonomy); text without it. */
+  keyHref?: (key: string) => string;
+}) {
   const e = props.data;
   const f = props.format;
   const d = e.decomposition;
@@ -245,7 +251,10 @@ export function ExplainSection(props: { data: Explanation; format: FormatContext
             <ul class="small" aria-label={`Skills on ${e.skills.keys.join(', ')}`}>
               {e.skills.matches.map((s) => (
                 <li key={s.name}>
-                  <code>{s.name}</code> <span class="muted">{s.description}</span>
+                  <code>{s.name}</code>{' '}
+                  <span class="muted">
+                    <WithKeyReferences text={s.description} keyHref={props.keyHref} />
+                  </span>
                 </li>
               ))}
             </ul>

@@ -22,16 +22,28 @@ function typeset(format: Intl.NumberFormat, value: number): string {
     .join('');
 }
 
+/**
+ * 0 for a value that shows as zero at `digits` fraction digits: −0.001 is not a loss, and "−0" would
+ * say it is. (Intl's signDisplay "negative" does this, but the TypeScript lib here lacks it.)
+ */
+function unsignedZero(value: number, digits: number): number {
+  return Math.abs(value) < 0.5 * 10 ** -digits ? 0 : value;
+}
+
 export function fmtNumber(value: number | null | undefined, f: FormatContext, maximumFractionDigits = 2): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  return typeset(new Intl.NumberFormat(f.locale, { maximumFractionDigits }), value);
+  return typeset(
+    new Intl.NumberFormat(f.locale, { maximumFractionDigits }),
+    unsignedZero(value, maximumFractionDigits),
+  );
 }
 
 export function fmtMoney(value: number | null | undefined, currency: string | null | undefined, f: FormatContext) {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   if (!currency) return fmtNumber(value, f);
   try {
-    return typeset(new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 }), value);
+    const money = new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 });
+    return typeset(money, unsignedZero(value, 2));
   } catch {
     // An unknown currency code still shows the amount with its code.
     return `${fmtNumber(value, f)} ${currency}`;

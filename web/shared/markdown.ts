@@ -1,8 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { KEY_REFERENCE } from './key-references.js';
 
-/** A business key reference in text (the Skill parser's grammar): `[[kpi.roas]]`. */
-const KEY_REFERENCE = /\[\[([a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*)\]\]/g;
 /** Text inside these stays as written: a link's words, code. */
 const LITERAL = new Set(['A', 'CODE', 'PRE']);
 

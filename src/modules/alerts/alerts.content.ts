@@ -94,6 +94,11 @@ function describeAnomaly(a: AnomalyItem): ItemText {
   ];
   if (a.score !== null) facts.push(['Score', fmtNumber(a.score, 2)]);
   if (a.severity) facts.push(['Severity', a.severity]);
+  if (a.moved_with_it.length)
+    facts.push([
+      'Moved with it',
+      a.moved_with_it.map((m) => `${kpiLabel(m.metric)} on ${channelName(m.channel)}`).join(', '),
+    ]);
   const events = a.context_events.map((e) => `${e.title} (${e.event_type}, ${e.event_date})`);
   return {
     heading: `${kpiLabel(a.metric)} ${a.direction ?? 'change'} on ${channelName(a.channel)} · ${dates}`,

@@ -30,6 +30,8 @@ export interface AnomalyItem {
   score: number | null;
   severity: string | null;
   context_events: ContextEventRef[];
+  /** Series that moved with this one and are reported as explained by it (a total, a ratio KPI). */
+  moved_with_it: { metric: string; channel: string }[];
 }
 
 export interface DataQualityItem {
@@ -119,6 +121,7 @@ export function anomalyItemsOf(payload: Record<string, unknown>): AnomalyItem[] 
           score: num(a.score),
           severity: str(a.severity),
           context_events: [],
+          moved_with_it: seriesOf(a.moved_with_it),
         },
       ];
     });
@@ -148,8 +151,19 @@ export function anomalyItemsOf(payload: Record<string, unknown>): AnomalyItem[] 
         score: null,
         severity: null,
         context_events: [],
+        moved_with_it: [],
       },
     ];
+  });
+}
+
+/** `[{metric, channel}]` from a fact's payload; facts from before the field carry none. */
+function seriesOf(value: unknown): { metric: string; channel: string }[] {
+  if (!Array.isArray(value)) return [];
+  return (value as Record<string, unknown>[]).flatMap((v) => {
+    const metric = str(v?.metric);
+    const channel = str(v?.channel);
+    return metric && channel ? [{ metric, channel }] : [];
   });
 }
 

@@ -205,7 +205,10 @@ export interface ExplainedDayRow {
 }
 
 /** The days of other series that the episode's series explains (anomalies.explained.ts), by date. */
-export async function explainedBy(db: SqlExecutor, e: EpisodeRow): Promise<ExplainedDayRow[]> {
+export async function explainedBy(
+  db: SqlExecutor,
+  e: Pick<EpisodeRow, 'project_id' | 'channel' | 'metric' | 'first_date' | 'last_date'>,
+): Promise<ExplainedDayRow[]> {
   return db.query<ExplainedDayRow>(
     `SELECT date, channel, metric, value, baseline_mean, relative_change, z FROM anomalies_daily
      WHERE project_id = $1 AND explained_by_channel = $2 AND explained_by_metric = $3 AND date BETWEEN $4 AND $5

@@ -209,6 +209,19 @@ export class AnomaliesService {
     return this.withEvents(projectId, await episodes.listEpisodes(this.db, { projectId, ...q }));
   }
 
+  /**
+   * System read: the other series an anomaly explains (a total or a ratio that moved with it on its
+   * days, anomalies.explained.ts), each once, for messages that name them (alerts).
+   */
+  async movedWithIt(
+    projectId: string,
+    a: Pick<AnomalyOutput, 'channel' | 'metric' | 'first_date' | 'last_date'>,
+  ): Promise<{ metric: string; channel: string }[]> {
+    const rows = await episodes.explainedBy(this.db, { project_id: projectId, ...a });
+    const seen = new Map(rows.map((r) => [`${r.metric}|${r.channel}`, { metric: r.metric, channel: r.channel }]));
+    return [...seen.values()];
+  }
+
   /** System read: how many anomalies have a fired day in [since, until]. */
   async countFor(projectId: string, since: string, until: string): Promise<number> {
     return episodes.countEpisodes(this.db, projectId, since, until);

@@ -170,22 +170,27 @@ export class EvaluatorPipeline {
           // alerts read through anomalyItemsOf. fired_days counts the days the run's window fired.
           count: await this.deps.anomalies.countFor(row.project_id, row.date_from, row.date_to),
           fired_days: row.anomalies_fired,
-          anomalies: fired.map((a) => ({
-            id: a.id,
-            metric: a.metric,
-            channel: a.channel,
-            kind: a.kind,
-            direction: a.direction,
-            first_date: a.first_date,
-            last_date: a.last_date,
-            peak_date: a.peak_date,
-            value: a.value,
-            baseline: a.baseline_mean,
-            z: a.z,
-            score: a.score,
-            severity: a.severity,
-            opened_in_this_run: a.first_date >= row.date_from,
-          })),
+          anomalies: await Promise.all(
+            fired.map(async (a) => ({
+              id: a.id,
+              metric: a.metric,
+              channel: a.channel,
+              kind: a.kind,
+              direction: a.direction,
+              first_date: a.first_date,
+              last_date: a.last_date,
+              peak_date: a.peak_date,
+              value: a.value,
+              baseline: a.baseline_mean,
+              z: a.z,
+              score: a.score,
+              severity: a.severity,
+              opened_in_this_run: a.first_date >= row.date_from,
+              // What the default rule reports as explained by this anomaly (a total, a ratio): the
+              // message names them instead of alerting on each.
+              moved_with_it: await this.deps.anomalies.movedWithIt(row.project_id, a),
+            })),
+          ),
         },
         now,
       );

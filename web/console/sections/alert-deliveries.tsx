@@ -1,6 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  StatusBadge,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { Instant } from './common.js';
 
 type Delivery = Res<'/api/alerts/deliveries', 'get'>['deliveries'][number];
@@ -119,7 +130,7 @@ function DeliveryCard(props: { d: Delivery; onChanged(): void }) {
           <summary>
             {d.attempt_count} {d.attempt_count === 1 ? 'attempt' : 'attempts'} of {d.max_attempts}
           </summary>
-          <div class="table-wrap">
+          <TableWrap>
             <DataTable
               caption={`Attempts of ${d.id}`}
               columns={['#', 'Started', 'Outcome', 'HTTP', { num: 'ms' }, 'Error', 'Answer']}
@@ -140,12 +151,12 @@ function DeliveryCard(props: { d: Delivery; onChanged(): void }) {
                   </td>
                   <td>{a.http_status ?? '–'}</td>
                   <td class="num">{a.latency_ms ?? '–'}</td>
-                  <td>{a.error ?? ''}</td>
-                  <td class="mono small">{a.response_excerpt ?? ''}</td>
+                  <td class="prose-cell">{a.error ?? ''}</td>
+                  <td class="mono small prose-cell">{a.response_excerpt ?? ''}</td>
                 </tr>
               ))}
             </DataTable>
-          </div>
+          </TableWrap>
         </details>
       )}
       {can('admin') && (d.status === 'dead' || d.status === 'failed') && (

@@ -2,7 +2,18 @@ import { useState } from 'preact/hooks';
 import { channelName, kpiLabel } from '../../shared/kpi.js';
 import { api, ok, type Res } from '../api.js';
 import { wholeList } from '../pages.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  StatusBadge,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { listRules, METRICS } from './alert-rules.js';
 import { Day, todayIn } from './common.js';
 
@@ -122,7 +133,7 @@ export function Mutes() {
       )}
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="mutes" />}
-      <div class="table-wrap" hidden={list.data?.mutes.length === 0}>
+      <TableWrap hidden={list.data?.mutes.length === 0}>
         <DataTable
           caption="Mutes"
           columns={['Metric', 'Channel', 'Rule', 'Until', 'Status', 'Reason', '']}
@@ -139,12 +150,12 @@ export function Mutes() {
               <td>
                 <StatusBadge status={m.active ? 'active' : 'ended'} />
               </td>
-              <td>{m.reason}</td>
+              <td class="prose-cell">{m.reason}</td>
               <td>{can('context.write') && m.active && <EndMute m={m} onDone={list.reload} />}</td>
             </tr>
           ))}
         </DataTable>
-      </div>
+      </TableWrap>
       {list.data?.mutes.length === 0 && <p class="muted">Nothing is muted.</p>}
     </>
   );

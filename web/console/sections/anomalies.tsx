@@ -7,7 +7,18 @@ import { bandOf, chartRange } from '../../shared/series.js';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  Tabs,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { ExplainPanel } from './anomaly-explain.js';
 import { PrecisionPanel } from './anomaly-precision.js';
 import { TriageControls } from './anomaly-triage.js';
@@ -108,7 +119,7 @@ function AnomalyList() {
       {list.loading && !list.data && <Loading what="anomalies" />}
       {current && <AnomalyChart key={keyOf(current)} a={current} />}
       {current && <ExplainPanel key={current.id} id={current.id} />}
-      <div class="table-wrap">
+      <TableWrap>
         <DataTable
           caption={'Fired anomalies'}
           columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Events']}
@@ -127,11 +138,11 @@ function AnomalyList() {
               <td>{a.direction ?? '–'}</td>
               <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
               <td class="num">{fmtDelta(a.relative_change, format)}</td>
-              <td class="small">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
+              <td class="small prose-cell">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
             </tr>
           ))}
         </DataTable>
-      </div>
+      </TableWrap>
       {list.data && anomalies.length === 0 && <p class="muted">Nothing fired with these filters.</p>}
     </div>
   );
@@ -206,7 +217,7 @@ function SettingsPanel(props: { editable: boolean }) {
   return (
     <div class="stack">
       {props.editable && <SettingsForm s={s} onSaved={settings.reload} />}
-      <div class="table-wrap">
+      <TableWrap>
         <table>
           <caption>Effective rules per metric</caption>
           <thead>
@@ -234,7 +245,7 @@ function SettingsPanel(props: { editable: boolean }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { fmtNumber } from '../../shared/format.js';
 import { api, ok, type Res } from '../api.js';
-import { DataTable, ErrorBox, Loading, useLoad, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Loading, useLoad, useProject, useSubmit, TableWrap } from '../ui.js';
 import { metricLabel } from './common.js';
 
 type Suggestion = Res<'/api/anomalies/feedback/suggestions', 'get'>['candidates'][number];
@@ -38,7 +38,7 @@ export function PrecisionPanel() {
           (acknowledged, resolved, expected) over confirmed and false positives.
         </p>
       )}
-      <div class="table-wrap">
+      <TableWrap>
         <DataTable
           caption="Precision per metric and channel"
           columns={[
@@ -62,7 +62,7 @@ export function PrecisionPanel() {
             </tr>
           ))}
         </DataTable>
-      </div>
+      </TableWrap>
       {table.data && rows.length === 0 && <p class="muted">Nothing fired in the last 90 days.</p>}
       <div>
         <button type="button" class="action" disabled={asked && suggestions.loading} onClick={() => setAsked(true)}>
@@ -84,7 +84,7 @@ export function PrecisionPanel() {
               Applied: {applied}. Re-evaluate past days from the Settings tab to see them under it.
             </p>
           )}
-          <div class="table-wrap">
+          <TableWrap>
             <DataTable
               caption="Candidate settings replayed over the period"
               columns={[
@@ -108,7 +108,7 @@ export function PrecisionPanel() {
                 </tr>
               ))}
             </DataTable>
-          </div>
+          </TableWrap>
         </section>
       )}
     </div>

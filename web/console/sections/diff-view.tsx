@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import type { Res } from '../api.js';
+import { TableWrap } from '../ui.js';
 import { Instant } from './common.js';
 import './review.css';
 
@@ -120,7 +121,7 @@ export function DiffTable(props: { unified: string; from: string; to: string; la
   if (!props.unified.trim()) return <p class="muted small">The bodies are the same.</p>;
   const rows = sideBySide(props.unified);
   return (
-    <div class="table-wrap">
+    <TableWrap>
       <table class="diff" aria-label={props.label} data-testid="diff">
         <colgroup>
           <col class="diff-n-col" />
@@ -159,7 +160,7 @@ export function DiffTable(props: { unified: string; from: string; to: string; la
         <summary>Unified diff</summary>
         <pre class="summary">{props.unified}</pre>
       </details>
-    </div>
+    </TableWrap>
   );
 }
 

@@ -3,7 +3,18 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
 import { route } from '../router.js';
 import { useStore } from '../store.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  StatusBadge,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { Day, Instant, useLinks } from './common.js';
 
 type Connection = Res<'/api/credentials/list', 'get'>['connections'][number];
@@ -474,7 +485,7 @@ function Runs() {
       <PageTitle sub={datastream && <span class="mono small">{datastream}</span>}>Runs</PageTitle>
       <ErrorBox error={runs.error} />
       {runs.loading && !runs.data && <Loading what="runs" />}
-      <div class="table-wrap">
+      <TableWrap>
         <DataTable
           caption={'Run history'}
           columns={[
@@ -508,11 +519,11 @@ function Runs() {
               <td>
                 <Instant at={run.finished_at} />
               </td>
-              <td class="small">{run.error ?? run.waiting_reason ?? ''}</td>
+              <td class="small prose-cell">{run.error ?? run.waiting_reason ?? ''}</td>
             </tr>
           ))}
         </DataTable>
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ok } from '../api.js';
 import { navigate } from '../router.js';
-import { ErrorBox, Loading, useLoad, useProject, useSubmit } from '../ui.js';
+import { ErrorBox, Loading, useLoad, useProject, useSubmit, TableWrap } from '../ui.js';
 import { AuthorLine, DiffTable, type KnowledgeDiff, ParsedChanges, type SkillDiff } from './diff-view.js';
 import { proposalsChanged } from '../pending.js';
 
@@ -75,7 +75,7 @@ export function VersionHistory(props: {
     <div class="stack" data-loaded={versions.data ? 'true' : undefined}>
       <ErrorBox error={versions.error ?? restore.error} />
       {versions.loading && !versions.data && <Loading what="the versions" />}
-      <div class="table-wrap">
+      <TableWrap>
         <table>
           <caption class="visually-hidden">Versions, newest first</caption>
           <thead>
@@ -120,7 +120,7 @@ export function VersionHistory(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {list.length > 1 && (
         <form
           class="row compare"

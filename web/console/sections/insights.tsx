@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { api, ok } from '../api.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, TableWrap } from '../ui.js';
 import { Day, Instant, todayIn } from './common.js';
 import { Markdown } from './editor.js';
 
@@ -50,7 +50,7 @@ function Insights() {
           <p class="muted small">
             <Day day={insight.date} /> · version {insight.version}, composed <Instant at={insight.composed_at} />
           </p>
-          <div class="table-wrap">
+          <TableWrap>
             <DataTable
               caption={'KPIs of the day'}
               columns={['KPI', { num: 'Value' }, { num: 'vs day before' }, { num: 'vs a week before' }]}
@@ -76,7 +76,7 @@ function Insights() {
                 </tr>
               ))}
             </DataTable>
-          </div>
+          </TableWrap>
           {insight.narrative_md && (
             <section class="card">
               <Markdown source={insight.narrative_md} />
@@ -150,7 +150,7 @@ function DataQuality() {
               </select>
             )}
           </Field>
-          <div class="table-wrap">
+          <TableWrap>
             <DataTable
               caption={'Data-quality ledger'}
               columns={['Status', 'Monitor', 'Dataset', 'Finished', 'Message']}
@@ -165,11 +165,11 @@ function DataQuality() {
                   <td>
                     <Instant at={c.finished_at} />
                   </td>
-                  <td class="small">{c.message}</td>
+                  <td class="small prose-cell">{c.message}</td>
                 </tr>
               ))}
             </DataTable>
-          </div>
+          </TableWrap>
         </div>
       )}
     </>

@@ -2,7 +2,18 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  Tabs,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { choicesOf, wholeList } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { Markdown, Preview } from './editor.js';
@@ -55,7 +66,7 @@ function KnowledgeList() {
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="knowledge" />}
       {list.data && (
-        <div class="table-wrap">
+        <TableWrap>
           <DataTable
             caption={`Knowledge sheets of ${project.name}`}
             columns={['Title', 'Topic', 'Owner', { num: 'Version' }, 'Updated']}
@@ -76,7 +87,7 @@ function KnowledgeList() {
             ))}
           </DataTable>
           {shown.length === 0 && <p class="muted">No sheet matches.</p>}
-        </div>
+        </TableWrap>
       )}
       {can('context.write') && <NewSheet />}
     </>

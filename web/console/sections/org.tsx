@@ -4,7 +4,7 @@ import { defaultFormat, fmtInstant } from '../../shared/format.js';
 import { api, ok, type Res } from '../api.js';
 import { meStore } from '../me.js';
 import { useStore } from '../store.js';
-import { allows, DataTable, ErrorBox, Field, Loading, PageTitle, useLoad, useSubmit } from '../ui.js';
+import { allows, DataTable, ErrorBox, Field, Loading, PageTitle, useLoad, useSubmit, TableWrap } from '../ui.js';
 
 type Member = Res<'/api/org/members', 'get'>['members'][number];
 type Grant = Member['grants'][number];
@@ -344,7 +344,7 @@ function Audit() {
       </fieldset>
       <ErrorBox error={audit.error} />
       {!audit.data && audit.loading && <Loading what="the audit log" />}
-      <div class="table-wrap">
+      <TableWrap>
         <DataTable
           caption={'Audit log, newest first'}
           columns={['When', 'Actor', 'Action', 'Target', 'Project']}
@@ -360,7 +360,7 @@ function Audit() {
             </tr>
           ))}
         </DataTable>
-      </div>
+      </TableWrap>
     </>
   );
 }

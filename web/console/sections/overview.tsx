@@ -2,7 +2,7 @@ import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { renderMarkdown } from '../../shared/markdown.js';
 import { api, ok } from '../api.js';
-import { DataTable, ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, Loading, PageTitle, StatusBadge, useLoad, useProject, TableWrap } from '../ui.js';
 import { Day, Instant, metricLabel, useLinks } from './common.js';
 
 interface InsightList {
@@ -129,7 +129,7 @@ function Overview() {
                 of {d.dq.health.checks_last_7_days} · open failures: {d.dq.health.open_failures.length}
               </p>
             )}
-            <div class="table-wrap">
+            <TableWrap>
               <DataTable
                 caption={'Freshness per datastream'}
                 columns={['Datastream', 'Latest day', { num: 'Lag (days)' }]}
@@ -142,7 +142,7 @@ function Overview() {
                   </tr>
                 ))}
               </DataTable>
-            </div>
+            </TableWrap>
             <h3>Latest runs</h3>
             <ul class="plain stack">
               {d.runs?.runs.map((r) => (

@@ -3,7 +3,7 @@ import { api, ApiError, ok, type Res } from '../api.js';
 import { proposalsChanged } from '../pending.js';
 import { navigate, route } from '../router.js';
 import { useStore } from '../store.js';
-import { ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit } from '../ui.js';
+import { ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, useSubmit, TableWrap } from '../ui.js';
 import { Instant, useLinks } from './common.js';
 import { AuthorLine, DiffTable, ParsedChanges } from './diff-view.js';
 import { useProposedChanges } from './proposal-changes.js';
@@ -81,7 +81,7 @@ function ProposalList() {
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="proposals" />}
       {list.data && (
-        <div class="table-wrap">
+        <TableWrap>
           <table data-loaded="true">
             <caption class="visually-hidden">Proposals ({status}), newest first</caption>
             <thead>
@@ -124,7 +124,7 @@ function ProposalList() {
           </table>
           {rows.length === 0 && <p class="muted">No {status === 'all' ? '' : `${status} `}proposal.</p>}
           {list.data.next_cursor && <p class="muted small">The newest 200 are shown; pick a status to see others.</p>}
-        </div>
+        </TableWrap>
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Res } from '../api.js';
-import { DataTable, ErrorBox, Field, PageTitle, useProject, useSubmit } from '../ui.js';
+import { DataTable, ErrorBox, Field, PageTitle, useProject, useSubmit, TableWrap } from '../ui.js';
 import { useLinks } from './common.js';
 
 type Answer = Res<'/api/search', 'get'>;
@@ -48,7 +48,7 @@ function Search() {
             Hits ({answer.total}
             {answer.total_is_lower_bound ? '+' : ''})
           </h2>
-          <div class="table-wrap">
+          <TableWrap>
             <DataTable
               caption={`Hits for ${answer.query}`}
               columns={['Tier', 'Kind', 'Title', 'Snippet', { num: 'Score' }, 'Next call']}
@@ -60,13 +60,13 @@ function Search() {
                   <td>
                     <a href={target(h)}>{h.title}</a>
                   </td>
-                  <td class="small">{h.snippet}</td>
+                  <td class="small prose-cell">{h.snippet}</td>
                   <td class="num">{h.score.toFixed(2)}</td>
                   <td class="mono small">{h.next.tool}</td>
                 </tr>
               ))}
             </DataTable>
-          </div>
+          </TableWrap>
         </div>
       )}
     </>

@@ -1,5 +1,5 @@
 import { api, ok } from '../api.js';
-import { DataTable, ErrorBox, useLoad, useProject } from '../ui.js';
+import { DataTable, ErrorBox, useLoad, useProject, TableWrap } from '../ui.js';
 
 /** What completion/complete offers for an argument, in words. */
 const COMPLETES: Record<string, string> = {
@@ -43,7 +43,7 @@ export function SkillPrompt(props: { name: string; version: number }) {
           {p.arguments.length === 0 ? (
             <p class="muted small">It takes no arguments.</p>
           ) : (
-            <div class="table-wrap">
+            <TableWrap>
               <DataTable
                 caption={`Arguments of the prompt ${p.name}`}
                 columns={['Argument', 'Required', 'Completes', 'Description']}
@@ -53,11 +53,11 @@ export function SkillPrompt(props: { name: string; version: number }) {
                     <td class="mono">{a.name}</td>
                     <td>{a.required ? 'yes' : 'no'}</td>
                     <td>{a.complete ? COMPLETES[a.complete] : '—'}</td>
-                    <td>{a.description ?? ''}</td>
+                    <td class="prose-cell">{a.description ?? ''}</td>
                   </tr>
                 ))}
               </DataTable>
-            </div>
+            </TableWrap>
           )}
           {p.projects.length > 1 && (
             <p class="muted small">One prompt serves your projects that hold this Skill: {p.projects.join(', ')}.</p>

@@ -2,7 +2,18 @@ import { useState } from 'preact/hooks';
 import { api, ok, rawFetch } from '../api.js';
 import { useDraft } from '../drafts.js';
 import { navigate } from '../router.js';
-import { DataTable, ErrorBox, Field, Loading, PageTitle, Tabs, useLoad, useProject, useSubmit } from '../ui.js';
+import {
+  DataTable,
+  ErrorBox,
+  Field,
+  Loading,
+  PageTitle,
+  Tabs,
+  useLoad,
+  useProject,
+  useSubmit,
+  TableWrap,
+} from '../ui.js';
 import { choicesOf, wholeList } from '../pages.js';
 import { Instant, useLinks } from './common.js';
 import { download, Markdown, ParsedView, Preview, References } from './editor.js';
@@ -90,7 +101,7 @@ function SkillList() {
       {list.data?.truncated && <p class="notice small">Showing the first {skills.length} skills.</p>}
       {list.loading && !list.data && <Loading what="skills" />}
       {list.data && (
-        <div class="table-wrap">
+        <TableWrap>
           <DataTable
             caption={`Skills of ${project.name}`}
             columns={['Name', 'Description', { num: 'Version' }, 'Updated']}
@@ -101,7 +112,7 @@ function SkillList() {
                 <td>
                   <a href={link(`skills/${s.name}`)}>{s.name}</a>
                 </td>
-                <td>
+                <td class="prose-cell">
                   <Markdown source={s.description} inline />
                 </td>
                 <td class="num">{s.version}</td>
@@ -112,7 +123,7 @@ function SkillList() {
             ))}
           </DataTable>
           {shown.length === 0 && <p class="muted">No skill matches.</p>}
-        </div>
+        </TableWrap>
       )}
       {can('context.write') && <NewSkill />}
     </>

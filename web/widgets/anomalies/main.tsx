@@ -229,7 +229,7 @@ function AnomalyList({ answer, host }: ViewProps<AnomaliesData>) {
                     </td>
                     <td class="num">{fmtNumber(a.z, f, 1)}</td>
                     <td class={`num tone-${tone}`}>{fmtDelta(a.relative_change, f)}</td>
-                    <td class="small">
+                    <td class="small prose-cell">
                       {a.context_events[0]?.title ?? '–'}
                       {a.context_events.length > 1 ? ` +${a.context_events.length - 1} more` : ''}
                     </td>
