@@ -5,6 +5,7 @@ import {
   evaluateSeries,
   frameOf,
   type EvaluatedPoint,
+  type Precedents,
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
@@ -12,7 +13,15 @@ import {
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
 import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
 import { dayNumber } from './anomalies.days.js';
-import { fillPrecedents, key, readState, writePrecedentState, type SeriesKey } from './anomalies.state.js';
+import {
+  fillPrecedents,
+  key,
+  readState,
+  SAVED_DAYS,
+  writePrecedentState,
+  type SavedDeques,
+  type SeriesKey,
+} from './anomalies.state.js';
 import { openSink, readmit } from './anomalies.write.js';
 
 /**
@@ -95,14 +104,20 @@ interface PassRules {
   rules: Map<Metric, RuleParams>;
   volumeOf: Map<Metric, Metric | null>;
   fromD: number;
+  /** Days from which (to the day before the last) the deques each day leaves are kept, to be saved. */
+  keepFrom: number;
+  toD: number;
 }
 
-function passRules(s: EffectiveSettings, metrics: Metric[], from: string): PassRules {
+function passRules(s: EffectiveSettings, metrics: Metric[], from: string, to = from): PassRules {
+  const toD = dayNumber(to);
   return {
     metrics,
     rules: new Map(metrics.map((m) => [m, ruleOf(s, m)])),
     volumeOf: new Map(metrics.map((m) => [m, s.metrics.find((r) => r.metric === m)!.volume_metric ?? null])),
     fromD: dayNumber(from),
+    keepFrom: s.precedent_days > 0 ? toD - SAVED_DAYS + 1 : toD,
+    toD,
   };
 }
 
@@ -134,13 +149,21 @@ function evaluateGroup(
     }
     // The deques are then the state's own: what the pass leaves in them is saved for the next day.
     state.precedents ??= { spike: [], drop: [] };
-    const r = evaluateSeries(points, pass.fromD, pass.rules.get(metric)!, state);
+    // The deques after each of the range's last days but the last (the final state is that one).
+    const days: SavedDeques[] = [];
+    const afterDay = seen
+      ? (d: number, q: Precedents) => {
+          if (d >= pass.keepFrom && d < pass.toD)
+            days.push({ d, precedents: { spike: [...q.spike], drop: [...q.drop] } });
+        }
+      : undefined;
+    const r = evaluateSeries(points, pass.fromD, pass.rules.get(metric)!, state, { afterDay });
     if (r.rows.length || r.readmitted.length)
       out.push({ project_id: first.project_id, channel: first.channel, metric, ...r });
     const finite = r.rows.every(
       (x) => Number.isFinite(x.value) && (x.expected === null || Number.isFinite(x.expected)),
     );
-    seen?.push({ project_id: first.project_id, channel: first.channel, metric, state, finite });
+    seen?.push({ project_id: first.project_id, channel: first.channel, metric, state, finite, days });
   }
 }
 
@@ -252,6 +275,7 @@ export async function evaluate(
     s,
     METRICS.filter((m) => s.metrics.find((r) => r.metric === m)!.enabled),
     from,
+    to,
   );
   const perPass = Math.max(1, Math.floor(PASS_PROJECT_DAYS / (daysBetween(historyFrom, to) + 1)));
   const streaming = tx.copyIn !== undefined;
@@ -293,7 +317,7 @@ export async function evaluate(
       lap('rule');
     }
     const w = await sink.end();
-    await writePrecedentState(tx, chunk, to, s.precedent_days, seen);
+    await writePrecedentState(tx, chunk, from, to, s.precedent_days, seen);
     lap('write');
     rows += w.rows;
     fired += w.fired;

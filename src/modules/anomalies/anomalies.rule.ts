@@ -137,8 +137,12 @@ export function evaluateSeries(
   from: number,
   p: RuleParams,
   state: SeriesState,
-  /** reference: every day through anomalies.baseline.ts, the oracle the buffered path is tested against. */
-  options: { reference?: boolean } = {},
+  options: {
+    /** Every day through anomalies.baseline.ts, the oracle the buffered path is tested against. */
+    reference?: boolean;
+    /** Called after each evaluated day with the precedent deques as they stand (not a copy). */
+    afterDay?: (d: number, precedents: Precedents) => void;
+  } = {},
 ): { rows: EvaluatedPoint[]; readmitted: number[] } {
   const { preceding, nearest, step, lookback } = frameOf(p);
   const rows: EvaluatedPoint[] = [];
@@ -284,6 +288,7 @@ export function evaluateSeries(
       pushPrecedent(precedents[direction], t, deviation);
     rows.push(row);
     byDay.set(t, row);
+    options.afterDay?.(t, precedents);
   }
   return { rows, readmitted };
 }

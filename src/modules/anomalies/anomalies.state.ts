@@ -13,6 +13,18 @@ import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
 
 export const key = (project: string, channel: string, metric: string) => `${project}\u0000${channel}\u0000${metric}`;
 
+/**
+ * How many of an evaluation's last days have their deques saved: a run that re-evaluates a window
+ * of up to this many days, ending where the previous run ended or later, starts from saved ones.
+ */
+export const SAVED_DAYS = 7;
+
+/** The precedent deques as they stood after day d. */
+export interface SavedDeques {
+  d: number;
+  precedents: Precedents;
+}
+
 /** A series of a pass: its key parts and the state the rule left in it. */
 export interface SeriesKey {
   project_id: string;
@@ -21,6 +33,8 @@ export interface SeriesKey {
   state: SeriesState;
   /** Every evaluated row had a finite value and expected value (the saved deques need it). */
   finite: boolean;
+  /** The deques after each of the range's last SAVED_DAYS days but its last, where it has a point. */
+  days: SavedDeques[];
 }
 
 /**
@@ -103,7 +117,7 @@ export async function readState(
 
 /**
  * The precedent deques of the pass's series (`series`: their keys) as of `from`. A series whose
- * deques the evaluation that ended the day before saved (anomaly_precedent_state) takes them as
+ * deques an evaluation saved as they stood the day before (anomaly_precedent_state) takes them as
  * they are: they are what the read-back of the stored rows would give, which costs a scan of a
  * year of rows per series. Any other series, or one with days people confirmed (the read-back
  * leaves those out, the saved deques predate the verdict), is read back.
@@ -146,50 +160,59 @@ export async function fillPrecedents(
 }
 
 /**
- * Saves the deques the pass left (as of `to`) for the next evaluation, which starts the day after,
- * replacing whatever the projects had saved: this evaluation rewrote rows those covered. A series
- * with confirmed days or a non-finite figure is not saved (it is read back next time).
+ * Saves the deques the pass left after `to` and after each earlier day of its last SAVED_DAYS,
+ * for an evaluation that starts the day after one of them. Saved deques of a day on or after
+ * `from` are dropped: this evaluation rewrote rows they covered (earlier ones stay valid: no row
+ * before `from` changed). A series with confirmed days or a non-finite figure is not saved (it is
+ * read back next time).
  */
 export async function writePrecedentState(
   tx: SqlExecutor,
   projectIds: string[],
+  from: string,
   to: string,
   days: number,
   series: readonly SeriesKey[],
 ): Promise<void> {
-  await tx.query('DELETE FROM anomaly_precedent_state WHERE project_id = ANY($1::text[])', [projectIds]);
+  await tx.query(
+    `DELETE FROM anomaly_precedent_state
+     WHERE project_id = ANY($1::text[]) AND (as_of >= $2::date OR as_of <= $3::date - $4::int)`,
+    [projectIds, from, to, SAVED_DAYS],
+  );
   if (days <= 0) return;
-  const since = dayNumber(to) + 1 - days;
-  const rows: [string, string, string, string, string][] = [];
+  const rows: [string, string, string, number, string, string][] = [];
   for (const s of series) {
     if (!s.finite || s.state.confirmed?.size) continue;
-    const deques: Precedents = s.state.precedents ?? { spike: [], drop: [] };
-    const literal = (side: 'spike' | 'drop') => {
-      const flat: number[] = [];
-      // Older days would be dropped by the next day's check anyway (largestSince).
-      for (const p of deques[side]) if (p.d >= since) flat.push(p.d, p.size);
-      return flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null;
-    };
-    const spike = literal('spike');
-    const drop = literal('drop');
-    if (spike !== null && drop !== null) rows.push([s.project_id, s.channel, s.metric, spike, drop]);
+    const final: SavedDeques = { d: dayNumber(to), precedents: s.state.precedents ?? { spike: [], drop: [] } };
+    for (const saved of [...s.days, final]) {
+      const since = saved.d + 1 - days;
+      const literal = (side: 'spike' | 'drop') => {
+        const flat: number[] = [];
+        // Older days would be dropped by the next day's check anyway (largestSince).
+        for (const p of saved.precedents[side]) if (p.d >= since) flat.push(p.d, p.size);
+        return flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null;
+      };
+      const spike = literal('spike');
+      const drop = literal('drop');
+      if (spike !== null && drop !== null) rows.push([s.project_id, s.channel, s.metric, saved.d, spike, drop]);
+    }
   }
   if (!rows.length) return;
   await tx.query(
     `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque)
-     SELECT p, c, m, $4::date, $5::int, s::float8[], d::float8[]
-     FROM unnest($1::text[], $2::text[], $3::text[], $6::text[], $7::text[]) AS t(p, c, m, s, d)
+     SELECT p, c, m, DATE '2000-01-03' + a, $5::int, s::float8[], d::float8[]
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $6::text[], $7::text[]) AS t(p, c, m, a, s, d)
      -- Saved meanwhile by an evaluation of the same project that committed first: replaced.
-     ON CONFLICT (project_id, channel, metric) DO UPDATE SET as_of = EXCLUDED.as_of,
-       precedent_days = EXCLUDED.precedent_days, spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque`,
+     ON CONFLICT (project_id, channel, metric, as_of) DO UPDATE SET precedent_days = EXCLUDED.precedent_days,
+       spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque`,
     [
       rows.map((r) => r[0]),
       rows.map((r) => r[1]),
       rows.map((r) => r[2]),
-      to,
-      days,
       rows.map((r) => r[3]),
+      days,
       rows.map((r) => r[4]),
+      rows.map((r) => r[5]),
     ],
   );
 }
