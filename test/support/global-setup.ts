@@ -143,6 +143,8 @@ async function bringBuildUpToDate(): Promise<void> {
   const web = recorded.web !== current.web || !fs.existsSync(path.join(root, 'dist', 'web', 'test-host', 'index.html'));
   // The views build in a child process while this one compiles the server: two cores, two builds.
   const views = web ? buildViews() : undefined;
+  // Awaited below; a failure is reported there, not as an unhandled rejection meanwhile.
+  views?.catch(() => undefined);
   if (server) {
     process.stdout.write('[context-hub tests] src/ changed since dist/ was built: compiling\n');
     const { transpileServer } = (await import(path.join(root, 'scripts/transpile-server.mjs'))) as {
