@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { FileTimesSequencer } from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -13,6 +14,8 @@ export default defineConfig({
     isolate: false,
     // Two cores: more parallel files only queue behind each other and PGlite is CPU-bound.
     maxWorkers: 2,
+    // The longest files first (test/file-times.json), in a fresh clone too: the run ends with short ones.
+    sequence: { sequencer: FileTimesSequencer },
     // A guard against a hung run, not a performance assertion.
     testTimeout: 120_000,
     hookTimeout: 120_000,

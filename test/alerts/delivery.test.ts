@@ -16,12 +16,17 @@ import { ALERT_ENV, createDestination, createRule, deliveries, demoDatastream, r
 
 const P = 'proj_alerts';
 
+// The blocks of this file (two, times the stores under test) each run on a service, a store and
+// receivers of their own, so they run at the same time (describe.concurrent); the tests of one
+// block build on each other and run in order (it.sequential). Most of this file's time is waiting:
+// retry backoffs, a Retry-After, and the 10 s timeout of the silent receiver.
+
 /**
  * A real run (the demo provider injects incidents) reaches a real receiver of every kind: one
  * grouped message per rule and destination, verified as each product would, and never a second
  * one for the same items however the run's facts come again.
  */
-describe.each(STORES)('alerts: one grouped message per rule and run, to every kind [%s]', (store) => {
+describe.concurrent.each(STORES)('alerts: one grouped message per rule and run, to every kind [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-05-18T12:00:00Z');
   const webhook = new WebhookReceiver();
@@ -109,7 +114,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     await Promise.all([webhook, slack, teams, pagerduty, digest, smtp].map((r) => r.close()));
   });
 
-  it('delivers one message per destination, each valid for its product', async () => {
+  it.sequential('delivers one message per destination, each valid for its product', async () => {
     firstRun = await runAndEvaluate(service, P, dsId);
     const [hit] = await webhook.received(1);
     expect(hit!.problems).toEqual([]);
@@ -177,7 +182,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     expect(mail!.messageId).toBe(`<${email.id}@context-hub>`);
   });
 
-  it('sends the latest complete day’s insight as a digest, once', async () => {
+  it.sequential('sends the latest complete day’s insight as a digest, once', async () => {
     const [hit] = await digest.received(1);
     expect(hit!.problems).toEqual([]);
     const data = (hit!.json as any).data;
@@ -187,7 +192,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     expect(data.title).toBe(`Daily insight for 2026-05-17 · ${P}`);
   });
 
-  it('a re-run of the same window, a retried after-run job and a retried evaluation alert nobody twice', async () => {
+  it.sequential('a re-run of the same window, a retried after-run job and a retried evaluation alert nobody twice', async () => {
     await runAndEvaluate(service, P, dsId);
     // What a retried after-run job does: publish the run's facts again.
     const [transformed] = await service.app.db.query<{ payload: Record<string, unknown> }>(
@@ -211,7 +216,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     expect(smtp.mails).toHaveLength(1);
   });
 
-  it('a PagerDuty resolve closes the incident with the same dedup key, once', async () => {
+  it.sequential('a PagerDuty resolve closes the incident with the same dedup key, once', async () => {
     const key = (pagerduty.hits[0]!.json as { dedup_key: string }).dedup_key;
     const delivery = service.app.services.alerts.delivery;
     expect(await delivery.resolve(P, key)).toHaveLength(1);
@@ -226,7 +231,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     expect(await delivery.resolve(P, 'anomaly:never-paged')).toEqual([]);
   });
 
-  it('a run abandoned by a process that died alerts run_failed once', async () => {
+  it.sequential('a run abandoned by a process that died alerts run_failed once', async () => {
     const startedLongAgo = new Date(clock.now().getTime() - 5 * 3600_000);
     await service.app.db.query(
       `INSERT INTO datastream_runs (id, project_id, datastream_id, status, trigger, window_from, window_to, attempts, queued_at, started_at)
@@ -250,7 +255,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
     expect(facts).toHaveLength(1);
   });
 
-  it('a run whose last attempt fails records run.failed with the failure, in one transaction', async () => {
+  it.sequential('a run whose last attempt fails records run.failed with the failure, in one transaction', async () => {
     const conn = await api(`${service.url}/api/credentials`, {
       method: 'POST',
       json: {
@@ -309,7 +314,7 @@ describe.each(STORES)('alerts: one grouped message per rule and run, to every ki
  * The transport's bad days: each receiver misbehaves once (500, 429 with Retry-After, no answer
  * at all) and then takes the message; it counts exactly one message, under one webhook-id.
  */
-describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [%s]', (store) => {
+describe.concurrent.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-05-18T12:00:00Z');
   let dsId: string;
@@ -352,7 +357,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     throw new Error('the delivery never settled');
   }
 
-  it('500 then 200: retried with backoff, delivered once under the same webhook-id', async () => {
+  it.sequential('500 then 200: retried with backoff, delivered once under the same webhook-id', async () => {
     const { receiver, destination } = await scenario('flaky', [{ status: 500, body: 'upstream broke' }]);
     const d = await settled(destination);
     expect(d.status).toBe('delivered');
@@ -370,7 +375,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     expect(wait).toBeLessThanOrEqual(1000);
   });
 
-  it('429 with Retry-After: waits what the receiver asked, then delivers once', async () => {
+  it.sequential('429 with Retry-After: waits what the receiver asked, then delivers once', async () => {
     const { receiver, destination } = await scenario('throttled', [{ status: 429, headers: { 'retry-after': '2' } }]);
     const d = await settled(destination);
     expect(d.status).toBe('delivered');
@@ -379,7 +384,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     expect(Date.parse(d.attempts[0]!.retry_at!) - Date.parse(d.attempts[0]!.finished_at!)).toBe(2000);
   });
 
-  it('a receiver that never answers: the attempt times out, the next one delivers once', async () => {
+  it.sequential('a receiver that never answers: the attempt times out, the next one delivers once', async () => {
     const { receiver, destination } = await scenario('silent', ['hang']);
     const d = await settled(destination);
     expect(d.status).toBe('delivered');
@@ -392,7 +397,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     });
   });
 
-  it('a receiver that keeps failing: dead-lettered after the last attempt, visible, and sent again on request', async () => {
+  it.sequential('a receiver that keeps failing: dead-lettered after the last attempt, visible, and sent again on request', async () => {
     const { receiver, destination } = await scenario('down', [{ status: 503 }, { status: 502 }, { status: 500 }]);
     const d = await settled(destination);
     expect(d.status).toBe('dead');
@@ -408,7 +413,7 @@ describe.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [
     expect(twice).toMatchObject({ status: 409, body: { code: 'delivery_not_dead' } });
   });
 
-  it('a refusal (400) is not retried: dead at once, with the receiver’s answer', async () => {
+  it.sequential('a refusal (400) is not retried: dead at once, with the receiver’s answer', async () => {
     const { receiver, destination } = await scenario('refuses', [{ status: 400, body: '{"error":"bad payload"}' }]);
     const d = await settled(destination);
     expect(d).toMatchObject({ status: 'dead', attempt_count: 1, last_error: 'the receiver refused the message (400)' });

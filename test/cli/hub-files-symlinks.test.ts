@@ -16,8 +16,12 @@ const tree = folderTree;
  * the target folder, `export` overwrote a file outside the folder and deleted another there, and
  * `import --dry-run` read sheets from outside it. Any symbolic link inside taxonomy.yaml, skills/
  * or knowledge/ is now refused before anything is read, written or deleted.
+ *
+ * The store blocks have a folder and a store of their own (a DATA_DIR, a PostgreSQL database), so
+ * with TEST_DATABASE_URL they run at once, each one's CLI processes in order (one CLI at a time on a
+ * stopped embedded store).
  */
-describe.each(STORES)('context-hub export and import stay inside their folder [%s]', (store) => {
+describe.concurrent.each(STORES)('context-hub export and import stay inside their folder [%s]', (store) => {
   let root: string;
   let env: Record<string, string>;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -56,7 +60,7 @@ describe.each(STORES)('context-hub export and import stay inside their folder [%
     return { base, outside, hub };
   };
 
-  it('export refuses links to outside the folder and changes nothing there or inside', async () => {
+  it.sequential('export refuses links to outside the folder and changes nothing there or inside', async () => {
     const { base, outside, hub } = scene('export');
     fs.symlinkSync('../outside/notes.txt', path.join(hub, 'taxonomy.yaml'));
     fs.symlinkSync('../outside', path.join(hub, 'skills'));
@@ -69,7 +73,7 @@ describe.each(STORES)('context-hub export and import stay inside their folder [%
     expect(fs.existsSync(path.join(outside, 'gone', 'SKILL.md'))).toBe(true);
   });
 
-  it('import refuses to read through a link, even one that stays inside the folder', async () => {
+  it.sequential('import refuses to read through a link, even one that stays inside the folder', async () => {
     const { hub } = scene('import');
     fs.symlinkSync('../outside', path.join(hub, 'knowledge'));
     const outward = await cli(['import', '--dry-run', 'proj_demo', hub], env);
@@ -86,7 +90,7 @@ describe.each(STORES)('context-hub export and import stay inside their folder [%
     expect(inward.out).toMatch(/knowledge\/alias\.md is a symbolic link → real\.md/);
   });
 
-  it('links outside the layout are neither followed nor touched; the export lands inside', async () => {
+  it.sequential('links outside the layout are neither followed nor touched; the export lands inside', async () => {
     const { outside, hub } = scene('around');
     fs.symlinkSync('../outside/notes.txt', path.join(hub, 'README.md'));
     const exported = await cli(['export', 'proj_demo', hub], env);

@@ -3,20 +3,34 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { freePort, runCli, stop, waitReady, type CliProcess } from '../support/process.js';
 import { TEST_SECRETS_KEY } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
 
-/** What an operator sees when a start cannot go on: one line that says why, a sysexits code, no stack. */
-describe('a start that cannot go on says why in one line', () => {
-  const dirs: string[] = [];
-  const running: CliProcess[] = [];
-  const tempDir = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-startup-'));
-    dirs.push(dir);
-    return dir;
+/**
+ * What an operator sees when a start cannot go on: one line that says why, a sysexits code, no stack.
+ * The cases are independent processes on directories of their own, so they run at once: most of
+ * this file's time was each one waiting for its CLI processes (a first start seeds the demo).
+ */
+describe.concurrent('a start that cannot go on says why in one line', () => {
+  /** What one test starts, stopped and removed when it ends. */
+  const scratch = (onTestFinished: (fn: () => Promise<void>) => void) => {
+    const dirs: string[] = [];
+    const running: CliProcess[] = [];
+    onTestFinished(async () => {
+      for (const proc of running) await stop(proc);
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    });
+    return {
+      running,
+      tempDir: () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-startup-'));
+        dirs.push(dir);
+        return dir;
+      },
+    };
   };
   const oneLine = (proc: CliProcess) => {
     const lines = proc
@@ -28,12 +42,9 @@ describe('a start that cannot go on says why in one line', () => {
     expect(proc.output()).not.toMatch(/\n\s+at /);
     return lines[0]!;
   };
-  afterEach(async () => {
-    for (const proc of running.splice(0)) await stop(proc);
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
-  it('a port already taken: exit 75, and the store it opened is given back', async () => {
+  it('a port already taken: exit 75, and the store it opened is given back', async ({ onTestFinished }) => {
+    const { tempDir } = scratch(onTestFinished);
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
@@ -50,12 +61,16 @@ describe('a start that cannot go on says why in one line', () => {
     }
   });
 
-  it('a DATA_DIR another process serves: serve and migrate refuse with exit 75 until it stops', async () => {
+  it('a DATA_DIR another process serves: serve and migrate refuse with exit 75 until it stops', async ({
+    onTestFinished,
+  }) => {
+    const { tempDir, running } = scratch(onTestFinished);
     const dataDir = tempDir();
     const port = await freePort();
     const first = runCli(['serve'], { PORT: String(port), DATA_DIR: dataDir });
     running.push(first);
-    await waitReady(`http://127.0.0.1:${port}`, first);
+    // Bounded generously, as in the other CLI suites: a first start seeds the demo, beside the other cases.
+    await waitReady(`http://127.0.0.1:${port}`, first, 4000);
 
     const second = runCli(['serve'], { PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exited).toBe(75);
@@ -73,7 +88,8 @@ describe('a start that cannot go on says why in one line', () => {
     expect(after.output()).toContain('up to date');
   });
 
-  it('a lock left by a process that is gone is taken over', async () => {
+  it('a lock left by a process that is gone is taken over', async ({ onTestFinished }) => {
+    const { tempDir } = scratch(onTestFinished);
     const dataDir = tempDir();
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     fs.writeFileSync(path.join(dataDir, 'pglite.lock'), `${gone}\n`);
@@ -82,7 +98,8 @@ describe('a start that cannot go on says why in one line', () => {
     expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
   });
 
-  it('a DATA_DIR that cannot be created: exit 73', async () => {
+  it('a DATA_DIR that cannot be created: exit 73', async ({ onTestFinished }) => {
+    const { tempDir } = scratch(onTestFinished);
     const file = path.join(tempDir(), 'a-file');
     fs.writeFileSync(file, '');
     const proc = runCli(['serve'], { PORT: '0', DATA_DIR: path.join(file, 'data') });
@@ -110,7 +127,10 @@ describe('a start that cannot go on says why in one line', () => {
     expect(oneLine(proc)).toContain('the database does not exist');
   });
 
-  it('a refused migration: exit 1, the reason in one line, the stack only with LOG_LEVEL=debug', async () => {
+  it('a refused migration: exit 1, the reason in one line, the stack only with LOG_LEVEL=debug', async ({
+    onTestFinished,
+  }) => {
+    const { tempDir } = scratch(onTestFinished);
     const dataDir = tempDir();
     expect(await runCli(['migrate'], { DATA_DIR: dataDir }).exited).toBe(0);
     const db = await PgliteDatabase.open({ dataDir: path.join(dataDir, 'pglite') });
