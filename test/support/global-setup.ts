@@ -89,8 +89,25 @@ class PostgresTemplate {
 
   static async create(url: string): Promise<PostgresTemplate> {
     const template = new PostgresTemplate(url, `ch_template_${process.pid}`);
+    await template.dropAbandoned();
     await template.refresh();
     return template;
+  }
+
+  /**
+   * Templates of runs on this machine whose process is gone: a run that was killed (Ctrl-C twice,
+   * kill -9, a timeout) never reaches its teardown and left its template on the server.
+   */
+  private async dropAbandoned(): Promise<void> {
+    await this.admin(async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname ~ '^ch_template_[0-9]+$'",
+      );
+      for (const { datname } of rows) {
+        if (processExists(Number(datname.slice('ch_template_'.length)))) continue;
+        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      }
+    });
   }
 
   private async admin<T>(fn: (client: import('pg').Client) => Promise<T>): Promise<T> {
