@@ -31,6 +31,10 @@ describe('view formatting (web/shared/format.ts)', () => {
     expect(plain(fmtMoney(1234.5, 'EUR', de))).toBe('1.234,50 €');
     expect(fmtMoney(-30.04, 'USD', en)).toBe('\u2212$30.04');
     expect(fmtMoney(-0.001, 'USD', en)).toBe('$0.00');
+    // Each currency with its own decimals: yen has none, so −0.3 yen is zero, not a loss.
+    expect(fmtMoney(1234.5, 'JPY', en)).toBe('¥1,235');
+    expect(fmtMoney(-0.3, 'JPY', en)).toBe('¥0');
+    expect(fmtMoney(-3, 'JPY', en)).toBe('\u2212¥3');
     expect(fmtMoney(12, null, en)).toBe('12');
     expect(fmtMoney(12, 'not-a-code', en)).toBe('12 not-a-code');
   });

@@ -42,8 +42,9 @@ export function fmtMoney(value: number | null | undefined, currency: string | nu
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
   if (!currency) return fmtNumber(value, f);
   try {
-    const money = new Intl.NumberFormat(f.locale, { style: 'currency', currency, maximumFractionDigits: 2 });
-    return typeset(money, unsignedZero(value, 2));
+    // The currency's own decimals (USD 2, JPY 0, KWD 3), as its users write it.
+    const money = new Intl.NumberFormat(f.locale, { style: 'currency', currency });
+    return typeset(money, unsignedZero(value, money.resolvedOptions().maximumFractionDigits ?? 2));
   } catch {
     // An unknown currency code still shows the amount with its code.
     return `${fmtNumber(value, f)} ${currency}`;
