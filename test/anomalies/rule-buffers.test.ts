@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../bench/detection/synthetic.js';
 import {
   evaluateSeries,
   type RuleParams,
@@ -12,18 +13,6 @@ import {
 // number: a -0 where the reference has 0 is a difference), on series built to reach the corners:
 // ties, runs of zeros of both signs, gaps, weekly patterns, trends, level shifts and spikes, and
 // settings and carried state that change the frame (exclusion, anchors, runs, precedents).
-
-/** mulberry32: the same numbers on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DEFAULTS: RuleParams = {
   baseline: 'robust',
