@@ -50,6 +50,7 @@ export function paramsFor(metric: Metric, o: Overrides = overrides): RuleParams 
     level_shifts: s.level_shifts,
     level_shift_days: s.level_shift_days,
     precedent_days: s.precedent_days,
+    precedent_margin: s.precedent_margin,
     threshold: s.threshold,
     direction: s.direction,
     min_relative_change: s.min_relative_change,

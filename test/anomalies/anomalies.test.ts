@@ -66,7 +66,13 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
   it('rejects bad settings with one errors[] entry per violation and stores nothing', async () => {
     const res = await api(`${service.url}/api/anomalies/settings?project_id=${P}`, {
       method: 'PUT',
-      json: { window_days: 3, threshold: -1, direction: 'sideways', metrics: { spend: { threshold: 0 }, bogus: {} } },
+      json: {
+        window_days: 3,
+        threshold: -1,
+        direction: 'sideways',
+        precedent_margin: -0.1,
+        metrics: { spend: { threshold: 0 }, bogus: {} },
+      },
     });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -75,6 +81,7 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
       'body.direction',
       'body.metrics',
       'body.metrics.spend.threshold',
+      'body.precedent_margin',
       'body.threshold',
       'body.window_days',
     ]);
@@ -106,7 +113,8 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
       exclude_anomalies: true,
       level_shifts: true,
       level_shift_days: 5,
-      precedent_days: 365,
+      precedent_days: 1460,
+      precedent_margin: 0.04,
     });
     expect(get.body.effective.metrics.find((m: any) => m.metric === 'cvr')).toMatchObject({
       min_volume: 100,

@@ -22,7 +22,8 @@ const DEFAULTS: RuleParams = {
   exclude_anomalies: true,
   level_shifts: true,
   level_shift_days: 5,
-  precedent_days: 365,
+  precedent_days: 1460,
+  precedent_margin: 0.04,
   threshold: 3.5,
   direction: 'both',
   min_relative_change: 0.05,
@@ -70,6 +71,7 @@ function settings(rnd: () => number): RuleParams {
     min_abs_change: pick([0, 1]),
     min_training_days: pick([1, 7, 14]),
     min_volume: pick([null, null, 50]),
+    precedent_margin: pick([0, 0.04, 0.5]),
   };
 }
 

@@ -256,6 +256,53 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     expect((await rowOn('spiky', DATES[40]!)).precedent).toBeLessThan(50);
   });
 
+  it('precedent margin: a recurring spike a hair above the last one is precedented; one well above fires', async () => {
+    // Its own project, so the other series and the total stay as the other tests built them:
+    // spend about 100, a spike to 200 on day 30, to 202 on day 40 (its deviation about 2% above
+    // day 30's: the same swing again), to 260 on day 50 (well above both).
+    const M = 'proj_rule_margin';
+    await createProject(service, M);
+    const spike: Record<number, number> = { 30: 200, 40: 202, 50: 260 };
+    await writeKpis(
+      service,
+      M,
+      DATES.map((date, i) => ({
+        date,
+        channel: 'creep',
+        spend: Math.round((spike[i] ?? 100 + 2 * noise(i, 7)) * 100) / 100,
+      })),
+    );
+    const firedOf = async (settings: object) => {
+      const res = await api(`${service.url}/api/anomalies/settings?project_id=${M}`, {
+        method: 'PUT',
+        json: { ...ROBUST, ...settings },
+      });
+      expect(res.status).toBe(200);
+      expect((await api(`${service.url}/api/anomalies/evaluate?project_id=${M}`, { method: 'POST' })).status).toBe(200);
+      return (
+        await service.app.db.query<Row>(
+          `SELECT date, status, precedent, baseline_mean FROM anomalies_daily
+           WHERE project_id = $1 AND channel = 'creep' AND metric = 'spend' AND date IN ($2, $3, $4) ORDER BY date`,
+          [M, DATES[30], DATES[40], DATES[50]],
+        )
+      ).map((r): Row => ({ ...r, precedent: r.precedent === null ? null : Number(r.precedent) }));
+    };
+    // Without a margin any larger deviation is news: all three fire.
+    const bare = await firedOf({ precedent_days: 1460, precedent_margin: 0 });
+    expect(bare.map((r) => r.status)).toEqual(['fired', 'fired', 'fired']);
+    const dev30 = 200 - Number(bare[0]!.baseline_mean);
+    const dev40 = 202 - Number(bare[1]!.baseline_mean);
+    expect(dev40).toBeGreaterThan(dev30);
+    expect(dev40).toBeLessThan(1.04 * dev30);
+    // The default margin (4%): day 40 is held against day 30's deviation and is precedented.
+    const rows = await firedOf({ precedent_days: 1460 });
+    expect(rows.map((r) => r.status)).toEqual(['fired', 'precedented', 'fired']);
+    expect(rows[1]!.precedent).toBeCloseTo(dev30, 6);
+    expect(rows[2]!.precedent).toBeCloseTo(dev40, 6);
+    const settings = await api(`${service.url}/api/anomalies/settings?project_id=${M}`);
+    expect(settings.body.effective).toMatchObject({ precedent_days: 1460, precedent_margin: 0.04 });
+  });
+
   it('explained: the total and a ratio that moved with a series that fired are told once, by it', async () => {
     // spiky's 1000 lifts the project's total spend that day past |z| 3: explained by spiky, so the
     // total has no anomaly of its own that day (the series route says the same).

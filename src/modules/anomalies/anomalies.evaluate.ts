@@ -50,6 +50,7 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
     level_shifts: s.level_shifts,
     level_shift_days: s.level_shift_days,
     precedent_days: s.precedent_days,
+    precedent_margin: s.precedent_margin,
     threshold: m.threshold,
     direction: m.direction,
     min_relative_change: m.min_relative_change,

@@ -39,6 +39,8 @@ export interface RuleParams {
   min_volume: number | null;
   /** Days of same-side deviations a new anomaly must beat (0: no precedent check). */
   precedent_days: number;
+  /** The share by which a new anomaly's deviation must beat the precedent (0: any larger deviation). */
+  precedent_margin: number;
 }
 
 /** A day of the series: d is the day number (days since Monday 2000-01-03, so d mod 7 is the weekday). */
@@ -216,7 +218,9 @@ export function evaluateSeries(
     const deviation = expected === null ? 0 : Math.abs(pt.value - expected);
     const precedent =
       direction && p.precedent_days > 0 ? largestSince(precedents[direction], t - p.precedent_days) : null;
-    const unprecedented = continuing || precedent === null || deviation > precedent;
+    // A deviation within the margin of the largest one is the same deviation again: a record by a
+    // hair is what a noisy series sets every few hundred days, not news.
+    const unprecedented = continuing || precedent === null || deviation > precedent * (1 + p.precedent_margin);
     const candidate = trained && !lowVolume && bigEnough && pastThreshold;
     const fired = candidate && unprecedented;
     const score = expected === null ? 0 : scoreOf(z, pt.value !== expected);

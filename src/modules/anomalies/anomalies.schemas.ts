@@ -37,7 +37,8 @@ export const BASELINES = ['robust', 'mean'] as const;
  * Defaults, with the measurements behind them in docs/api.md ("The detection rule", "Defaults and
  * why"): a robust baseline over 8 weeks with a weekly profile and a trend where the series shows
  * them, fired days left out of later baselines, level shifts, |z| ≥ 3.5, and a new anomaly only where
- * the deviation beats every same-side deviation of the last year (precedent_days). The rule before
+ * the deviation beats every same-side deviation of the last four years (precedent_days) by more
+ * than 4% (precedent_margin). The rule before
  * issue 29 is `baseline: "mean"`, `seasonality: "none"`, `window_days: 28`, `threshold: 3` with
  * exclusion, level shifts and precedents off.
  */
@@ -53,9 +54,13 @@ export const DEFAULT_SETTINGS = {
   exclude_anomalies: true,
   level_shifts: true,
   level_shift_days: 5,
-  // A year: calendar effects (Black Friday, Christmas, the summer slump) come back within it, and
-  // a series that swings this far every so often is not news when it does it again.
-  precedent_days: 365,
+  // Four years: calendar effects (Black Friday, Christmas, the summer slump) come back within one,
+  // and a series that swung this far before is not news when it does it again; a longer memory
+  // is what cut the false detections on NAB (docs/api.md, "Defaults and why").
+  precedent_days: 1460,
+  // A new anomaly beats the precedent by more than 4%: most false detections of a long memory are
+  // records by a hair (a recurring spike 0.1% above the last one).
+  precedent_margin: 0.04,
   explain_related: true,
 };
 
@@ -160,7 +165,16 @@ export const AnomalySettingsInput = z
       .optional()
       .describe(
         'A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many ' +
-          'preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count.',
+          'preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count.',
+      ),
+    precedent_margin: z
+      .number()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe(
+        'The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × ' +
+          'the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation).',
       ),
     explain_related: z
       .boolean()
@@ -235,6 +249,7 @@ export interface EffectiveSettings {
   level_shifts: boolean;
   level_shift_days: number;
   precedent_days: number;
+  precedent_margin: number;
   explain_related: boolean;
   seasonal_weeks: number;
   threshold: number;
@@ -259,6 +274,7 @@ export const AnomalySettingsOutput = z.object({
     level_shifts: z.boolean(),
     level_shift_days: z.number(),
     precedent_days: z.number(),
+    precedent_margin: z.number(),
     explain_related: z.boolean(),
     seasonal_weeks: z.number(),
     threshold: z.number(),

@@ -325,6 +325,7 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     level_shifts: base.level_shifts,
     level_shift_days: base.level_shift_days,
     precedent_days: base.precedent_days,
+    precedent_margin: base.precedent_margin,
     explain_related: base.explain_related,
     threshold: base.threshold,
     min_training_days: base.min_training_days,

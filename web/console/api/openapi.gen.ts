@@ -3337,8 +3337,10 @@ export interface operations {
                                 min_relative_change?: number;
                                 /** @description Baseline points needed before anything fires (default 14). */
                                 min_training_days?: number;
-                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                                 precedent_days?: number;
+                                /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                                precedent_margin?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3492,8 +3494,10 @@ export interface operations {
                                 min_relative_change?: number;
                                 /** @description Baseline points needed before anything fires (default 14). */
                                 min_training_days?: number;
-                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                                /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                                 precedent_days?: number;
+                                /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                                precedent_margin?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3634,6 +3638,7 @@ export interface operations {
                             min_relative_change: number;
                             min_training_days: number;
                             precedent_days: number;
+                            precedent_margin: number;
                             seasonal_weeks: number;
                             seasonality: string;
                             threshold: number;
@@ -3767,8 +3772,10 @@ export interface operations {
                             min_relative_change?: number;
                             /** @description Baseline points needed before anything fires (default 14). */
                             min_training_days?: number;
-                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                             precedent_days?: number;
+                            /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                            precedent_margin?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
@@ -3933,8 +3940,10 @@ export interface operations {
                     min_relative_change?: number;
                     /** @description Baseline points needed before anything fires (default 14). */
                     min_training_days?: number;
-                    /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                    /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                     precedent_days?: number;
+                    /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                    precedent_margin?: number;
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
@@ -3980,6 +3989,7 @@ export interface operations {
                             min_relative_change: number;
                             min_training_days: number;
                             precedent_days: number;
+                            precedent_margin: number;
                             seasonal_weeks: number;
                             seasonality: string;
                             threshold: number;
@@ -4113,8 +4123,10 @@ export interface operations {
                             min_relative_change?: number;
                             /** @description Baseline points needed before anything fires (default 14). */
                             min_training_days?: number;
-                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 365; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
+                            /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                             precedent_days?: number;
+                            /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                            precedent_margin?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
