@@ -24,9 +24,9 @@ describe.each(STORES)('every successful write is audited, REST and MCP, whicheve
 
   beforeAll(async () => {
     service = await startService(store, {
+      demo: true,
       env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN, FX_RATES_URL: 'http://127.0.0.1:9/no-feed' },
     });
-    await service.app.services.demo.run(service.app.systemContext());
   });
   afterAll(async () => service?.close());
 

@@ -38,9 +38,9 @@ describe.each(STORES)('cross-project isolation under oauth [%s]', (store) => {
   beforeAll(async () => {
     idp = await TestIdp.start();
     service = await startService(store, {
+      demo: true,
       env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1', FX_RATES_URL: 'http://127.0.0.1:9/no-feed' }),
     });
-    await service.app.services.demo.run(service.app.systemContext());
     const owner = { authorization: `Bearer ${await idp.token('owner-1')}` };
     expect(
       (

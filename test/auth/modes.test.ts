@@ -25,9 +25,9 @@ describe('static mode: one shared token, the caller is the operator', () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService('pglite', {
+      demo: true,
       env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN, FX_RATES_URL: 'http://127.0.0.1:9/no-feed' },
     });
-    await service.app.services.demo.run(service.app.systemContext());
   });
   afterAll(async () => service?.close());
 

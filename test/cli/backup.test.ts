@@ -7,6 +7,7 @@ import { freePort, runCli, stop, waitReady, type CliProcess } from '../support/p
 import { until } from '../support/scratch-database.js';
 import { api, startService, TEST_SECRETS_KEY } from '../support/service.js';
 import { STORES } from '../support/stores.js';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 
 const TOKEN = 'static-token-for-the-backup-suite-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -46,7 +47,8 @@ describe('context-hub backup and restore of the embedded store', () => {
   let writtenInAll: string[] = [];
 
   beforeAll(async () => {
-    sourceDir = tempDir('backup-source');
+    // What a first start on an empty embedded store leaves (seeded-data-dir.ts): the demo project.
+    sourceDir = await seededDataDir({ parent: tempDir('backup-source') });
     backupFile = path.join(tempDir('backup-files'), 'running.tar.gz');
     env = {
       DATA_DIR: sourceDir,
@@ -66,7 +68,7 @@ describe('context-hub backup and restore of the embedded store', () => {
     const proc = runCli(['serve'], { ...env, DATA_DIR: dataDir, PORT: String(port) });
     running.push(proc);
     const url = `http://127.0.0.1:${port}`;
-    // Bounded generously: a first start loads the template and migrates, on a shared machine.
+    // Bounded generously: four processes start in the first test, on a shared machine.
     await waitReady(url, proc, 4000);
     return url;
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 import { cliToEnd, folderTree, freePort, runCli, stop, waitReady, type CliProcess } from '../support/process.js';
 import { api, TEST_SECRETS_KEY } from '../support/service.js';
 
@@ -26,9 +27,12 @@ describe('context-hub export and import', () => {
   let env: Record<string, string>;
   let server: CliProcess | undefined;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    // The demo a first start seeds, copied (seeded-data-dir.ts): the first start is not this suite's subject.
+    const dataDir = await seededDataDir();
+    dirs.push(dataDir);
     env = {
-      DATA_DIR: tempDir('hubfiles-data'),
+      DATA_DIR: dataDir,
       SECRETS_KEY: TEST_SECRETS_KEY,
       SERVICE_AUTH_MODE: 'static',
       SERVICE_STATIC_TOKEN: TOKEN,

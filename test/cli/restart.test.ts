@@ -7,6 +7,7 @@ import { freePort, runCli, stop, waitReady } from '../support/process.js';
 import { openRawSession, rawMcp } from '../support/raw-mcp.js';
 import { EventStreamReader, isMethod } from '../support/event-stream.js';
 import { TEST_SECRETS_KEY } from '../support/service.js';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 
 /**
  * docs/mcp.md promise: a 2025-era session survives a restart of the server. The session row and its
@@ -20,7 +21,8 @@ describe.each(STORES)('a 2025-era session across a real restart [%s]', (store) =
   let baseUrl: string;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-restart-'));
+    // Embedded: a store a first start left (seeded-data-dir.ts); the restart is the subject here.
+    dataDir = store === 'pglite' ? await seededDataDir() : fs.mkdtempSync(path.join(os.tmpdir(), 'ch-restart-'));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     env = { PORT: String(port), DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY };

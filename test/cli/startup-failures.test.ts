@@ -8,6 +8,7 @@ import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { freePort, runCli, stop, waitReady, type CliProcess } from '../support/process.js';
 import { TEST_SECRETS_KEY } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 
 /**
  * What an operator sees when a start cannot go on: one line that says why, a sysexits code, no stack.
@@ -48,7 +49,8 @@ describe.concurrent('a start that cannot go on says why in one line', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
-    const dataDir = tempDir();
+    // A store a first start left (seeded-data-dir.ts): opening it is the point, not seeding it.
+    const dataDir = await seededDataDir({ parent: tempDir(), keyFile: true });
     try {
       const proc = runCli(['serve'], { PORT: String(port), DATA_DIR: dataDir });
       expect(await proc.exited).toBe(75);
@@ -65,11 +67,11 @@ describe.concurrent('a start that cannot go on says why in one line', () => {
     onTestFinished,
   }) => {
     const { tempDir, running } = scratch(onTestFinished);
-    const dataDir = tempDir();
+    const dataDir = await seededDataDir({ parent: tempDir(), keyFile: true });
     const port = await freePort();
     const first = runCli(['serve'], { PORT: String(port), DATA_DIR: dataDir });
     running.push(first);
-    // Bounded generously, as in the other CLI suites: a first start seeds the demo, beside the other cases.
+    // Bounded generously, as in the other CLI suites, beside the other cases.
     await waitReady(`http://127.0.0.1:${port}`, first, 4000);
 
     const second = runCli(['serve'], { PORT: String(await freePort()), DATA_DIR: dataDir });

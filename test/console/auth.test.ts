@@ -24,8 +24,10 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
     let service: RunningService;
     let ui: ConsoleDriver;
     beforeAll(async () => {
-      service = await startService(store, { env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN } });
-      await service.app.services.demo.run(service.app.systemContext());
+      service = await startService(store, {
+        demo: true,
+        env: { SERVICE_AUTH_MODE: 'static', SERVICE_STATIC_TOKEN: TOKEN },
+      });
       ui = new ConsoleDriver(browser, service.url, store);
       await ui.start();
       // Unauthenticated probes and a wrong token answer 401 by design.
@@ -110,6 +112,7 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
       });
       expect(registered.status, JSON.stringify(registered.body)).toBe(201);
       service = await startService(store, {
+        demo: true,
         env: {
           PORT: String(port),
           SERVICE_AUTH_MODE: 'oauth',
@@ -120,7 +123,6 @@ describe.each(STORES)('console sign-in [%s]', (store) => {
         },
       });
       const system = service.app.systemContext();
-      await service.app.services.demo.run(system);
       await service.app.services.org.members.create(system, {
         subject: 'viewer-1',
         role: 'viewer',

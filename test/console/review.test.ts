@@ -53,9 +53,8 @@ describe.each(STORES)('console: governed writes [%s]', (store) => {
 
   beforeAll(async () => {
     idp = await TestIdp.start();
-    service = await startService(store, { env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }) });
+    service = await startService(store, { demo: true, env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1' }) });
     const system = service.app.systemContext();
-    await service.app.services.demo.run(system);
     const members = [
       { subject: 'ann', role: 'viewer', grants: [{ project_id: P, role: 'admin' }] },
       { subject: 'ed', role: 'viewer', grants: [{ project_id: P, role: 'editor' }] },

@@ -14,8 +14,7 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
   let ui: ConsoleDriver;
 
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
     browser = await launchBrowser();
     ui = new ConsoleDriver(browser, service.url, store);
   });

@@ -21,8 +21,7 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
   let client: Client;
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
     client = await connectModern(service.url);
   });
   afterAll(async () => {

@@ -46,8 +46,7 @@ describe.each(STORES)('hostile input is refused at the entry, never a 500 [%s]',
   let service: RunningService;
   let session: Record<string, string>;
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
     session = await openRawSession(service.url);
   });
   afterAll(async () => service?.close());

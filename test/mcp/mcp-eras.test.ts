@@ -6,8 +6,7 @@ import { connectLegacy, connectModern, connectSse } from '../support/mcp-clients
 describe.each(STORES)('MCP endpoint, every era [%s]', (store) => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
   });
   afterAll(async () => service?.close());
 

@@ -44,9 +44,9 @@ describe.each(STORES)('Skills as MCP prompts, and completion [%s]', (store) => {
   beforeAll(async () => {
     idp = await TestIdp.start();
     service = await startService(store, {
+      demo: true,
       env: idp.env({ ORG_OWNER_SUBJECT: 'owner-1', FX_RATES_URL: 'http://127.0.0.1:9/no-feed' }),
     });
-    await service.app.services.demo.run(service.app.systemContext());
     owner = await idp.token('owner-1');
     expect((await post('/api/projects', { id: ALPHA, name: 'Alpha' })).status).toBe(201);
     const member = await post('/api/org/members', {

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 import { freePort, ROOT } from '../support/process.js';
 
 interface Stage {
@@ -83,7 +83,7 @@ const stage = finalStage(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))
 const ALLOWED = 'hub.example.test';
 
 describe('the production image (Dockerfile), its entry command run outside a container', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-image-data-'));
+  let dataDir: string;
   let port: number;
   let child: ReturnType<typeof spawn>;
   let output = '';
@@ -96,6 +96,8 @@ describe('the production image (Dockerfile), its entry command run outside a con
   });
 
   beforeAll(async () => {
+    // The volume as a first start left it (seeded-data-dir.ts, with its generated secrets.key).
+    dataDir = await seededDataDir({ keyFile: true });
     port = await freePort();
     const [command, args] = hostArgv([...stage.entrypoint, ...stage.cmd]);
     child = spawn(command, args, {

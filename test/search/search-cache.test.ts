@@ -35,8 +35,7 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
   const stats = () => service.app.services.search.cacheStats();
 
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
     expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(
       201,
     );

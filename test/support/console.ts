@@ -14,8 +14,7 @@ export function consoleSuite(
 ): { service: RunningService; ui: ConsoleDriver } {
   const suite = {} as { service: RunningService; ui: ConsoleDriver; browser: Browser };
   beforeAll(async () => {
-    suite.service = await startService(store, { env: options.env });
-    await suite.service.app.services.demo.run(suite.service.app.systemContext());
+    suite.service = await startService(store, { demo: true, env: options.env });
     suite.browser = await launchBrowser();
     suite.ui = new ConsoleDriver(suite.browser, suite.service.url, store);
     const page = await suite.ui.start();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import zlib from 'node:zlib';
@@ -18,17 +19,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
     `\n[context-hub tests] stores under test: ${stores.join(', ')}${process.env.TEST_DATABASE_URL ? '' : ' (set TEST_DATABASE_URL to add PostgreSQL)'}\n`,
   );
   const scratch = useMemoryTmpdir();
+  // What the workers of this run build once and share (seeded-data-dir.ts); gone with the run.
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-run-'));
+  project.provide('runDir', shared);
   await bringBuildUpToDate();
   const postgres = process.env.TEST_DATABASE_URL
     ? await PostgresTemplate.create(process.env.TEST_DATABASE_URL)
     : undefined;
   if (postgres) project.provide('postgresTemplate', postgres.name);
   project.onTestsRerun(async () => {
+    // The source may have changed: nothing built by the last run is reused.
+    for (const name of fs.readdirSync(shared)) fs.rmSync(path.join(shared, name), { recursive: true, force: true });
     await bringBuildUpToDate();
     await postgres?.refresh();
   });
   return async () => {
     await postgres?.drop();
+    fs.rmSync(shared, { recursive: true, force: true });
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   };
 }
@@ -100,11 +107,12 @@ class PostgresTemplate {
    */
   private async dropAbandoned(): Promise<void> {
     await this.admin(async (client) => {
+      // The run's template and the demo stores its workers built from it (demo-store.ts).
       const { rows } = await client.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname ~ '^ch_template_[0-9]+$'",
+        "SELECT datname FROM pg_database WHERE datname ~ '^ch_(template_[0-9]+|demo_[0-9]+_[0-9a-f]+)$'",
       );
       for (const { datname } of rows) {
-        if (processExists(Number(datname.slice('ch_template_'.length)))) continue;
+        if (processExists(Number(/^ch_(?:template|demo)_(\d+)/.exec(datname)![1]))) continue;
         await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       }
     });
@@ -138,7 +146,13 @@ class PostgresTemplate {
   }
 
   async drop(): Promise<void> {
-    await this.admin((client) => client.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`));
+    await this.admin(async (client) => {
+      const demos = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname ~ '^${this.name.replace('ch_template_', 'ch_demo_')}_[0-9a-f]+$'`,
+      );
+      for (const { datname } of demos.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`);
+    });
     this.manifest = '';
   }
 }

@@ -42,33 +42,46 @@ function entriesOf(tar: Uint8Array): TarEntry[] {
   return entries;
 }
 
-/** The template, read and indexed once per worker (each store copies it: it writes its files). */
-let loaded: { file: string; mtimeMs: number; tar: Uint8Array; entries: TarEntry[] } | undefined;
+/** Each template (the migrated one, the demo: demo-store.ts), read and indexed once per worker. */
+const loaded = new Map<string, { mtimeMs: number; tar: Uint8Array; entries: TarEntry[] }>();
 
 function template(file: string) {
   const mtimeMs = fs.statSync(file).mtimeMs;
-  if (loaded?.file !== file || loaded.mtimeMs !== mtimeMs) {
+  let held = loaded.get(file);
+  if (held?.mtimeMs !== mtimeMs) {
     const tar = new Uint8Array(fs.readFileSync(file));
-    loaded = { file, mtimeMs, tar, entries: entriesOf(tar) };
+    held = { mtimeMs, tar, entries: entriesOf(tar) };
+    loaded.set(file, held);
   }
-  return loaded;
+  return held;
 }
+
+/**
+ * Copies of the template whose stores were closed, kept for the next stores of this worker. A new
+ * 68 MB buffer costs ~0.24 s of CPU in page faults (first touch) on this machine; overwriting a
+ * spare one with the template costs ~5 ms. Every byte of a spare is overwritten before reuse.
+ */
+const spares = new Map<number, Uint8Array[]>();
+const MAX_SPARES = 2;
 
 /**
  * An in-memory PGlite filesystem that starts out holding the template's data directory. PGlite's
  * own `loadDataDir` reads a Blob into a buffer, untars it into copies and writes each file through
  * the filesystem's write path: ~0.65 s of CPU per store. Here one copy of the plain tar is made per
  * store and each file's contents is a view of it (the store owns its copy, so its writes land
- * there): ~0.4 s. What the store holds is byte for byte the same.
+ * there): ~0.4 s. What the store holds is byte for byte the same. `release()`, once the store is
+ * closed (never before: its files are views of the copy), gives the copy back for a later store.
  */
-export function templateFilesystem(plainTar: string): MemoryFS {
+export function templateFilesystem(plainTar: string): { filesystem: MemoryFS; release(): void } {
   const { tar, entries } = template(plainTar);
-  return new (class extends MemoryFS {
+  let own: Uint8Array | undefined;
+  const filesystem = new (class extends MemoryFS {
     override async initialSyncFs(): Promise<void> {
       await super.initialSyncFs();
       // any: the emscripten FS of PGlite's module is untyped.
       const FS = (this as any).pg.Module.FS;
-      const own = tar.slice();
+      own = takeSpare(tar.length) ?? new Uint8Array(tar.length);
+      own.set(tar);
       FS.mkdirTree(PGDATA);
       for (const entry of entries) {
         const target = entry.path ? `${PGDATA}/${entry.path}` : PGDATA;
@@ -82,4 +95,19 @@ export function templateFilesystem(plainTar: string): MemoryFS {
       }
     }
   })();
+  return {
+    filesystem,
+    release: () => {
+      if (!own) return;
+      const same = spares.get(own.length) ?? [];
+      spares.set(own.length, same);
+      if (same.length < MAX_SPARES) same.push(own);
+      own = undefined;
+    },
+  };
+}
+
+/** A spare of the template's size (each template has its own). */
+function takeSpare(length: number): Uint8Array | undefined {
+  return spares.get(length)?.pop();
 }

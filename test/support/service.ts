@@ -5,6 +5,7 @@ import { createServiceApp, type ServiceApp, type ServiceAppOptions } from '../..
 import type { Clock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { openDemoDatabase } from './demo-store.js';
 import { openTestDatabase, type StoreKind, type TestDatabase } from './stores.js';
 
 export interface RunningService {
@@ -32,9 +33,17 @@ export async function startService(
      * ~12 % of a core on polls instead of ~4 %, so not by default.
      */
     jobPollingSeconds?: number;
+    /**
+     * Start on a copy of a store holding the demo project with its backfill settled (demo-store.ts)
+     * instead of an empty one: what `demo.run()` and waiting for its run would leave, for suites
+     * that need the demo as their data rather than as their subject.
+     */
+    demo?: boolean;
+    /** The store to serve (demo-store.ts builds on one it keeps); closed and dropped with the service. */
+    store?: TestDatabase;
   } = {},
 ): Promise<RunningService> {
-  const store = await openTestDatabase(kind);
+  const store = options.store ?? (options.demo ? await openDemoDatabase(kind) : await openTestDatabase(kind));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
   const config = loadConfig({
     PORT: '0',

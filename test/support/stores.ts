@@ -35,17 +35,32 @@ export const PGLITE_TEST_TEMPLATE = path.resolve(
   '../../node_modules/.cache/context-hub-tests/pglite-data.tar',
 );
 
-/** An in-memory PGlite holding the template: loaded in one pass when the plain tar is there. */
-function openPglite(): Promise<PgliteDatabase> {
-  return fs.existsSync(PGLITE_TEST_TEMPLATE)
-    ? PgliteDatabase.open({ filesystem: templateFilesystem(PGLITE_TEST_TEMPLATE) })
-    : PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
+/**
+ * An in-memory PGlite holding the template: loaded in one pass when the plain tar is there. `close`
+ * closes it, then hands its memory to the next store (pglite-template-fs.ts).
+ */
+async function openPglite(): Promise<{ db: PgliteDatabase; close(): Promise<void> }> {
+  if (!fs.existsSync(PGLITE_TEST_TEMPLATE)) {
+    const db = await PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
+    return { db, close: () => db.close() };
+  }
+  const { filesystem, release } = templateFilesystem(PGLITE_TEST_TEMPLATE);
+  const db = await PgliteDatabase.open({ filesystem });
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      release();
+    },
+  };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated PostgreSQL database test stores are cloned from (global-setup.ts). */
     postgresTemplate: string;
+    /** A directory of this run that its workers share (global-setup.ts). */
+    runDir: string;
   }
 }
 
@@ -85,10 +100,10 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
  */
 export async function createPostgresDatabase(
   prefix: string,
-  options: { empty?: boolean } = {},
+  options: { empty?: boolean; template?: string } = {},
 ): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const template = options.empty ? undefined : postgresTemplate();
+  const template = options.empty ? undefined : (options.template ?? postgresTemplate());
   await admin((client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return {
     name,
@@ -103,10 +118,20 @@ export async function createPostgresDatabase(
  */
 export async function openTestDatabase(kind: StoreKind, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = await openPglite();
-    return { db, drop: () => db.close() };
+    const { db, close } = await openPglite();
+    return { db, drop: close };
   }
-  const created = await createPostgresDatabase('t', options);
+  return postgresStore(await createPostgresDatabase('t', options));
+}
+
+/** Whether the server has a database of that name (asked of the server, not of the database). */
+export async function databaseExists(name: string): Promise<boolean> {
+  const { rows } = await admin((client) => client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]));
+  return rows.length > 0;
+}
+
+/** A test store on a database createPostgresDatabase made; drop() removes the database too. */
+export function postgresStore(created: { name: string; url: string; drop(): Promise<void> }): TestDatabase {
   const db = new PostgresDatabase({ url: created.url, maxConnections: 5 });
   return {
     db,

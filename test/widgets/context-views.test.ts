@@ -14,8 +14,7 @@ describe.each(STORES)('context views in a real browser [%s]', (store) => {
   let views: ViewHarness;
 
   beforeAll(async () => {
-    service = await startService(store);
-    await service.app.services.demo.run(service.app.systemContext());
+    service = await startService(store, { demo: true });
     hostSite = await serveStatic('test-host');
     browser = await launchBrowser();
     views = new ViewHarness(browser, hostSite.url, service.url, store);

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { PgliteDatabase } from '../../src/platform/db/pglite.js';
+import { templateFilesystem } from './pglite-template-fs.js';
+import { api, startService } from './service.js';
+import {
+  createPostgresDatabase,
+  databaseExists,
+  openTestDatabase,
+  postgresStore,
+  type StoreKind,
+  type TestDatabase,
+} from './stores.js';
+
+/**
+ * Stores that start out holding the demo project as `demo.run()` leaves it once its 120-day backfill
+ * has settled (the run succeeded, its anomalies, checks and insight written, no job or outbox row
+ * pending). Seeding and backfilling took each suite that needs the demo 2–4 s of CPU per store;
+ * copying a store that holds it takes ~0.1 s. Suites about the seeding itself (test/demo/,
+ * test/anomalies/demo.test.ts) still seed a new store.
+ *
+ * Built once per worker and store kind, on the worker's own clock, so "today" in the copy is the
+ * day the suite runs (a run that crosses midnight UTC would see yesterday's demo, as a suite that
+ * seeded just before midnight did). PGlite: a plain tar of the data directory after a CHECKPOINT,
+ * opened like the migrated template (pglite-template-fs.ts). PostgreSQL: a database kept as the
+ * template of the copies, named after the run's template so that the run's teardown drops it.
+ */
+const built = new Map<StoreKind, Promise<string>>();
+
+/** A new store holding the settled demo. */
+export async function openDemoDatabase(kind: StoreKind): Promise<TestDatabase> {
+  let template = built.get(kind);
+  // A rerun in watch mode removes what the run before built (global-setup.ts): build it again.
+  if (template && !(await stillThere(kind, await template.catch(() => '')))) template = undefined;
+  if (!template) {
+    template = build(kind);
+    built.set(kind, template);
+    template.catch(() => built.delete(kind));
+  }
+  const source = await template;
+  if (kind === 'pglite') {
+    const { filesystem, release } = templateFilesystem(source);
+    const db = await PgliteDatabase.open({ filesystem });
+    return {
+      db,
+      drop: async () => {
+        await db.close();
+        release();
+      },
+    };
+  }
+  return postgresStore(await createPostgresDatabase('t', { template: source }));
+}
+
+/** The databases the demo copies are made from: `ch_demo_<pid>_…`, after the run's `ch_template_<pid>`. */
+function demoPrefix(): string {
+  return inject('postgresTemplate').replace('ch_template_', 'ch_demo_');
+}
+
+async function stillThere(kind: StoreKind, source: string): Promise<boolean> {
+  if (!source) return false;
+  return kind === 'pglite' ? fs.existsSync(source) : databaseExists(source);
+}
+
+/** The settled demo: a tar file (PGlite) or a database name (PostgreSQL). */
+async function build(kind: StoreKind): Promise<string> {
+  const store =
+    kind === 'pglite'
+      ? await openTestDatabase('pglite')
+      : await postgresStore(await createPostgresDatabase(demoPrefix()));
+  const service = await startService(kind, { store });
+  try {
+    await service.app.services.demo.run(service.app.systemContext());
+    await settled(service.url, service.store);
+    await service.app.close();
+    if (kind === 'pglite') {
+      const pglite = (service.store.db as PgliteDatabase).pglite;
+      await pglite.exec('CHECKPOINT');
+      const tar = new Uint8Array(await ((await pglite.dumpDataDir('none')) as Blob).arrayBuffer());
+      const file = path.join(inject('runDir'), `demo-store-${process.pid}.tar`);
+      fs.writeFileSync(file, tar);
+      await service.store.drop();
+      return file;
+    }
+    await service.store.db.close();
+    return service.store.database!;
+  } catch (error) {
+    await service.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Polls (bounded) until the demo's backfill and everything it sets off are done. */
+async function settled(url: string, store: TestDatabase): Promise<void> {
+  for (let i = 0; i < 6000; i += 1) {
+    const runs = (await api(`${url}/api/flows/runs?project_id=proj_demo`)).body.runs as { status: string }[];
+    const insights = (await api(`${url}/api/insights?project_id=proj_demo`)).body.insights as unknown[];
+    if (runs.length > 0 && runs.every((r) => r.status === 'succeeded') && insights.length > 0) {
+      const [pending] = await store.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM evaluator_outbox WHERE processed_at IS NULL)::int
+              + (SELECT count(*) FROM pgboss.job WHERE state = 'active'
+                   OR (state IN ('created', 'retry') AND start_after <= now()))::int AS n`,
+      );
+      if (pending?.n === 0) return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the demo backfill did not settle');
+}
