@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { runCli } from '../support/process.js';
+import { seededDataDir } from '../support/seeded-data-dir.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -29,6 +31,25 @@ describe('context-hub CLI', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(variable);
     expect(proc.output()).not.toContain('short"');
+  });
+
+  it('a first `serve` on an empty embedded store creates proj_demo and fills it with its backfill', async () => {
+    // seededDataDir() is what such a start left once it settled; the CLI suites that are not about
+    // the first start begin from copies of it (test/support/seeded-data-dir.ts).
+    const dataDir = await seededDataDir();
+    const db = await PgliteDatabase.open({ dataDir: path.join(dataDir, 'pglite') });
+    try {
+      const projects = await db.query<{ id: string }>('SELECT id FROM projects');
+      expect(projects.map((p) => p.id)).toEqual(['proj_demo']);
+      const runs = await db.query<{ status: string }>('SELECT status FROM datastream_runs');
+      expect(runs.map((r) => r.status)).toEqual(['succeeded']);
+      const [kpis] = await db.query<{ days: number }>('SELECT count(DISTINCT date)::int AS days FROM kpis_daily');
+      expect(kpis!.days).toBeGreaterThanOrEqual(120);
+      expect(await db.query('SELECT 1 FROM insights_daily')).not.toHaveLength(0);
+    } finally {
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses `worker` without DATABASE_URL, naming it', async () => {

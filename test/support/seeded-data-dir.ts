@@ -34,6 +34,10 @@ async function build(): Promise<string> {
   });
   try {
     await waitReady(url, proc, 4000);
+    // serve seeds the demo before it listens: a store without it is a broken first start, not a slow one.
+    const projects = (await (await fetch(`${url}/api/projects`)).json()) as { projects: { id: string }[] };
+    if (!projects.projects.some((p) => p.id === 'proj_demo'))
+      throw new Error(`the first start created no demo project:\n${proc.output()}`);
     // Settled: the backfill run succeeded and the insight it triggers is written.
     for (let i = 0; ; i += 1) {
       if (i === 6000) throw new Error(`the demo backfill did not settle:\n${proc.output()}`);
