@@ -82,10 +82,12 @@ describe.each(STORES)('an import of 20,000 files keeps the process answering [%s
     // The keys and links land with the first pass and stay as they are in the second.
     expect(res.body.changes.length - SHEETS).toBe(action === 'create' ? 2 * KEYS + 1 : 0);
     // Health checks kept answering all along: many answers, and no turn of the event loop took more
-    // than a tenth of the import (before, one turn was the whole import: no answer until it ended).
-    // Both are relative, so a loaded machine slows them alike.
+    // than a quarter of the import (before pacing, one turn was the whole import: no answer until it
+    // ended). Both are relative, but a turn is not only the import's: on the 2-core CI machine of
+    // 2026-11-28, in whole-suite runs, GC pauses and descheduling made single turns 5–15% of the
+    // import, on PostgreSQL too (where no statement holds the loop); a tenth failed 2 runs in 5.
     expect(probes).toBeGreaterThan(20);
-    expect(maxMs).toBeLessThan(durationMs / 10);
+    expect(maxMs).toBeLessThan(durationMs / 4);
   };
 
   // The guard against a hung run is long: on a loaded machine one pass has taken 80 s.
