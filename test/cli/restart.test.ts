@@ -37,8 +37,10 @@ describe.each(STORES)('a 2025-era session across a real restart [%s]', (store) =
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps the session id, the subscription and the stream position', async () => {
+  it('keeps the session id, the subscription and the stream position', async ({ onTestFinished }) => {
     const first = runCli(['serve'], env);
+    // Stopped however the test ends: a failure before the restart left this process serving.
+    onTestFinished(() => stop(first));
     await waitReady(baseUrl, first);
     await fetch(`${baseUrl}/api/projects`, {
       method: 'POST',
