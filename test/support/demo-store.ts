@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { PgliteDatabase } from '../../src/platform/db/pglite.js';
-import { templateFilesystem } from './pglite-template-fs.js';
+import type { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { api, startService } from './service.js';
 import {
   createPostgresDatabase,
   databaseExists,
+  openPgliteStore,
   openTestDatabase,
   postgresStore,
   type StoreKind,
@@ -39,17 +39,7 @@ export async function openDemoDatabase(kind: StoreKind): Promise<TestDatabase> {
     template.catch(() => built.delete(kind));
   }
   const source = await template;
-  if (kind === 'pglite') {
-    const { filesystem, release } = templateFilesystem(source);
-    const db = await PgliteDatabase.open({ filesystem });
-    return {
-      db,
-      drop: async () => {
-        await db.close();
-        release();
-      },
-    };
-  }
+  if (kind === 'pglite') return openPgliteStore(source);
   return postgresStore(await createPostgresDatabase('t', { template: source }));
 }
 
@@ -91,12 +81,20 @@ async function build(kind: StoreKind): Promise<string> {
   }
 }
 
+/**
+ * Whether the demo's backfill run succeeded and its insight is written, as the service at `url`
+ * answers (an in-process service here, a CLI `serve` in seeded-data-dir.ts).
+ */
+export async function demoBackfillDone(url: string): Promise<boolean> {
+  const runs = (await api(`${url}/api/flows/runs?project_id=proj_demo`)).body.runs as { status: string }[];
+  const insights = (await api(`${url}/api/insights?project_id=proj_demo`)).body.insights as unknown[];
+  return runs.length > 0 && runs.every((r) => r.status === 'succeeded') && insights.length > 0;
+}
+
 /** Polls (bounded) until the demo's backfill and everything it sets off are done. */
 async function settled(url: string, store: TestDatabase): Promise<void> {
   for (let i = 0; i < 6000; i += 1) {
-    const runs = (await api(`${url}/api/flows/runs?project_id=proj_demo`)).body.runs as { status: string }[];
-    const insights = (await api(`${url}/api/insights?project_id=proj_demo`)).body.insights as unknown[];
-    if (runs.length > 0 && runs.every((r) => r.status === 'succeeded') && insights.length > 0) {
+    if (await demoBackfillDone(url)) {
       const [pending] = await store.db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM evaluator_outbox WHERE processed_at IS NULL)::int
               + (SELECT count(*) FROM pgboss.job WHERE state = 'active'

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { demoBackfillDone } from './demo-store.js';
 import { TEST_SECRETS_KEY } from './service.js';
 import { freePort, runCli, stop, waitReady } from './process.js';
 
@@ -39,16 +40,8 @@ async function build(): Promise<string> {
     if (!projects.projects.some((p) => p.id === 'proj_demo'))
       throw new Error(`the first start created no demo project:\n${proc.output()}`);
     // Settled: the backfill run succeeded and the insight it triggers is written.
-    for (let i = 0; ; i += 1) {
+    for (let i = 0; !(await demoBackfillDone(url)); i += 1) {
       if (i === 6000) throw new Error(`the demo backfill did not settle:\n${proc.output()}`);
-      const runs = (await (await fetch(`${url}/api/flows/runs?project_id=proj_demo`)).json()) as {
-        runs: { status: string }[];
-      };
-      const insights = (await (await fetch(`${url}/api/insights?project_id=proj_demo`)).json()) as {
-        insights: unknown[];
-      };
-      if (runs.runs.length > 0 && runs.runs.every((r) => r.status === 'succeeded') && insights.insights.length > 0)
-        break;
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {

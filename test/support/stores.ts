@@ -36,19 +36,21 @@ export const PGLITE_TEST_TEMPLATE = path.resolve(
 );
 
 /**
- * An in-memory PGlite holding the template: loaded in one pass when the plain tar is there. `close`
- * closes it, then hands its memory to the next store (pglite-template-fs.ts).
+ * An in-memory PGlite holding a plain tar's data directory (by default the migrated template,
+ * loaded in one pass when its plain tar is there). `drop` closes it, then hands its memory to the
+ * next store (pglite-template-fs.ts).
  */
-async function openPglite(): Promise<{ db: PgliteDatabase; close(): Promise<void> }> {
-  if (!fs.existsSync(PGLITE_TEST_TEMPLATE)) {
+export async function openPgliteStore(plainTar = PGLITE_TEST_TEMPLATE): Promise<TestDatabase> {
+  // Outside a test run (no global setup unpacked it), the shipped gzipped template.
+  if (plainTar === PGLITE_TEST_TEMPLATE && !fs.existsSync(plainTar)) {
     const db = await PgliteDatabase.open({ templateTarball: PGLITE_TEMPLATE });
-    return { db, close: () => db.close() };
+    return { db, drop: () => db.close() };
   }
-  const { filesystem, release } = templateFilesystem(PGLITE_TEST_TEMPLATE);
+  const { filesystem, release } = templateFilesystem(plainTar);
   const db = await PgliteDatabase.open({ filesystem });
   return {
     db,
-    close: async () => {
+    drop: async () => {
       await db.close();
       release();
     },
@@ -118,8 +120,7 @@ export async function createPostgresDatabase(
  */
 export async function openTestDatabase(kind: StoreKind, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const { db, close } = await openPglite();
-    return { db, drop: close };
+    return openPgliteStore();
   }
   return postgresStore(await createPostgresDatabase('t', options));
 }
