@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type LoopTurns, watchLoopTurns } from './loop-turns.js';
 
 export interface Probed<T> {
   result: T;
@@ -8,6 +9,8 @@ export interface Probed<T> {
   maxDelayMs: number;
   p99DelayMs: number;
   durationMs: number;
+  /** The same turns as the code's own work: main-thread CPU time, GC pauses left out (loop-turns.ts). */
+  turns: LoopTurns;
 }
 
 /** The pause between two /healthz probes (up to ~200 a second while the loop turns freely). */
@@ -33,17 +36,21 @@ export async function whileProbing<T>(serviceUrl: string, work: () => Promise<T>
     }
   })();
   delay.enable();
+  const turns = watchLoopTurns();
   const started = performance.now();
   try {
     const result = await work();
+    const durationMs = performance.now() - started;
     return {
       result,
       probes,
       maxDelayMs: delay.max / 1e6,
       p99DelayMs: delay.percentile(99) / 1e6,
-      durationMs: performance.now() - started,
+      durationMs,
+      turns: await turns.stop(),
     };
   } finally {
+    await turns.stop();
     delay.disable();
     done = true;
     await probing;
