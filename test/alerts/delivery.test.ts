@@ -19,7 +19,7 @@ const P = 'proj_alerts';
 // The blocks of this file (two, times the stores under test) each run on a service, a store and
 // receivers of their own, so they run at the same time (describe.concurrent); the tests of one
 // block build on each other and run in order (it.sequential). Most of this file's time is waiting:
-// retry backoffs, a Retry-After, and the 10 s timeout of the silent receiver.
+// retry backoffs, a Retry-After, and the attempt timeout of the silent receiver.
 
 /**
  * A real run (the demo provider injects incidents) reaches a real receiver of every kind: one
@@ -314,6 +314,8 @@ describe.concurrent.each(STORES)('alerts: one grouped message per rule and run, 
  * The transport's bad days: each receiver misbehaves once (500, 429 with Retry-After, no answer
  * at all) and then takes the message; it counts exactly one message, under one webhook-id.
  */
+const ATTEMPT_SECONDS = 3;
+
 describe.concurrent.each(STORES)('alerts: retries, Retry-After, timeouts and dead letters [%s]', (store) => {
   let service: RunningService;
   const clock = new ManualClock('2026-05-18T12:00:00Z');
@@ -321,8 +323,14 @@ describe.concurrent.each(STORES)('alerts: retries, Retry-After, timeouts and dea
   const receivers: HttpReceiver[] = [];
 
   beforeAll(async () => {
-    // Retries come due every second or two here: poll for them every half second.
-    service = await startService(store, { clock, env: ALERT_ENV, jobPollingSeconds: 0.5 });
+    // Retries come due every second or two here: poll for them every half second. An attempt may
+    // last ATTEMPT_SECONDS instead of the default 10: the receiver that never answers is waited out
+    // once per store, and a loopback answer takes milliseconds even on a loaded machine.
+    service = await startService(store, {
+      clock,
+      env: { ...ALERT_ENV, ALERTS_TIMEOUT_SECONDS: String(ATTEMPT_SECONDS) },
+      jobPollingSeconds: 0.5,
+    });
     await createProject(service, P, 'USD', 'UTC');
     dsId = await demoDatastream(service, P, '2026-04-20');
   });
@@ -393,7 +401,7 @@ describe.concurrent.each(STORES)('alerts: retries, Retry-After, timeouts and dea
     expect(d.attempts[0]).toMatchObject({
       outcome: 'retry',
       http_status: null,
-      error: 'no complete answer within 10000 ms',
+      error: `no complete answer within ${ATTEMPT_SECONDS * 1000} ms`,
     });
   });
 
