@@ -27,6 +27,8 @@ export interface BenchSeries {
   metric: string;
   rows: DayRow[];
   windows: [string, string][];
+  /** Context events the project records (the synthetic series' holidays; NAB has none). */
+  events?: { event_type: string; title: string; from: string; to: string }[];
 }
 
 export interface Detector {
@@ -204,6 +206,17 @@ export async function runOnStore(
             throw new Error(`${one.name}: ${kpis[0].n} kpi days for ${one.rows.length} rows`);
         }
         clock.set(`${TODAY}T12:00:00Z`);
+        // The events every detector's evaluation sees (only settings with expected_event_types read them).
+        for (const one of series)
+          for (const e of one.events ?? [])
+            await s.contextEvents.create(ctx, {
+              project_id: projectOf.get(one.name)!,
+              event_type: e.event_type,
+              title: e.title,
+              event_date: e.from,
+              end_date: e.to === e.from ? null : e.to,
+              impact_window_days: 0,
+            });
         const ingest_s = seconds(started);
         log(`${store}: ingested ${series.length} series in ${ingest_s.toFixed(1)} s`);
 

@@ -70,14 +70,44 @@ export const DAYS = 546; // 78 weeks: two Black Fridays and two Christmases
 
 const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
 
-/** Holiday lift on a date (1 = none): the US retail calendar of 2024 and 2025. */
+/**
+ * The holidays of the US retail calendar of 2024 and 2025 the series carry: a lift (or a dip) of
+ * every field on their days. Listed once: holiday() generates from it, and holidayPeriods() hands
+ * the same days to the benchmarks as the context events a team would record.
+ */
+const HOLIDAYS: { title: string; lift: number; dates?: string[]; annual?: [from: string, to: string] }[] = [
+  { title: 'Black Friday', lift: 1.9, dates: ['2024-11-29', '2025-11-28'] },
+  { title: 'Cyber Monday', lift: 1.6, dates: ['2024-12-02', '2025-12-01'] },
+  { title: 'Christmas shopping weeks', lift: 1.25, annual: ['12-15', '12-23'] },
+  { title: 'Christmas Day', lift: 0.6, annual: ['12-25', '12-25'] },
+  { title: "New Year's Day", lift: 0.6, annual: ['01-01', '01-01'] },
+];
+
+/** Holiday lift on a date (1 = none). */
 function holiday(date: string): number {
   const md = date.slice(5);
-  if (['2024-11-29', '2025-11-28'].includes(date)) return 1.9; // Black Friday
-  if (['2024-12-02', '2025-12-01'].includes(date)) return 1.6; // Cyber Monday
-  if (md >= '12-15' && md <= '12-23') return 1.25;
-  if (md === '12-25' || md === '01-01') return 0.6;
+  for (const h of HOLIDAYS)
+    if (h.dates?.includes(date) || (h.annual && md >= h.annual[0] && md <= h.annual[1])) return h.lift;
   return 1;
+}
+
+/** One holiday (or holiday period) of the calendar: its first and last date, inclusive. */
+export interface HolidayPeriod {
+  title: string;
+  from: string;
+  to: string;
+}
+
+/** The holidays holiday() lifts that touch [first, last], oldest first: one per day or period. */
+export function holidayPeriods(first: string, last: string): HolidayPeriod[] {
+  const out: HolidayPeriod[] = [];
+  for (const h of HOLIDAYS) {
+    for (const date of h.dates ?? []) out.push({ title: `${h.title} ${date.slice(0, 4)}`, from: date, to: date });
+    if (h.annual)
+      for (let y = Number(first.slice(0, 4)); y <= Number(last.slice(0, 4)); y++)
+        out.push({ title: `${h.title} ${y}`, from: `${y}-${h.annual[0]}`, to: `${y}-${h.annual[1]}` });
+  }
+  return out.filter((p) => p.to >= first && p.from <= last).sort((a, b) => a.from.localeCompare(b.from));
 }
 
 interface Event {

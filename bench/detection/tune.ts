@@ -12,8 +12,14 @@ import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dayNumber } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { coveredDays, type ExpectedEvent } from '../../src/modules/anomalies/anomalies.events.js';
 import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/anomalies.explained.js';
-import { evaluateSeries, type EvaluatedPoint, type RuleParams } from '../../src/modules/anomalies/anomalies.rule.js';
+import {
+  type CoveringEvent,
+  evaluateSeries,
+  type EvaluatedPoint,
+  type RuleParams,
+} from '../../src/modules/anomalies/anomalies.rule.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
   DEFAULT_MIN_VOLUME,
@@ -22,16 +28,17 @@ import {
   VOLUME_OF,
 } from '../../src/modules/anomalies/anomalies.schemas.js';
 import { addDays } from '../../src/modules/money/calendar.js';
+import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
 import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';
 import { DEMO_TODAY, demoPoints } from './demo-points.js';
 import { OPEN_CATEGORIES, nabDir, readNabFiles } from './nab-corpus.js';
 import { scoreCorpus, scoreFile, type CorpusScore } from './nab-scorer.js';
-import { type DayRow, syntheticSeries } from './synthetic.js';
+import { type DayRow, holidayPeriods, syntheticSeries } from './synthetic.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 /** One settings object, or an array of them (a sweep: the series are read once). */
-type Overrides = Partial<RuleParams> & { explain_related?: boolean };
+type Overrides = Partial<RuleParams> & { explain_related?: boolean; expected_event_types?: string[] };
 const given = JSON.parse(args.find((a) => a.startsWith('{') || a.startsWith('[')) ?? '{}') as Overrides | Overrides[];
 const sweep = Array.isArray(given) ? given : [given];
 let overrides: Overrides = sweep[0]!;
@@ -73,7 +80,33 @@ export function episodeStarts(rows: EvaluatedPoint[], gap = 1): Set<number> {
   return starts;
 }
 
-const fresh = () => ({ excluded: new Set<number>(), anchor: null, run: null });
+const fresh = (covered?: ReadonlyMap<number, CoveringEvent>) => ({
+  excluded: new Set<number>(),
+  anchor: null,
+  run: null,
+  ...(covered ? { covered } : {}),
+});
+
+/**
+ * The days the series' context events cover under the settings' expected_event_types, as the
+ * evaluator reads them (anomalies.events.ts). NAB has no events.
+ */
+function covered(events: ExpectedEvent[]): Map<number, CoveringEvent> {
+  const types = overrides.expected_event_types ?? DEFAULT_SETTINGS.expected_event_types;
+  return coveredDays(events.filter((e) => types.includes(e.event_type))).get('p') ?? new Map();
+}
+
+/** The synthetic series' holidays (synthetic.ts holiday()), one event each, as a team records them. */
+export function syntheticEvents(rows: DayRow[]): ExpectedEvent[] {
+  return holidayPeriods(rows[0]!.date, rows.at(-1)!.date).map((h, i) => ({
+    project_id: 'p',
+    id: `evt_holiday_${i}`,
+    title: h.title,
+    event_type: 'holiday',
+    event_date: h.from,
+    active_until: h.to,
+  }));
+}
 const fmt = (c: CorpusScore) =>
   `NAB ${c.normalized.toFixed(1).padStart(6)}  F1 ${c.f1.toFixed(3)}  found ${c.detectedWindows}/${c.windows}  prec ${(100 * c.precision).toFixed(0)}%  fires/1000 ${c.firesPer1000.toFixed(1)}`;
 
@@ -126,7 +159,15 @@ function synthetic(): void {
         volume: volumeMetric ? (metricOf(r, volumeMetric) ?? 0) : null,
       }))
       .filter((pt): pt is { d: number; value: number; volume: number | null } => pt.value !== null);
-    const { rows } = evaluateSeries(points, points[0]!.d, paramsFor(s.metric as Metric), fresh());
+    const { rows } = evaluateSeries(
+      points,
+      points[0]!.d,
+      paramsFor(s.metric as Metric),
+      fresh(covered(syntheticEvents(s.rows))),
+    );
+    if (flag('verbose'))
+      for (const r of rows.filter((x) => x.fired || x.explainedByEvent))
+        console.log(`  ${s.name} ${addDays('2000-01-03', r.d)} ${r.status} z ${r.z?.toFixed(2)}`);
     const starts = flag('days') ? new Set(rows.filter((r) => r.fired).map((r) => r.d)) : episodeStarts(rows);
     return scoreFile(
       s.rows.map((r) => r.date),
@@ -142,6 +183,19 @@ async function demo(): Promise<void> {
   const since = dayNumber(addDays(DEMO_TODAY, -30));
   const channels = [...new Set(points.map((p) => p.channel))];
   const metrics = Object.keys(DEFAULT_MIN_ABS_CHANGE) as Metric[];
+  const days = covered(
+    DEMO_EVENTS.map((e) => {
+      const w = demoEventDays(e, DEMO_TODAY);
+      return {
+        project_id: 'p',
+        id: `evt_demo_${e.key}`,
+        title: e.title,
+        event_type: e.type,
+        event_date: w.event_date,
+        active_until: addDays(w.end_date ?? w.event_date, w.impact_window_days),
+      };
+    }),
+  );
   const series: ProjectSeries[] = [];
   for (const channel of channels)
     for (const metric of metrics) {
@@ -154,7 +208,7 @@ async function demo(): Promise<void> {
           volume: volumeMetric ? ((p[volumeMetric] as number) ?? 0) : null,
         }));
       if (pts.length)
-        series.push({ channel, metric, rows: evaluateSeries(pts, pts[0]!.d, paramsFor(metric), fresh()).rows });
+        series.push({ channel, metric, rows: evaluateSeries(pts, pts[0]!.d, paramsFor(metric), fresh(days)).rows });
     }
   if (overrides.explain_related ?? DEFAULT_SETTINGS.explain_related) explainAcrossSeries(series);
   let firedDays = 0;
@@ -173,7 +227,7 @@ async function demo(): Promise<void> {
     if (flag('verbose'))
       for (const r of recent.filter((x) => x.fired || x.status === 'explained' || x.status === 'precedented'))
         console.log(
-          `  ${r.status} ${s.channel}/${s.metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)}`,
+          `  ${r.status} ${s.channel}/${s.metric} ${addDays(DEMO_TODAY, r.d - dayNumber(DEMO_TODAY))} z ${r.z?.toFixed(2)}${r.explainedByEvent ? ` (${r.explainedByEvent.title})` : ''}`,
         );
   }
   console.log(

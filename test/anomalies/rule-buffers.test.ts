@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../bench/detection/synthetic.js';
 import {
+  type CoveringEvent,
   evaluateSeries,
   type RuleParams,
   type SeriesPoint,
@@ -12,7 +13,8 @@ import {
 // docs/api.md spells them out. Both must give the same rows, bit for bit (Object.is on every
 // number: a -0 where the reference has 0 is a difference), on series built to reach the corners:
 // ties, runs of zeros of both signs, gaps, weekly patterns, trends, level shifts and spikes, and
-// settings and carried state that change the frame (exclusion, anchors, runs, precedents).
+// settings and carried state that change the frame (exclusion, anchors, runs, precedents, days
+// context events cover).
 
 const DEFAULTS: RuleParams = {
   baseline: 'robust',
@@ -77,6 +79,17 @@ function settings(rnd: () => number): RuleParams {
 
 function state(points: SeriesPoint[], fromIndex: number, rnd: () => number): SeriesState {
   const s: SeriesState = { excluded: new Set(), anchor: null, run: null };
+  // Days context events cover (before and in the range), a few windows of up to 15 days.
+  if (rnd() < 0.5) {
+    const covered = new Map<number, CoveringEvent>();
+    for (let k = 0, n = 2 + Math.floor(rnd() * 4); k < n; k += 1) {
+      const first = points[Math.floor(rnd() * points.length)]!.d;
+      const event = { id: `evt_${k}`, title: `event ${k}`, event_type: 'holiday' };
+      for (let d = first, last = first + Math.floor(rnd() * 15); d <= last; d += 1)
+        if (!covered.has(d)) covered.set(d, event);
+    }
+    s.covered = covered;
+  }
   if (fromIndex === 0) return s;
   const from = points[fromIndex]!.d;
   for (let j = 0; j < fromIndex; j += 1) if (rnd() < 0.06) s.excluded.add(points[j]!.d);
@@ -114,6 +127,7 @@ describe('the rule on reused buffers gives the reference rule’s rows', () => {
     const rnd = prng(29);
     let rows = 0;
     let fired = 0;
+    let explained = 0;
     for (let c = 0; c < 360; c += 1) {
       const points = series(c % 6, rnd);
       const p = c < 60 ? DEFAULTS : settings(rnd);
@@ -128,9 +142,11 @@ describe('the rule on reused buffers gives the reference rule’s rows', () => {
       expect(diff).toBeNull();
       rows += a.rows.length;
       fired += a.rows.filter((r) => r.fired).length;
+      explained += a.rows.filter((r) => r.explainedByEvent).length;
     }
     // The cases do reach the rule's decisions, not only quiet days.
     expect(rows).toBeGreaterThan(30_000);
     expect(fired).toBeGreaterThan(300);
+    expect(explained).toBeGreaterThan(30);
   });
 });

@@ -341,12 +341,32 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
       ]);
     const episodes = () =>
       service.app.db.query<Row>('SELECT * FROM anomaly_episodes WHERE project_id = $1 ORDER BY id', [P]);
+    // Holidays (the default expected_event_types) cover days 38–40 and the run's first day 44:
+    // their days are explained or left out of later frames, read back with the history.
+    for (const [date, end] of [
+      [DATES[38], DATES[40]],
+      [DATES[44], null],
+    ]) {
+      const ev = await api(`${service.url}/api/context/events`, {
+        method: 'POST',
+        json: {
+          project_id: P,
+          event_type: 'holiday',
+          title: 'Holiday',
+          event_date: date,
+          end_date: end,
+          impact_window_days: 0,
+        },
+      });
+      expect(ev.status).toBe(201);
+    }
     // With the defaults' precedents: a one-day evaluation reads them back from the stored rows.
     await put({ precedent_days: 365 });
     const before = await snapshot();
     const beforeEpisodes = await episodes();
     expect(before.filter((r) => r.status === 'precedented').length).toBeGreaterThan(0);
-    for (const from of [DATES[37], DATES[45], DATES[59]]) {
+    expect(before.filter((r) => r.explained_by_event).length).toBeGreaterThan(0);
+    for (const from of [DATES[37], DATES[39], DATES[45], DATES[59]]) {
       const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${P}&from=${from}&to=${DATES[59]}`, {
         method: 'POST',
       });

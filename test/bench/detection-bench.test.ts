@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applicable, runOnStore } from '../../bench/detection/harness.js';
 import { scoreCorpus, scoreFile } from '../../bench/detection/nab-scorer.js';
-import { DAYS, FIRST_DATE, syntheticSeries } from '../../bench/detection/synthetic.js';
+import { DAYS, FIRST_DATE, holidayPeriods, syntheticSeries } from '../../bench/detection/synthetic.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 
 describe('synthetic labelled series', () => {
@@ -40,6 +40,20 @@ describe('synthetic labelled series', () => {
   });
 });
 
+describe('the synthetic holiday calendar', () => {
+  it('lists each holiday the series carry once, as the events a team would record', () => {
+    const last = addDays(FIRST_DATE, DAYS - 1);
+    expect(holidayPeriods(FIRST_DATE, last).map((h) => [h.title, h.from, h.to])).toEqual([
+      ["New Year's Day 2024", '2024-01-01', '2024-01-01'],
+      ['Black Friday 2024', '2024-11-29', '2024-11-29'],
+      ['Cyber Monday 2024', '2024-12-02', '2024-12-02'],
+      ['Christmas shopping weeks 2024', '2024-12-15', '2024-12-23'],
+      ['Christmas Day 2024', '2024-12-25', '2024-12-25'],
+      ["New Year's Day 2025", '2025-01-01', '2025-01-01'],
+    ]);
+  });
+});
+
 describe('detector settings', () => {
   it('drop only the keys this evaluator does not know, and say which', () => {
     const { applied, dropped } = applicable({
@@ -66,7 +80,12 @@ describe.each(stores)('a labelled series through the real ingestion and evaluato
       impressions: 4000,
     }));
     const windows: [string, string][] = [[rows[49].date, rows[52].date]];
-    const series = [{ name: 'one', category: 'test', metric: 'spend', rows, windows }];
+    // The same days in a project that recorded the spike's day as a holiday.
+    const holiday = [{ event_type: 'holiday', title: 'Holiday', from: rows[50].date, to: rows[50].date }];
+    const series = [
+      { name: 'one', category: 'test', metric: 'spend', rows, windows },
+      { name: 'holiday', category: 'test', metric: 'spend', rows, windows, events: holiday },
+    ];
     const run = await runOnStore(
       store,
       series,
@@ -74,13 +93,17 @@ describe.each(stores)('a labelled series through the real ingestion and evaluato
         { name: 'a', settings: { threshold: 3 } },
         { name: 'b', settings: { threshold: 3, min_relative_change: 0.05 } },
         { name: 'never', settings: { threshold: 50, min_relative_change: 100 } },
+        { name: 'events ignored', settings: { threshold: 3, expected_event_types: [] } },
       ],
       () => {},
     );
-    const [a, b, never] = run.detectors;
+    const [a, b, never, ignored] = run.detectors;
     expect(a.detections.get('one')?.[0]).toBe(rows[50].date);
     expect(b.detections.get('one')).toEqual(a.detections.get('one'));
     expect(never.detections.get('one')).toEqual([]);
+    // The event explains the spike for the detectors that read events, and only there.
+    expect(a.detections.get('holiday')).not.toContain(rows[50].date);
+    expect(ignored.detections.get('holiday')).toEqual(a.detections.get('one'));
     const scored = (d: typeof a) =>
       scoreCorpus([
         scoreFile(

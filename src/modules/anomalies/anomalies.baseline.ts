@@ -117,6 +117,7 @@ export function referenceDay(
   anchor: number | null,
   p: RuleParams,
   excluded: Set<number>,
+  covered?: ReadonlyMap<number, unknown>,
 ) {
   const { preceding, nearest, step } = frameOf(p);
   const days: number[] = [];
@@ -133,6 +134,7 @@ export function referenceDay(
     }
     if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
     if (anchor !== null && q.d < anchor) continue;
+    if (covered?.has(q.d)) continue;
     allDays.push(q.d);
     allValues.push(q.value);
     if (excluded.has(q.d)) continue;

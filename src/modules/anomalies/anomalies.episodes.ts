@@ -182,14 +182,20 @@ export interface EpisodeDayRow {
   precedent: number | null;
   explained_by_channel: string | null;
   explained_by_metric: string | null;
+  explained_by_event: string | null;
+  explained_by_event_title: string | null;
+  explained_by_event_type: string | null;
 }
 
 /** Every evaluated day of the episode's series from its first to its last day. */
 export async function episodeDays(db: SqlExecutor, e: EpisodeRow): Promise<EpisodeDayRow[]> {
   return db.query<EpisodeDayRow>(
-    `SELECT date, value, baseline_mean, baseline_stddev, training_size, z, relative_change, score, severity, direction, kind,
-       fired, status, excluded, model, precedent, explained_by_channel, explained_by_metric
-     FROM anomalies_daily WHERE project_id = $1 AND channel = $2 AND metric = $3 AND date BETWEEN $4 AND $5 ORDER BY date`,
+    `SELECT a.date, a.value, a.baseline_mean, a.baseline_stddev, a.training_size, a.z, a.relative_change, a.score,
+       a.severity, a.direction, a.kind, a.fired, a.status, a.excluded, a.model, a.precedent, a.explained_by_channel,
+       a.explained_by_metric, a.explained_by_event, ev.title AS explained_by_event_title,
+       ev.event_type AS explained_by_event_type
+     FROM anomalies_daily a LEFT JOIN context_events ev ON ev.id = a.explained_by_event
+     WHERE a.project_id = $1 AND a.channel = $2 AND a.metric = $3 AND a.date BETWEEN $4 AND $5 ORDER BY a.date`,
     [e.project_id, e.channel, e.metric, e.first_date, e.last_date],
   );
 }

@@ -4,6 +4,7 @@ import { daysBetween } from '../money/calendar.js';
 import {
   evaluateSeries,
   frameOf,
+  type CoveringEvent,
   type EvaluatedPoint,
   type Precedents,
   type RuleParams,
@@ -12,6 +13,7 @@ import {
 } from './anomalies.rule.js';
 import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
 import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
+import { coveredDays, readExpectedEvents } from './anomalies.events.js';
 import { dayNumber } from './anomalies.days.js';
 import {
   fillPrecedents,
@@ -108,11 +110,14 @@ interface PassRules {
   /** Days from which (to the day before the last) the deques each day leaves are kept, to be saved. */
   keepFrom: number;
   toD: number;
+  /** Per project, the days events of the expected types cover (anomalies.events.ts). */
+  covered: Map<string, Map<number, CoveringEvent>>;
 }
 
 function passRules(s: EffectiveSettings, metrics: Metric[], from: string, to = from): PassRules {
   const toD = dayNumber(to);
   return {
+    covered: new Map(),
     metrics,
     rules: new Map(metrics.map((m) => [m, ruleOf(s, m)])),
     volumeOf: new Map(metrics.map((m) => [m, s.metrics.find((r) => r.metric === m)!.volume_metric ?? null])),
@@ -150,6 +155,8 @@ function evaluateGroup(
     }
     // The deques are then the state's own: what the pass leaves in them is saved for the next day.
     state.precedents ??= { spike: [], drop: [] };
+    const covered = pass.covered.get(first.project_id);
+    if (covered) state.covered = covered;
     // The deques after each of the range's last days but the last (the final state is that one).
     const days: SavedDeques[] = [];
     const afterDay = seen
@@ -185,6 +192,17 @@ function runEnd(source: SourceRow[], i: number, same: (a: SourceRow, b: SourceRo
 }
 const sameGroup = (a: SourceRow, b: SourceRow) => a.project_id === b.project_id && a.channel === b.channel;
 
+/** The days of [historyFrom, to] that events of the settings' expected types cover, per project. */
+async function readCovered(
+  db: SqlExecutor,
+  projectIds: string[],
+  historyFrom: string,
+  to: string,
+  s: EffectiveSettings,
+): Promise<Map<string, Map<number, CoveringEvent>>> {
+  return coveredDays(await readExpectedEvents(db, projectIds, s.expected_event_types, historyFrom, to));
+}
+
 /** Runs every enabled series of the points through the rule (nothing written). */
 export async function computeSeries(
   db: SqlExecutor,
@@ -211,6 +229,7 @@ export async function computeSeries(
     only ? m === only.metric || (explainers.includes(m) && enabled(m)) : enabled(m),
   );
   const pass = passRules(s, metrics, from);
+  pass.covered = await readCovered(db, projectIds, historyFrom, to, s);
   await fillPrecedents(db, projectIds, seriesOf(source, metrics), from, s.precedent_days, states);
   const out: SeriesResult[] = [];
   for (let i = 0; i < source.length; ) {
@@ -278,6 +297,9 @@ export async function evaluate(
     from,
     to,
   );
+  // One query for every project of the evaluation: the days its events cover, history included
+  // (they stay out of the frames of the range's days).
+  pass.covered = await readCovered(tx, projectIds, historyFrom, to, s);
   const perPass = Math.max(1, Math.floor(PASS_PROJECT_DAYS / (daysBetween(historyFrom, to) + 1)));
   const streaming = tx.copyIn !== undefined;
   const back: [string, string, string, number][] = [];

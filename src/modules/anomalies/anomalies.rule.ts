@@ -67,6 +67,20 @@ export interface SeriesState {
   precedents?: Precedents;
   /** Days of anomalies people confirmed (triaged acknowledged or resolved): never a precedent. */
   confirmed?: Set<number>;
+  /**
+   * Days inside the active window of a context event of an expected type (the project setting
+   * `expected_event_types`), before and in the evaluated range: such a day does not fire (it is
+   * explained by the event) and is left out of every later day's frame, the scale's included.
+   * Absent: no event covers any day.
+   */
+  covered?: ReadonlyMap<number, CoveringEvent>;
+}
+
+/** The context event that covers a day (the first by event_date, then id, where several do). */
+export interface CoveringEvent {
+  id: string;
+  title: string;
+  event_type: string;
 }
 
 /** A deviation that can still be the largest of a later window: its day and |value − expected|. */
@@ -112,6 +126,8 @@ export interface EvaluatedPoint {
   precedent: number | null;
   /** Set by the project pass (anomalies.explained.ts): the fired series that explains this one. */
   explainedBy?: { channel: string; metric: string };
+  /** The context event that explains a day that would have fired (status explained). */
+  explainedByEvent?: CoveringEvent;
 }
 
 /** The largest deviation of days ≥ since (the front of the deque, after dropping older days). */
@@ -160,7 +176,11 @@ export function evaluateSeries(
   fast?.begin(lookback + 1);
   // The excluded flag of each point (a Set lookup per frame day per day cost more than the rest).
   const out = fast ? new Uint8Array(points.length) : null;
-  if (out) for (let j = 0; j < points.length; j += 1) out[j] = state.excluded.has(points[j]!.d) ? 1 : 0;
+  // 2: a day an event covers, out of the scale's frame too (a known effect is not noise).
+  const covered = state.covered;
+  if (out)
+    for (let j = 0; j < points.length; j += 1)
+      out[j] = covered?.has(points[j]!.d) ? 2 : state.excluded.has(points[j]!.d) ? 1 : 0;
   let lo = 0;
   for (let i = 0; i < points.length; i += 1) {
     const pt = points[i]!;
@@ -178,6 +198,7 @@ export function evaluateSeries(
         const q = points[j]!;
         if (t - q.d > preceding || t - q.d < nearest || (t - q.d) % step !== 0) continue;
         if (anchor !== null && q.d < anchor) continue;
+        if (out[j] === 2) continue;
         fast.ad[nAll] = q.d;
         fast.av[nAll] = q.value;
         nAll += 1;
@@ -189,7 +210,7 @@ export function evaluateSeries(
       profile = p.seasonality === 'auto' ? fast.weekly(points, lo, i, p) : null;
       fit = n >= 1 ? fast.fit(n, nAll, t, p, profile) : null;
     } else {
-      const f = referenceDay(points, lo, i, t, anchor, p, state.excluded);
+      const f = referenceDay(points, lo, i, t, anchor, p, state.excluded, covered);
       n = f.n;
       profile = f.profile;
       fit = f.fit;
@@ -222,7 +243,11 @@ export function evaluateSeries(
     // hair is what a noisy series sets every few hundred days, not news.
     const unprecedented = continuing || precedent === null || deviation > precedent * (1 + p.precedent_margin);
     const candidate = trained && !lowVolume && bigEnough && pastThreshold;
-    const fired = candidate && unprecedented;
+    // A known calendar effect or a planned push the team recorded is not news: the day would fire
+    // but the event explains it.
+    const event = state.covered?.get(t);
+    const wouldFire = candidate && unprecedented;
+    const fired = wouldFire && !event;
     const score = expected === null ? 0 : scoreOf(z, pt.value !== expected);
     const row: EvaluatedPoint = {
       d: t,
@@ -243,21 +268,27 @@ export function evaluateSeries(
           ? 'insufficient_training'
           : fired
             ? 'fired'
-            : candidate
-              ? 'precedented'
-              : 'ok',
+            : wouldFire
+              ? 'explained'
+              : candidate
+                ? 'precedented'
+                : 'ok',
       score,
       severity: fired ? severityOf(score) : null,
       kind: fired ? direction : null,
-      // Low-volume ratios are noise: kept out of later baselines as fired days are.
-      excluded: lowVolume || (fired && p.exclude_anomalies),
+      // Low-volume ratios are noise: kept out of later baselines as fired days are. Days an event
+      // covers are left out whether they would fire or not, of the scale's frame too: a holiday
+      // week's lift below the threshold would otherwise raise the level and the scale of the
+      // weeks after it (the post-holiday level shift of the synthetic series went unseen).
+      excluded: lowVolume || event !== undefined || (fired && p.exclude_anomalies),
       anchor,
       runDays: 0,
       precedent,
     };
+    if (wouldFire && event) row.explainedByEvent = event;
     if (row.excluded) {
       state.excluded.add(t);
-      if (out) out[i] = 1;
+      if (out && out[i] !== 2) out[i] = 1;
     }
     if (fired && direction) {
       const r = state.run;
@@ -288,6 +319,8 @@ export function evaluateSeries(
     } else state.run = null;
     // Every day judged on a full baseline is a deviation this series has made, fired or not
     // (a recurring spike is what the series does), unless people confirmed it was an incident.
+    // Days an event explains count too: a swing this large came with a holiday once, so the same
+    // swing without one is not news either (measured: docs/api.md, "Defaults and why").
     if (trained && !lowVolume && direction && !state.confirmed?.has(t))
       pushPrecedent(precedents[direction], t, deviation);
     rows.push(row);

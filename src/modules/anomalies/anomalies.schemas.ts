@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EventType } from '../context-events/context-events.schemas.js';
 import { CalendarDate } from '../money/calendar.js';
 import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
 
@@ -62,6 +63,9 @@ export const DEFAULT_SETTINGS = {
   // records by a hair (a recurring spike 0.1% above the last one).
   precedent_margin: 0.04,
   explain_related: true,
+  // Days a holiday the team recorded covers do not fire (docs/api.md, step 8b). Not promotions: a
+  // drop during a sale is news (the demo's video outage fell in its spring sale and was hidden).
+  expected_event_types: ['holiday'] as string[],
 };
 
 /** The ratio KPIs and the count behind each: a ratio over few of them is noise. */
@@ -183,6 +187,14 @@ export const AnomalySettingsInput = z
         'A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a ' +
           'channel) is reported as explained by it, not as an anomaly of its own (default true).',
       ),
+    expected_event_types: z
+      .array(EventType)
+      .max(50)
+      .optional()
+      .describe(
+        'Context event types whose active window explains the days it covers: such a day does not fire (status ' +
+          'explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off).',
+      ),
     seasonal_weeks: z
       .number()
       .int()
@@ -251,6 +263,7 @@ export interface EffectiveSettings {
   precedent_days: number;
   precedent_margin: number;
   explain_related: boolean;
+  expected_event_types: string[];
   seasonal_weeks: number;
   threshold: number;
   min_training_days: number;
@@ -276,6 +289,7 @@ export const AnomalySettingsOutput = z.object({
     precedent_days: z.number(),
     precedent_margin: z.number(),
     explain_related: z.boolean(),
+    expected_event_types: z.array(z.string()),
     seasonal_weeks: z.number(),
     threshold: z.number(),
     min_training_days: z.number(),
@@ -360,6 +374,11 @@ export const GetMetricSeriesToolInput = z
   .strict();
 export type GetMetricSeriesToolInput = z.infer<typeof GetMetricSeriesToolInput>;
 
+/** The context event that explains a day that would have fired (expected_event_types). */
+const ExplainedByEvent = z
+  .object({ id: z.string(), title: z.string(), event_type: z.string() })
+  .describe('The context event of an expected type whose active window explains the day (status explained).');
+
 export const MetricSeriesPoint = z.object({
   date: z.string(),
   value: z.number(),
@@ -372,6 +391,7 @@ export const MetricSeriesPoint = z.object({
   fired: z.boolean(),
   precedent: z.number().nullable(),
   explained_by: z.object({ channel: z.string(), metric: z.string() }).nullable(),
+  explained_by_event: ExplainedByEvent.nullable(),
 });
 
 export const MetricSeriesShape = {
@@ -457,7 +477,7 @@ export const AnomalyDay = z.object({
     .string()
     .describe(
       'ok, fired, precedented (past the threshold but not beyond the precedent), explained (past the threshold, ' +
-        'explained by another series that fired), insufficient_training or insufficient_volume.',
+        'explained by another series that fired or by a context event), insufficient_training or insufficient_volume.',
     ),
   excluded: z.boolean().describe('Left out of later baselines.'),
   model: z.string(),
@@ -466,6 +486,7 @@ export const AnomalyDay = z.object({
     .nullable()
     .describe('The largest same-side |value − expected| of the precedent window the day was held against.'),
   explained_by: ExplainedBy.nullable().describe('The fired series that explains the day (status explained).'),
+  explained_by_event: ExplainedByEvent.nullable(),
 });
 
 export const AnomalyIdParams = z.object({

@@ -172,6 +172,7 @@ export class AnomaliesService {
       fired: r.fired,
       precedent: r.precedent,
       explained_by: r.explainedBy ?? null,
+      explained_by_event: r.explainedByEvent ?? null,
     }));
     const currency = (await repo.kpiCurrency(this.db, projectId, from, to)) ?? resolved.project.reporting_currency;
     return {
@@ -243,9 +244,18 @@ export class AnomaliesService {
     }
     const [anomaly] = await this.withEvents(row.project_id, [row]);
     const days = (await episodes.episodeDays(this.db, row)).map(
-      ({ explained_by_channel: channel, explained_by_metric: metric, ...day }) => ({
+      ({
+        explained_by_channel: channel,
+        explained_by_metric: metric,
+        explained_by_event: event,
+        explained_by_event_title: title,
+        explained_by_event_type: eventType,
+        ...day
+      }) => ({
         ...day,
         explained_by: channel && metric ? { channel, metric } : null,
+        // A deleted event keeps its id until the day is evaluated again: named by id alone.
+        explained_by_event: event ? { id: event, title: title ?? event, event_type: eventType ?? '' } : null,
       }),
     );
     const movedWithIt = await episodes.explainedBy(this.db, row);
@@ -327,6 +337,8 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     precedent_days: base.precedent_days,
     precedent_margin: base.precedent_margin,
     explain_related: base.explain_related,
+    // One spelling per type, each once (the schema normalized them; a stored list may repeat one).
+    expected_event_types: [...new Set(base.expected_event_types)],
     threshold: base.threshold,
     min_training_days: base.min_training_days,
     min_relative_change: base.min_relative_change,

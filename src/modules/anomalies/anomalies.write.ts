@@ -31,7 +31,7 @@ export function openSink(tx: SqlExecutor, s: EffectiveSettings): RowSink {
 const COLUMNS = `project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size, window_from,
   window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change, watch, direction, fired,
   score, severity, kind, status, excluded, anchor_date, run_days, model, precedent, explained_by_channel,
-  explained_by_metric`;
+  explained_by_metric, explained_by_event`;
 
 const COPY_SQL = `COPY anomalies_daily (${COLUMNS}) FROM STDIN (FORMAT binary)`;
 
@@ -142,10 +142,10 @@ class CopySink implements RowSink {
       this.started = true;
     }
     for (const r of series.rows) {
-      // A row's fixed-size part (30 lengths, 11 floats, 7 four-byte values, 2 booleans) with
+      // A row's fixed-size part (31 lengths, 11 floats, 7 four-byte values, 2 booleans) with
       // room to spare; text() makes room for its own bytes.
       this.room(256);
-      this.buf.writeInt16BE(30, this.at);
+      this.buf.writeInt16BE(31, this.at);
       this.at += 2;
       this.text(project);
       this.date(r.d);
@@ -179,6 +179,7 @@ class CopySink implements RowSink {
       this.float(r.precedent);
       this.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
       this.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
+      this.text(r.explainedByEvent ? this.str(r.explainedByEvent.id) : null);
       this.rows += 1;
       if (r.fired) this.fired += 1;
     }
@@ -210,12 +211,12 @@ const BATCH_ROWS = 20_000;
 const INSERT_SQL = `INSERT INTO anomalies_daily (${COLUMNS})
   SELECT p, DATE '2000-01-03' + d, m, c, v, e, sc, n, DATE '2000-01-03' + wf, DATE '2000-01-03' + wt, $20, z, rel,
     ($21::float8[])[mi], ($22::float8[])[mi], ($23::float8[])[mi], ($24::text[])[mi], dir, f, score, sev, k, st, ex,
-    DATE '2000-01-03' + an, rd, mo, pr, xc, xm
+    DATE '2000-01-03' + an, rd, mo, pr, xc, xm, xe
   FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[],
     $9::int[], $10::int[], $11::float8[], $12::float8[], $13::text[], $14::bool[], $15::float8[], $16::text[],
     $17::text[], $18::text[], $19::bool[], $25::int[], $26::int[], $27::text[], $28::int[], $29::float8[],
-    $30::text[], $31::text[])
-    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm)`;
+    $30::text[], $31::text[], $32::text[])
+    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm, xe)`;
 
 /** Batches of column arrays: one statement per BATCH_ROWS rows (the store without COPY). */
 class UnnestSink implements RowSink {
@@ -233,7 +234,7 @@ class UnnestSink implements RowSink {
   }
 
   private static columns(): unknown[][] {
-    return Array.from({ length: 26 }, () => []);
+    return Array.from({ length: 27 }, () => []);
   }
 
   add(series: SeriesRows): Promise<void> | undefined {
@@ -267,6 +268,7 @@ class UnnestSink implements RowSink {
         row.precedent,
         row.explainedBy?.channel ?? null,
         row.explainedBy?.metric ?? null,
+        row.explainedByEvent?.id ?? null,
       ];
       for (let k = 0; k < values.length; k += 1) c[k]!.push(values[k]);
       this.pending += 1;
@@ -278,7 +280,7 @@ class UnnestSink implements RowSink {
 
   private async flush(): Promise<void> {
     if (!this.pending) return;
-    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm] =
+    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm, xe] =
       this.cols;
     this.cols = UnnestSink.columns();
     this.pending = 0;
@@ -315,6 +317,7 @@ class UnnestSink implements RowSink {
       pr,
       xc,
       xm,
+      xe,
     ]);
   }
 

@@ -5,7 +5,7 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { insertEvents, type NewEvent } from './context-events.repo.js';
 import type { EVENT_TYPES } from './context-events.schemas.js';
 
-interface DemoEvent {
+export interface DemoEvent {
   key: string;
   daysAgo: number;
   lastsDays?: number;
@@ -20,7 +20,7 @@ interface DemoEvent {
  * with the incidents the demo provider injects (providers/demo.provider.ts DEMO_INCIDENTS: 3, 9,
  * 17 and 24 days ago), the rest are context without a visible spike, as in real life.
  */
-const DEMO_EVENTS: DemoEvent[] = [
+export const DEMO_EVENTS: DemoEvent[] = [
   {
     key: 'spring_sale',
     daysAgo: 27,
@@ -82,6 +82,15 @@ const DEMO_EVENTS: DemoEvent[] = [
   },
 ];
 
+/** The days of a demo event as seeded on `today` (bench/detection/tune.ts reads them too). */
+export function demoEventDays(e: DemoEvent, today: string) {
+  return {
+    event_date: addDays(today, -e.daysAgo),
+    end_date: e.lastsDays ? addDays(today, -e.daysAgo + e.lastsDays) : null,
+    impact_window_days: e.impact ?? 7,
+  };
+}
+
 /** Idempotent: fixed ids per project, so a second run inserts nothing. */
 export function contextEventsDemoSeeder(db: Database, projects: ProjectsService) {
   return async (ctx: RequestContext, projectId: string): Promise<void> => {
@@ -95,9 +104,7 @@ export function contextEventsDemoSeeder(db: Database, projects: ProjectsService)
       event_type: e.type,
       title: e.title,
       description: e.description,
-      event_date: addDays(today, -e.daysAgo),
-      end_date: e.lastsDays ? addDays(today, -e.daysAgo + e.lastsDays) : null,
-      impact_window_days: e.impact ?? 7,
+      ...demoEventDays(e, today),
       actor: 'demo-seed',
       now,
     }));

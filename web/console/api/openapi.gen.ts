@@ -2741,6 +2741,11 @@ export interface operations {
                                 channel: string;
                                 metric: string;
                             } | null;
+                            explained_by_event: {
+                                event_type: string;
+                                id: string;
+                                title: string;
+                            } | null;
                             fired: boolean;
                             kind: string | null;
                             model: string;
@@ -2749,7 +2754,7 @@ export interface operations {
                             relative_change: number | null;
                             score: number;
                             severity: string | null;
-                            /** @description ok, fired, precedented (past the threshold but not beyond the precedent), explained (past the threshold, explained by another series that fired), insufficient_training or insufficient_volume. */
+                            /** @description ok, fired, precedented (past the threshold but not beyond the precedent), explained (past the threshold, explained by another series that fired or by a context event), insufficient_training or insufficient_volume. */
                             status: string;
                             training_size: number;
                             value: number;
@@ -3224,6 +3229,8 @@ export interface operations {
                                 direction?: "spike" | "drop" | "both";
                                 /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
+                                /** @description Context event types whose active window explains the days it covers: such a day does not fire (status explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off). */
+                                expected_event_types?: string[];
                                 /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
                                 explain_related?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
@@ -3381,6 +3388,8 @@ export interface operations {
                                 direction?: "spike" | "drop" | "both";
                                 /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                                 exclude_anomalies?: boolean;
+                                /** @description Context event types whose active window explains the days it covers: such a day does not fire (status explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off). */
+                                expected_event_types?: string[];
                                 /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
                                 explain_related?: boolean;
                                 /** @description Consecutive fired days that make a level shift (default 5). */
@@ -3563,6 +3572,11 @@ export interface operations {
                                 channel: string;
                                 metric: string;
                             } | null;
+                            explained_by_event: {
+                                event_type: string;
+                                id: string;
+                                title: string;
+                            } | null;
                             fired: boolean;
                             precedent: number | null;
                             score: number;
@@ -3619,6 +3633,7 @@ export interface operations {
                             baseline: string;
                             direction: string;
                             exclude_anomalies: boolean;
+                            expected_event_types: string[];
                             explain_related: boolean;
                             level_shift_days: number;
                             level_shifts: boolean;
@@ -3659,6 +3674,8 @@ export interface operations {
                             direction?: "spike" | "drop" | "both";
                             /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
+                            /** @description Context event types whose active window explains the days it covers: such a day does not fire (status explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off). */
+                            expected_event_types?: string[];
                             /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
                             explain_related?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
@@ -3827,6 +3844,8 @@ export interface operations {
                     direction?: "spike" | "drop" | "both";
                     /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                     exclude_anomalies?: boolean;
+                    /** @description Context event types whose active window explains the days it covers: such a day does not fire (status explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off). */
+                    expected_event_types?: string[];
                     /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
                     explain_related?: boolean;
                     /** @description Consecutive fired days that make a level shift (default 5). */
@@ -3970,6 +3989,7 @@ export interface operations {
                             baseline: string;
                             direction: string;
                             exclude_anomalies: boolean;
+                            expected_event_types: string[];
                             explain_related: boolean;
                             level_shift_days: number;
                             level_shifts: boolean;
@@ -4010,6 +4030,8 @@ export interface operations {
                             direction?: "spike" | "drop" | "both";
                             /** @description Leave fired days out of later baselines (default true; Elementary: anomaly_exclude_metrics). */
                             exclude_anomalies?: boolean;
+                            /** @description Context event types whose active window explains the days it covers: such a day does not fire (status explained, naming the event) and is left out of later baselines (default ["holiday"]; [] turns it off). */
+                            expected_event_types?: string[];
                             /** @description A day that fired with a series that explains it (a ratio with its numerator or denominator, the total with a channel) is reported as explained by it, not as an anomaly of its own (default true). */
                             explain_related?: boolean;
                             /** @description Consecutive fired days that make a level shift (default 5). */
