@@ -12,7 +12,11 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.woff2': 'font/woff2',
 };
-/** Text assets are sent gzipped to clients that accept it; compressed once at start. */
+/**
+ * Text assets are sent gzipped to clients that accept it, compressed once, on the first request
+ * that can take it: at level 9 that is ~9 ms of CPU for the whole console, which every start paid
+ * (and every test service) though most never serve it.
+ */
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json']);
 
 export interface ConsoleAsset {
@@ -21,6 +25,28 @@ export interface ConsoleAsset {
   type: string;
   /** Hashed file names never change content: cache them for good; the shell is revalidated. */
   immutable: boolean;
+}
+
+class AssetFile implements ConsoleAsset {
+  readonly type: string;
+  readonly immutable: boolean;
+  private compressed: Buffer | undefined;
+
+  constructor(
+    readonly body: Buffer,
+    private readonly compressible: boolean,
+    ext: string,
+    rel: string,
+  ) {
+    this.type = TYPES[ext] ?? 'application/octet-stream';
+    this.immutable = rel.startsWith('assets/');
+  }
+
+  get gzip(): Buffer | undefined {
+    if (!this.compressible) return undefined;
+    this.compressed ??= gzipSync(this.body, { level: 9 });
+    return this.compressed;
+  }
 }
 
 /**
@@ -36,12 +62,7 @@ export class ConsoleAssets {
       for (const rel of walk(dir)) {
         const ext = path.extname(rel);
         const body = fs.readFileSync(path.join(dir, rel));
-        files.set(rel, {
-          body,
-          gzip: COMPRESSIBLE.has(ext) && body.length > 512 ? gzipSync(body, { level: 9 }) : undefined,
-          type: TYPES[ext] ?? 'application/octet-stream',
-          immutable: rel.startsWith('assets/'),
-        });
+        files.set(rel, new AssetFile(body, COMPRESSIBLE.has(ext) && body.length > 512, ext, rel));
       }
     }
     return new ConsoleAssets(files);

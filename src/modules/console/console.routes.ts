@@ -48,7 +48,8 @@ export function consoleRoutes(config: Config, urls: PublicUrls, assets: ConsoleA
     reply.headers(headers);
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     let body = asset.body;
-    let gzip = asset.gzip;
+    // Compressed on the first request that can take it (console.assets.ts).
+    let gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) ? asset.gzip : undefined;
     const prefix = urls.pathPrefix(request.raw);
     if (asset === assets.shell && prefix) {
       // Behind a proxy's path prefix the shell's absolute asset URLs gain that prefix.
@@ -57,7 +58,7 @@ export function consoleRoutes(config: Config, urls: PublicUrls, assets: ConsoleA
     }
     reply.type(asset.type).header('vary', 'accept-encoding');
     reply.header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    if (gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    if (gzip) {
       return reply.header('content-encoding', 'gzip').send(gzip);
     }
     return reply.send(body);
