@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { DEMO_TIMEZONE } from '../../src/modules/demo/demo.service.js';
+import { dayInZone } from '../../src/modules/providers/dates.js';
 import type { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { api, startService } from './service.js';
 import {
@@ -20,23 +22,25 @@ import {
  * copying a store that holds it takes ~0.1 s. Suites about the seeding itself (test/demo/,
  * test/anomalies/demo.test.ts) still seed a new store.
  *
- * Built once per worker and store kind, on the worker's own clock, so "today" in the copy is the
- * day the suite runs (a run that crosses midnight UTC would see yesterday's demo, as a suite that
- * seeded just before midnight did). PGlite: a plain tar of the data directory after a CHECKPOINT,
+ * Built once per worker, store kind and demo day (today in the demo project's timezone, on the
+ * worker's own clock), so "today" in the copy is the day the suite runs, also in a run that crosses
+ * midnight there. PGlite: a plain tar of the data directory after a CHECKPOINT,
  * opened like the migrated template (pglite-template-fs.ts). PostgreSQL: a database kept as the
  * template of the copies, named after the run's template so that the run's teardown drops it.
  */
-const built = new Map<StoreKind, Promise<string>>();
+const built = new Map<string, Promise<string>>();
 
 /** A new store holding the settled demo. */
 export async function openDemoDatabase(kind: StoreKind): Promise<TestDatabase> {
-  let template = built.get(kind);
+  const day = dayInZone(new Date(), DEMO_TIMEZONE);
+  const key = `${kind} ${day}`;
+  let template = built.get(key);
   // A rerun in watch mode removes what the run before built (global-setup.ts): build it again.
   if (template && !(await stillThere(kind, await template.catch(() => '')))) template = undefined;
   if (!template) {
-    template = build(kind);
-    built.set(kind, template);
-    template.catch(() => built.delete(kind));
+    template = build(kind, day);
+    built.set(key, template);
+    template.catch(() => built.delete(key));
   }
   const source = await template;
   if (kind === 'pglite') return openPgliteStore(source);
@@ -54,7 +58,7 @@ async function stillThere(kind: StoreKind, source: string): Promise<boolean> {
 }
 
 /** The settled demo: a tar file (PGlite) or a database name (PostgreSQL). */
-async function build(kind: StoreKind): Promise<string> {
+async function build(kind: StoreKind, day: string): Promise<string> {
   const store =
     kind === 'pglite'
       ? await openTestDatabase('pglite')
@@ -68,7 +72,7 @@ async function build(kind: StoreKind): Promise<string> {
       const pglite = (service.store.db as PgliteDatabase).pglite;
       await pglite.exec('CHECKPOINT');
       const tar = new Uint8Array(await ((await pglite.dumpDataDir('none')) as Blob).arrayBuffer());
-      const file = path.join(inject('runDir'), `demo-store-${process.pid}.tar`);
+      const file = path.join(inject('runDir'), `demo-store-${process.pid}-${day}.tar`);
       fs.writeFileSync(file, tar);
       await service.store.drop();
       return file;

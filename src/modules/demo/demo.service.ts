@@ -6,6 +6,9 @@ export const DEMO_PROJECT_ID = 'proj_demo';
 /** Each module that has demo content contributes one seeder; they run in registration order. */
 export type DemoSeeder = (ctx: RequestContext, projectId: string) => Promise<void>;
 
+/** The demo project's timezone: its "today" (the backfill's last day) is a day there. */
+export const DEMO_TIMEZONE = 'America/New_York';
+
 export class DemoSeed {
   private readonly seeders: { name: string; seed: DemoSeeder }[] = [];
 
@@ -27,7 +30,7 @@ export class DemoSeed {
         id: DEMO_PROJECT_ID,
         name: 'Demo: Northwind Outdoor marketing',
         reporting_currency: 'USD',
-        timezone: 'America/New_York',
+        timezone: DEMO_TIMEZONE,
       });
     }
     const seeded: string[] = [];
