@@ -245,11 +245,21 @@ const phaseText = (p: EvaluationPhases) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 const file = path.join(root, 'BENCHMARKS.md');
+const COLD_LINE = '- one new day, all series, with no saved deques';
+const PHASES_LINE = '- where the time went (ms;';
 // A run of one store keeps the other store's row (and its note) from the previous --write.
 const previous = readBenchmarkSection(file, 'anomalies');
 const keptRows = previous
   .split('\n')
   .filter((l) => /^\| (postgres|pglite) \|/.test(l) && !results.some((r) => l.startsWith(`| ${r.store} |`)));
+const keptStores = keptRows.map((l) => l.split('|')[1]!.trim());
+/** A kept store's part of one of the previous section's lines (`<store> <figures>`, in `sep`-joined parts). */
+function keptParts(prefix: string, sep: string): string[] {
+  const line = previous.split('\n').find((l) => l.startsWith(prefix));
+  if (!line) return [];
+  const figures = line.slice(line.indexOf('): ') + 3).replace(/\.$/, '');
+  return figures.split(sep).filter((part) => keptStores.some((store) => part.startsWith(`${store} `)));
+}
 const table = [
   '| store | series | points | bare window pass | full evaluation (rows written) | full / bare | one new day, all series | one new day, one project |',
   '|---|---|---|---|---|---|---|---|',
@@ -279,8 +289,8 @@ if (args.write) {
     '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot, project totals and partition keys) over the same table, aggregated in the database: the statistics alone, nothing written.',
     '- full: every date of every project through the real evaluation (`evaluate` in src/modules/anomalies/anomalies.evaluate.ts, as the service calls it: points and state read per pass of up to 8,000 project-days, the rule per series in TypeScript, the rows written by binary COPY on PostgreSQL while the next project is computed and by batched INSERTs on PGlite, then the episodes), every row of `anomalies_daily`.',
     '- one new day, all series: the new date of every project in one evaluation (one pass: 56 days of points, the state rows, the precedent deques the full pass saved); one project: what one ingestion run triggers (mean of 10).',
-    `- one new day, all series, with no saved deques (the precedents read back from the stored rows, as the first evaluation after an upgrade or after more than seven days without one does; here over the ${DAYS} days the bench holds, of the ${settings.precedent_days} the read-back may span): ${results.map((r) => `${r.store} ${fmt(r.day_cold_s)} s`).join(', ')}.`,
-    `- where the time went (ms; best full pass / best one-day pass; rule = the rule, the explained pass and encoding the rows, write = waiting for the store): ${results.map((r) => `${r.store} ${phaseText(r.phases.full)} / ${phaseText(r.phases.day)}`).join('; ')}.`,
+    `${COLD_LINE} (the precedents read back from the stored rows, as the first evaluation after an upgrade or after more than seven days without one does; here over the ${DAYS} days the bench holds, of the ${settings.precedent_days} the read-back may span): ${[...keptParts(COLD_LINE, ', '), ...results.map((r) => `${r.store} ${fmt(r.day_cold_s)} s`)].join(', ')}.`,
+    `${PHASES_LINE} best full pass / best one-day pass; rule = the rule, the explained pass and encoding the rows, write = waiting for the store): ${[...keptParts(PHASES_LINE, '; '), ...results.map((r) => `${r.store} ${phaseText(r.phases.full)} / ${phaseText(r.phases.day)}`)].join('; ')}.`,
     '',
   ].join('\n');
   writeBenchmarkSection(file, 'anomalies', section);
