@@ -12,7 +12,7 @@ export function contextEventTools(events: ContextEventsService) {
       name: 'add_context_event',
       title: 'Add a context event',
       description:
-        'Records something that happened to a project and may explain its numbers (a release, promotion, outage, tracking change…); anomaly and insight answers then cite it.',
+        'Records something that happened to a project and may explain its numbers (a release, promotion, outage, tracking change…); anomaly and insight answers then cite it. Days a holiday covers (the types in the anomaly setting expected_event_types) do not fire as anomalies.',
       input: AddEventToolInput,
       view: 'events',
       permission: 'context.write',
