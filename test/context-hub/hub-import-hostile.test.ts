@@ -262,6 +262,7 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
         heapGrowth: peakHeap - base.heapUsed,
         probes: probed.probes,
         maxDelayMs: probed.maxDelayMs,
+        workMs: probed.turns.longestWorkMs,
         durationMs: probed.durationMs,
       };
     } finally {
@@ -282,10 +283,15 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
     expect(answer.text.length).toBeLessThan(ANSWER_BYTES);
     expect(answer.rssGrowth).toBeLessThan(MEMORY_BYTES);
     expect(answer.heapGrowth).toBeLessThan(MEMORY_BYTES);
-    // The loop turned while the archive was read: no turn took more than half the request.
+    // The loop turned while the archive was read: no turn held the request's own work for more
+    // than half of it. A turn counts as the main thread's CPU time less GC pauses
+    // (loop-turns.ts): on the wall clock, one GC pause or descheduling on the loaded 2-core CI
+    // machine made a 200 ms turn of a 213 ms request (CI of a6c5b56, PostgreSQL).
     if (answer.durationMs > 200) {
       expect(answer.probes).toBeGreaterThan(0);
-      expect(answer.maxDelayMs).toBeLessThan(answer.durationMs / 2);
+      expect(answer.workMs, `longest wall-clock turn ${answer.maxDelayMs.toFixed(0)} ms`).toBeLessThan(
+        answer.durationMs / 2,
+      );
     }
     expect((await exportOf()).equals(before)).toBe(true);
     expect(await auditLength()).toBe(audited);
