@@ -42,6 +42,19 @@ function entriesOf(tar: Uint8Array): TarEntry[] {
   return entries;
 }
 
+/** An Emscripten in-memory filesystem node, as far as this file touches it. */
+interface MemNode {
+  node_ops: { mknod(parent: MemNode, name: string, mode: number, dev: number): MemNode };
+  contents: unknown;
+  usedBytes: number;
+  atime: number;
+  mtime: number;
+}
+
+/** The modes FS.mkdir and FS.writeFile give (S_IFDIR | 0777, S_IFREG | 0666). */
+const DIRECTORY_MODE = 0o40777;
+const FILE_MODE = 0o100666;
+
 /** Each template (the migrated one, the demo: demo-store.ts), read and indexed once per worker. */
 const loaded = new Map<string, { mtimeMs: number; tar: Uint8Array; entries: TarEntry[] }>();
 
@@ -69,8 +82,9 @@ const MAX_SPARES = 2;
  * own `loadDataDir` reads a Blob into a buffer, untars it into copies and writes each file through
  * the filesystem's write path: ~0.65 s of CPU per store. Here one copy of the plain tar is made per
  * store and each file's contents is a view of it (the store owns its copy, so its writes land
- * there): ~0.4 s. What the store holds is byte for byte the same. `release()`, once the store is
- * closed (never before: its files are views of the copy), gives the copy back for a later store.
+ * there): ~0.4 s with a path resolved per file, ~0.25 s with the nodes made under their parents.
+ * What the store holds is byte for byte the same. `release()`, once the store is closed (never
+ * before: its files are views of the copy), gives the copy back for a later store.
  */
 export function templateFilesystem(plainTar: string): { filesystem: MemoryFS; release(): void } {
   const { tar, entries } = template(plainTar);
@@ -83,15 +97,30 @@ export function templateFilesystem(plainTar: string): { filesystem: MemoryFS; re
       own = takeSpare(tar.length) ?? new Uint8Array(tar.length);
       own.set(tar);
       FS.mkdirTree(PGDATA);
+      // The nodes are made through the in-memory filesystem's own `mknod` under their parent node,
+      // which is what FS.mkdir and FS.writeFile end in, without resolving and normalizing a path
+      // three times per file (mkdirTree, writeFile, utime): ~0.18 s of CPU per store before.
+      const folders = new Map<string, MemNode>([['', FS.lookupPath(PGDATA).node as MemNode]]);
+      const folder = (rel: string): MemNode => {
+        const known = folders.get(rel);
+        if (known) return known;
+        const cut = rel.lastIndexOf('/');
+        const parent = folder(cut < 0 ? '' : rel.slice(0, cut));
+        const node = parent.node_ops.mknod(parent, rel.slice(cut + 1), DIRECTORY_MODE, 0);
+        folders.set(rel, node);
+        return node;
+      };
       for (const entry of entries) {
-        const target = entry.path ? `${PGDATA}/${entry.path}` : PGDATA;
         if (entry.directory) {
-          FS.mkdirTree(target);
+          folder(entry.path);
           continue;
         }
-        FS.mkdirTree(target.slice(0, target.lastIndexOf('/')));
-        FS.writeFile(target, own.subarray(entry.offset, entry.offset + entry.size), { canOwn: true });
-        FS.utime(target, entry.mtime * 1000, entry.mtime * 1000);
+        const cut = entry.path.lastIndexOf('/');
+        const parent = folder(cut < 0 ? '' : entry.path.slice(0, cut));
+        const node = parent.node_ops.mknod(parent, entry.path.slice(cut + 1), FILE_MODE, 0);
+        node.contents = own.subarray(entry.offset, entry.offset + entry.size);
+        node.usedBytes = entry.size;
+        node.atime = node.mtime = entry.mtime * 1000;
       }
     }
   })();
