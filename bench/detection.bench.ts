@@ -59,6 +59,7 @@ const PREVIOUS_RULE = {
   exclude_anomalies: false,
   level_shifts: false,
   precedent_days: 0,
+  sustained_days: 1,
   explain_related: false,
   // The events are there for every detector; the earlier rules had no use for them.
   expected_event_types: [],
@@ -68,6 +69,11 @@ const DETECTORS: Detector[] = [
   { name: 'default rule', settings: {} },
   // What the holidays recorded as context events contribute (NAB has none: the same as the default).
   { name: 'default rule, events ignored (`expected_event_types: []`)', settings: { expected_event_types: [] } },
+  // The default before sustained moves and the side margins (2026-11-28, afternoon).
+  {
+    name: 'the default before (`sustained_days: 1, precedent_margin: 0.04`)',
+    settings: { sustained_days: 1, precedent_margin: 0.04 },
+  },
   { name: 'previous rule', settings: PREVIOUS_RULE },
   {
     // Elementary's volume/column anomaly tests: mean and standard deviation of the trailing

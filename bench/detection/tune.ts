@@ -58,6 +58,9 @@ export function paramsFor(metric: Metric, o: Overrides = overrides): RuleParams 
     level_shift_days: s.level_shift_days,
     precedent_days: s.precedent_days,
     precedent_margin: s.precedent_margin,
+    // As the service's effective settings: precedent_margin given alone is both sides'.
+    precedent_margin_drop: o.precedent_margin_drop ?? o.precedent_margin ?? s.precedent_margin_drop,
+    sustained_days: s.sustained_days,
     threshold: s.threshold,
     direction: s.direction,
     min_relative_change: s.min_relative_change,
@@ -169,11 +172,16 @@ function synthetic(): void {
       for (const r of rows.filter((x) => x.fired || x.explainedByEvent))
         console.log(`  ${s.name} ${addDays('2000-01-03', r.d)} ${r.status} z ${r.z?.toFixed(2)}`);
     const starts = flag('days') ? new Set(rows.filter((r) => r.fired).map((r) => r.d)) : episodeStarts(rows);
-    return scoreFile(
+    const scored = scoreFile(
       s.rows.map((r) => r.date),
       s.rows.map((r) => starts.has(dayNumber(r.date))),
       s.windows,
     );
+    if (flag('per-file'))
+      console.log(
+        `  ${s.name.padEnd(32)} ${scored.score.toFixed(2).padStart(7)} (null ${scored.nullScore}) det ${scored.detectionsInWindows}+${scored.detectionsOutside} win ${scored.detectedWindows}/${scored.scoredWindows}  first days ${[...starts].map((d) => addDays('2000-01-03', d)).join(' ')}`,
+      );
+    return scored;
   });
   console.log(`${'synthetic'.padEnd(22)} ${fmt(scoreCorpus(scored))}`);
 }

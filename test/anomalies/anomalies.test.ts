@@ -114,7 +114,9 @@ describe.each(STORES)('anomaly surveillance [%s]', (store) => {
       level_shifts: true,
       level_shift_days: 5,
       precedent_days: 1460,
-      precedent_margin: 0.04,
+      precedent_margin: 0.08,
+      precedent_margin_drop: 0.04,
+      sustained_days: 2,
     });
     expect(get.body.effective.metrics.find((m: any) => m.metric === 'cvr')).toMatchObject({
       min_volume: 100,

@@ -14,7 +14,7 @@ import {
 // number: a -0 where the reference has 0 is a difference), on series built to reach the corners:
 // ties, runs of zeros of both signs, gaps, weekly patterns, trends, level shifts and spikes, and
 // settings and carried state that change the frame (exclusion, anchors, runs, precedents, days
-// context events cover).
+// context events cover, the quiet days a sustained move adds up with).
 
 const DEFAULTS: RuleParams = {
   baseline: 'robust',
@@ -25,7 +25,9 @@ const DEFAULTS: RuleParams = {
   level_shifts: true,
   level_shift_days: 5,
   precedent_days: 1460,
-  precedent_margin: 0.04,
+  precedent_margin: 0.08,
+  precedent_margin_drop: 0.04,
+  sustained_days: 2,
   threshold: 3.5,
   direction: 'both',
   min_relative_change: 0.05,
@@ -74,6 +76,8 @@ function settings(rnd: () => number): RuleParams {
     min_training_days: pick([1, 7, 14]),
     min_volume: pick([null, null, 50]),
     precedent_margin: pick([0, 0.04, 0.5]),
+    precedent_margin_drop: pick([0, 0.04, 0.5]),
+    sustained_days: pick([1, 2, 3]),
   };
 }
 
@@ -105,6 +109,13 @@ function state(points: SeriesPoint[], fromIndex: number, rnd: () => number): Ser
       drop: [{ d: from - 90, size: 25 }],
     };
   if (rnd() < 0.3) s.confirmed = new Set([points[Math.floor(rnd() * points.length)]!.d]);
+  if (rnd() < 0.3) {
+    const side = rnd() < 0.5 ? 1 : -1;
+    s.quiet = [
+      { d: from - 2, z: side * 2.5 },
+      { d: from - 1, z: side * 1.5 },
+    ];
+  }
   return s;
 }
 
@@ -128,6 +139,7 @@ describe('the rule on reused buffers gives the reference rule’s rows', () => {
     let rows = 0;
     let fired = 0;
     let explained = 0;
+    let sustained = 0;
     for (let c = 0; c < 360; c += 1) {
       const points = series(c % 6, rnd);
       const p = c < 60 ? DEFAULTS : settings(rnd);
@@ -143,10 +155,13 @@ describe('the rule on reused buffers gives the reference rule’s rows', () => {
       rows += a.rows.length;
       fired += a.rows.filter((r) => r.fired).length;
       explained += a.rows.filter((r) => r.explainedByEvent).length;
+      sustained += a.rows.filter((r) => r.fired && r.z !== null && Math.abs(r.z) < p.threshold).length;
     }
     // The cases do reach the rule's decisions, not only quiet days.
     expect(rows).toBeGreaterThan(30_000);
     expect(fired).toBeGreaterThan(300);
     expect(explained).toBeGreaterThan(30);
+    // Days fired on a sustained z (step 7a), their own |z| short of the threshold.
+    expect(sustained).toBeGreaterThan(30);
   });
 });

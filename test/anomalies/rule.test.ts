@@ -7,8 +7,9 @@ import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
 
 // Issue 29, item 1: each part of the detection rule, on a series built to show it. Every channel
 // of the project is one such series; the settings are ROBUST (the robust rule with exclusion at |z| 3
-// over 28 days, precedents off: what each part is shown on) plus what a test says. The precedent
-// check and the explained pass have tests of their own at the end, with the defaults.
+// over 28 days, precedents and sustained moves off: what each part is shown on) plus what a test
+// says. The precedent check, sustained moves and the explained pass have tests of their own at the
+// end, with the defaults.
 
 const P = 'proj_rule';
 const DATES = days('2026-03-02', 60); // a Monday
@@ -32,7 +33,14 @@ const SERIES: Record<string, (i: number) => number> = {
 
 type Row = Record<string, any>;
 
-const ROBUST = { baseline: 'robust', exclude_anomalies: true, threshold: 3, window_days: 28, precedent_days: 0 };
+const ROBUST = {
+  baseline: 'robust',
+  exclude_anomalies: true,
+  threshold: 3,
+  window_days: 28,
+  precedent_days: 0,
+  sustained_days: 1,
+};
 
 describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
   let service: RunningService;
@@ -259,19 +267,28 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
   it('precedent margin: a recurring spike a hair above the last one is precedented; one well above fires', async () => {
     // Its own project, so the other series and the total stay as the other tests built them:
     // spend about 100, a spike to 200 on day 30, to 202 on day 40 (its deviation about 2% above
-    // day 30's: the same swing again), to 260 on day 50 (well above both).
+    // day 30's: the same swing again), to 260 on day 50 (well above both). Another channel dips
+    // from about 100 to 40 on day 30 and to 35.8 on day 40 (a deviation about 7% above day 30's).
     const M = 'proj_rule_margin';
     await createProject(service, M);
     const spike: Record<number, number> = { 30: 200, 40: 202, 50: 260 };
+    const dip: Record<number, number> = { 30: 40, 40: 35.8 };
     await writeKpis(
       service,
       M,
-      DATES.map((date, i) => ({
-        date,
-        channel: 'creep',
-        spend: Math.round((spike[i] ?? 100 + 2 * noise(i, 7)) * 100) / 100,
-      })),
+      DATES.flatMap((date, i) => [
+        { date, channel: 'creep', spend: Math.round((spike[i] ?? 100 + 2 * noise(i, 7)) * 100) / 100 },
+        { date, channel: 'dips', spend: Math.round((dip[i] ?? 100 + 0.5 * noise(i, 9)) * 100) / 100 },
+      ]),
     );
+    const dipsOf = async () =>
+      (
+        await service.app.db.query<Row>(
+          `SELECT date, status, precedent, baseline_mean FROM anomalies_daily
+           WHERE project_id = $1 AND channel = 'dips' AND metric = 'spend' AND date IN ($2, $3) ORDER BY date`,
+          [M, DATES[30], DATES[40]],
+        )
+      ).map((r) => ({ status: r.status as string, dev: Number(r.baseline_mean) - (r.date === DATES[30] ? 40 : 35.8) }));
     const firedOf = async (settings: object) => {
       const res = await api(`${service.url}/api/anomalies/settings?project_id=${M}`, {
         method: 'PUT',
@@ -294,13 +311,83 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
     const dev40 = 202 - Number(bare[1]!.baseline_mean);
     expect(dev40).toBeGreaterThan(dev30);
     expect(dev40).toBeLessThan(1.04 * dev30);
-    // The default margin (4%): day 40 is held against day 30's deviation and is precedented.
+    // The default margins (8% for a spike, 4% for a drop): day 40 is held against day 30's
+    // deviation and is precedented; the deeper dip, 5–8% beyond the first, fires.
     const rows = await firedOf({ precedent_days: 1460 });
     expect(rows.map((r) => r.status)).toEqual(['fired', 'precedented', 'fired']);
     expect(rows[1]!.precedent).toBeCloseTo(dev30, 6);
     expect(rows[2]!.precedent).toBeCloseTo(dev40, 6);
+    const dips = await dipsOf();
+    expect(dips[1]!.dev / dips[0]!.dev).toBeGreaterThan(1.05);
+    expect(dips[1]!.dev / dips[0]!.dev).toBeLessThan(1.08);
+    expect(dips.map((r) => r.status)).toEqual(['fired', 'fired']);
     const settings = await api(`${service.url}/api/anomalies/settings?project_id=${M}`);
-    expect(settings.body.effective).toMatchObject({ precedent_days: 1460, precedent_margin: 0.04 });
+    expect(settings.body.effective).toMatchObject({
+      precedent_days: 1460,
+      precedent_margin: 0.08,
+      precedent_margin_drop: 0.04,
+    });
+    // precedent_margin given alone is both sides' margin (as before precedent_margin_drop): at 8%
+    // the deeper dip is the same swing again; precedent_margin_drop sets the drops' own.
+    await firedOf({ precedent_days: 1460, precedent_margin: 0.08 });
+    expect((await dipsOf()).map((r) => r.status)).toEqual(['fired', 'precedented']);
+    await firedOf({ precedent_days: 1460, precedent_margin: 0.08, precedent_margin_drop: 0.04 });
+    expect((await dipsOf()).map((r) => r.status)).toEqual(['fired', 'fired']);
+  });
+
+  it('sustained move: two days each short of the threshold whose z add up past it fire, once', async () => {
+    // Its own project: spend about 100 ± 10, at 86 on days 40 and 41 (|z| about 2.7 each, short
+    // of ROBUST's 3; together (z40 + z41) / √2 about −3.9).
+    const S = 'proj_rule_sustained';
+    await createProject(service, S);
+    await writeKpis(
+      service,
+      S,
+      DATES.map((date, i) => ({
+        date,
+        channel: 'slow',
+        spend: i === 39 ? 103 : i === 40 || i === 41 ? 86 : Math.round((100 + 10 * noise(i, 8)) * 100) / 100,
+      })),
+    );
+    const rowsOf = async (settings: object) => {
+      const res = await api(`${service.url}/api/anomalies/settings?project_id=${S}`, {
+        method: 'PUT',
+        json: { ...ROBUST, ...settings },
+      });
+      expect(res.status).toBe(200);
+      expect((await api(`${service.url}/api/anomalies/evaluate?project_id=${S}`, { method: 'POST' })).status).toBe(200);
+      return service.app.db.query<Row>(
+        `SELECT * FROM anomalies_daily WHERE project_id = $1 AND channel = 'slow' AND metric = 'spend' ORDER BY date`,
+        [S],
+      );
+    };
+    // Each day alone: nothing fires.
+    const alone = await rowsOf({ sustained_days: 1 });
+    expect(alone.filter((r) => r.fired)).toEqual([]);
+    // The default (2 days): day 41 fires on its z and day 40's, though neither passes |z| 3.
+    const rows = await rowsOf({ sustained_days: undefined });
+    const [d40, d41] = [rows.find((r) => r.date === DATES[40])!, rows.find((r) => r.date === DATES[41])!];
+    expect(d40).toMatchObject({ status: 'ok', fired: false });
+    expect(d41).toMatchObject({ status: 'fired', fired: true, direction: 'drop', kind: 'drop' });
+    expect(Math.abs(d40.z)).toBeLessThan(3);
+    expect(Math.abs(d41.z)).toBeLessThan(3);
+    expect((d40.z + d41.z) / Math.SQRT2).toBeLessThanOrEqual(-3);
+    expect(rows.filter((r) => r.fired).map((r) => r.date)).toEqual([DATES[41]]);
+    const list = await api(`${service.url}/api/anomalies?project_id=${S}&since=${DATES[0]}`);
+    expect(list.body.anomalies).toMatchObject([{ channel: 'slow', metric: 'spend', first_date: DATES[41] }]);
+    const settings = await api(`${service.url}/api/anomalies/settings?project_id=${S}`);
+    expect(settings.body.effective.sustained_days).toBe(2);
+    // Evaluating from day 41 reads day 40's quiet z back from its stored row: the same rows.
+    for (const from of [DATES[41], DATES[42]]) {
+      const res = await api(`${service.url}/api/anomalies/evaluate?project_id=${S}&from=${from}`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(
+        await service.app.db.query<Row>(
+          `SELECT * FROM anomalies_daily WHERE project_id = $1 AND channel = 'slow' AND metric = 'spend' ORDER BY date`,
+          [S],
+        ),
+      ).toEqual(rows);
+    }
   });
 
   it('explained: the total and a ratio that moved with a series that fired are told once, by it', async () => {
@@ -360,8 +447,9 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
       });
       expect(ev.status).toBe(201);
     }
-    // With the defaults' precedents: a one-day evaluation reads them back from the stored rows.
-    await put({ precedent_days: 365 });
+    // With the defaults' precedents and sustained moves: a one-day evaluation reads them back
+    // from the stored rows.
+    await put({ precedent_days: 365, sustained_days: 2 });
     const before = await snapshot();
     const beforeEpisodes = await episodes();
     expect(before.filter((r) => r.status === 'precedented').length).toBeGreaterThan(0);
@@ -404,7 +492,7 @@ describe.each(STORES)('the detection rule, part by part [%s]', (store) => {
           )
         )[0]!.n,
       );
-    await put({ precedent_days: 365 });
+    await put({ precedent_days: 365, sustained_days: 2 });
     const full = await rows();
     const evaluate = async (from: string, to: string) =>
       expect(

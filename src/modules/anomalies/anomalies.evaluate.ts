@@ -53,6 +53,8 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
     level_shift_days: s.level_shift_days,
     precedent_days: s.precedent_days,
     precedent_margin: s.precedent_margin,
+    precedent_margin_drop: s.precedent_margin_drop,
+    sustained_days: s.sustained_days,
     threshold: m.threshold,
     direction: m.direction,
     min_relative_change: m.min_relative_change,
@@ -213,7 +215,7 @@ export async function computeSeries(
   s: EffectiveSettings,
   only?: { channel: string; metric: Metric },
 ): Promise<SeriesResult[]> {
-  const states = await readState(db, projectIds, historyFrom, from, to, s.precedent_days);
+  const states = await readState(db, projectIds, historyFrom, from, to, s.precedent_days, s.sustained_days);
   // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
   // parts, and every channel of the metric for the total.
   const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
@@ -307,7 +309,7 @@ export async function evaluate(
   let fired = 0;
   for (let c = 0; c < projectIds.length; c += perPass) {
     const chunk = projectIds.slice(c, c + perPass);
-    const states = await readState(tx, chunk, historyFrom, from, to, s.precedent_days);
+    const states = await readState(tx, chunk, historyFrom, from, to, s.precedent_days, s.sustained_days);
     const source = await readPoints(tx, chunk, historyFrom, to, null);
     await fillPrecedents(tx, chunk, seriesOf(source, pass.metrics), from, s.precedent_days, states);
     const seen: SeriesKey[] = [];

@@ -39,8 +39,12 @@ export interface RuleParams {
   min_volume: number | null;
   /** Days of same-side deviations a new anomaly must beat (0: no precedent check). */
   precedent_days: number;
-  /** The share by which a new anomaly's deviation must beat the precedent (0: any larger deviation). */
+  /** The share by which a new spike's deviation must beat the precedent (0: any larger deviation). */
   precedent_margin: number;
+  /** The same for a new drop. */
+  precedent_margin_drop: number;
+  /** Up to this many consecutive quiet days on one side combine their z (Σz/√k); 1: each day alone. */
+  sustained_days: number;
 }
 
 /** A day of the series: d is the day number (days since Monday 2000-01-03, so d mod 7 is the weekday). */
@@ -65,6 +69,12 @@ export interface SeriesState {
    * largest of a later window), oldest first. Absent: none (a first evaluation).
    */
   precedents?: Precedents;
+  /**
+   * The days just before the range judged quietly (status ok) with a non-zero z, oldest first: at
+   * most sustained_days − 1 consecutive days on one side, ending the day before the range (or
+   * empty). What a sustained move of the range's first days adds up with. Absent: none.
+   */
+  quiet?: QuietDay[];
   /** Days of anomalies people confirmed (triaged acknowledged or resolved): never a precedent. */
   confirmed?: Set<number>;
   /**
@@ -89,6 +99,12 @@ export interface Precedent {
   size: number;
 }
 export type Precedents = Record<'spike' | 'drop', Precedent[]>;
+
+/** A day judged on a full baseline that passed no threshold (status ok), with its z. */
+export interface QuietDay {
+  d: number;
+  z: number;
+}
 
 interface Run {
   start: number;
@@ -128,6 +144,38 @@ export interface EvaluatedPoint {
   explainedBy?: { channel: string; metric: string };
   /** The context event that explains a day that would have fired (status explained). */
   explainedByEvent?: CoveringEvent;
+}
+
+/**
+ * The sustained z of day t (docs/api.md, step 7a): over the quiet days that end the day before t,
+ * consecutive and on z's side, the largest |z_t + z_{t−1} + … + z_{t−k+1}| / √k for k = 2 … days,
+ * with its sign; null when there is none.
+ */
+export function sustainedZ(quiet: readonly QuietDay[], t: number, z: number, days: number): number | null {
+  let best: number | null = null;
+  let sum = z;
+  let k = 1;
+  for (let q = quiet.length - 1; q >= 0 && k < days; q -= 1) {
+    const e = quiet[q]!;
+    if (e.d !== t - k || Math.sign(e.z) !== Math.sign(z)) break;
+    sum += e.z;
+    k += 1;
+    const c = sum / Math.sqrt(k);
+    if (best === null || Math.abs(c) > Math.abs(best)) best = c;
+  }
+  return best;
+}
+
+/** Adds day t's quiet z (or ends the quiet run: z null) to the list, keeping its last days − 1 days. */
+export function pushQuiet(quiet: QuietDay[], t: number, z: number | null, days: number): void {
+  if (z === null || z === 0 || days <= 1) {
+    quiet.length = 0;
+    return;
+  }
+  const last = quiet[quiet.length - 1];
+  if (last && (last.d !== t - 1 || Math.sign(last.z) !== Math.sign(z))) quiet.length = 0;
+  quiet.push({ d: t, z });
+  while (quiet.length > days - 1) quiet.shift();
 }
 
 /** The largest deviation of days ≥ since (the front of the deque, after dropping older days). */
@@ -170,6 +218,10 @@ export function evaluateSeries(
   if (state.run && p.exclude_anomalies)
     for (let d = state.run.start; d <= state.run.last; d += 1) state.excluded.add(d);
   const precedents: Precedents = state.precedents ?? { spike: [], drop: [] };
+  const quiet: QuietDay[] = state.quiet ?? [];
+  state.quiet = quiet;
+  const passes = (v: number) =>
+    (p.direction !== 'drop' && v >= p.threshold) || (p.direction !== 'spike' && v <= -p.threshold);
   // Series of finite values on rising days (all real ones) take the buffered path, which gives the
   // same numbers; anything else keeps the reference functions below.
   const fast = !options.reference && FitScratch.accepts(points) ? sharedScratch : null;
@@ -228,9 +280,12 @@ export function evaluateSeries(
       rel === null
         ? expected !== null && pt.value !== expected && Math.abs(pt.value - expected) >= p.min_abs_change
         : Math.abs(rel) >= p.min_relative_change;
+    // A move that lasts: days each short of the threshold whose z add up past it (Σz/√k is a z of
+    // its own when the days are independent) are one anomaly seen over several days.
+    const sustained = z !== null && p.sustained_days > 1 ? sustainedZ(quiet, t, z, p.sustained_days) : null;
     const pastThreshold =
       z !== null
-        ? (p.direction !== 'drop' && z >= p.threshold) || (p.direction !== 'spike' && z <= -p.threshold)
+        ? passes(z) || (sustained !== null && passes(sustained))
         : (p.direction !== 'drop' && direction === 'spike') || (p.direction !== 'spike' && direction === 'drop');
     const trained = n >= minTraining && expected !== null;
     // A move that continues yesterday's anomaly on the same side belongs to it: only a new anomaly
@@ -241,7 +296,11 @@ export function evaluateSeries(
       direction && p.precedent_days > 0 ? largestSince(precedents[direction], t - p.precedent_days) : null;
     // A deviation within the margin of the largest one is the same deviation again: a record by a
     // hair is what a noisy series sets every few hundred days, not news.
-    const unprecedented = continuing || precedent === null || deviation > precedent * (1 + p.precedent_margin);
+    // Spikes have the larger margin: a series' upside is unbounded and a spiky one sets records by a
+    // hair, while a drop is bounded by the level (a second outage to zero beats the first only by
+    // the growth in between).
+    const margin = direction === 'drop' ? p.precedent_margin_drop : p.precedent_margin;
+    const unprecedented = continuing || precedent === null || deviation > precedent * (1 + margin);
     const candidate = trained && !lowVolume && bigEnough && pastThreshold;
     // A known calendar effect or a planned push the team recorded is not news: the day would fire
     // but the event explains it.
@@ -286,6 +345,7 @@ export function evaluateSeries(
       precedent,
     };
     if (wouldFire && event) row.explainedByEvent = event;
+    pushQuiet(quiet, t, row.status === 'ok' ? z : null, p.sustained_days);
     if (row.excluded) {
       state.excluded.add(t);
       if (out && out[i] !== 2) out[i] = 1;

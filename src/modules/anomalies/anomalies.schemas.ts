@@ -39,7 +39,8 @@ export const BASELINES = ['robust', 'mean'] as const;
  * why"): a robust baseline over 8 weeks with a weekly profile and a trend where the series shows
  * them, fired days left out of later baselines, level shifts, |z| ≥ 3.5, and a new anomaly only where
  * the deviation beats every same-side deviation of the last four years (precedent_days) by more
- * than 4% (precedent_margin). The rule before
+ * than 8% for a spike (precedent_margin), 4% for a drop (precedent_margin_drop), and runs of days
+ * short of the threshold whose z add up past it (sustained_days). The rule before
  * issue 29 is `baseline: "mean"`, `seasonality: "none"`, `window_days: 28`, `threshold: 3` with
  * exclusion, level shifts and precedents off.
  */
@@ -59,9 +60,14 @@ export const DEFAULT_SETTINGS = {
   // and a series that swung this far before is not news when it does it again; a longer memory
   // is what cut the false detections on NAB (docs/api.md, "Defaults and why").
   precedent_days: 1460,
-  // A new anomaly beats the precedent by more than 4%: most false detections of a long memory are
-  // records by a hair (a recurring spike 0.1% above the last one).
-  precedent_margin: 0.04,
+  // A new spike beats the precedent by more than 8%, a new drop by more than 4%: most false
+  // detections of a long memory are records by a hair (a recurring spike 0.1% above the last one);
+  // a drop is bounded by the level, so a second outage to zero beats the first only by the growth.
+  precedent_margin: 0.08,
+  precedent_margin_drop: 0.04,
+  // Two consecutive days short of the threshold on one side whose z add up past it (Σz/√2) fire:
+  // a three-day revenue drop in a noisy series never reached |z| 3.5 on any one day.
+  sustained_days: 2,
   explain_related: true,
   // Days a holiday the team recorded covers do not fire (docs/api.md, step 8b). Not promotions: a
   // drop during a sale is news (the demo's video outage fell in its spring sale and was hidden).
@@ -177,8 +183,28 @@ export const AnomalySettingsInput = z
       .max(10)
       .optional()
       .describe(
-        'The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × ' +
-          'the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation).',
+        'The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × ' +
+          'the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too ' +
+          'when precedent_margin_drop is not given.',
+      ),
+    precedent_margin_drop: z
+      .number()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe(
+        'The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is ' +
+          'bounded by the level, so a second outage to zero beats the first only by the growth in between.',
+      ),
+    sustained_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(7)
+      .optional()
+      .describe(
+        'A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that ' +
+          'were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone).',
       ),
     explain_related: z
       .boolean()
@@ -262,6 +288,8 @@ export interface EffectiveSettings {
   level_shift_days: number;
   precedent_days: number;
   precedent_margin: number;
+  precedent_margin_drop: number;
+  sustained_days: number;
   explain_related: boolean;
   expected_event_types: string[];
   seasonal_weeks: number;
@@ -288,6 +316,8 @@ export const AnomalySettingsOutput = z.object({
     level_shift_days: z.number(),
     precedent_days: z.number(),
     precedent_margin: z.number(),
+    precedent_margin_drop: z.number(),
+    sustained_days: z.number(),
     explain_related: z.boolean(),
     expected_event_types: z.array(z.string()),
     seasonal_weeks: z.number(),

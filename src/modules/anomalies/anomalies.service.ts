@@ -336,6 +336,10 @@ export function effective(input: AnomalySettingsInput): EffectiveSettings {
     level_shift_days: base.level_shift_days,
     precedent_days: base.precedent_days,
     precedent_margin: base.precedent_margin,
+    // Given alone, precedent_margin is both sides' (as before precedent_margin_drop existed).
+    precedent_margin_drop:
+      input.precedent_margin_drop ?? input.precedent_margin ?? DEFAULT_SETTINGS.precedent_margin_drop,
+    sustained_days: base.sustained_days,
     explain_related: base.explain_related,
     // One spelling per type, each once (the schema normalized them; a stored list may repeat one).
     expected_event_types: [...new Set(base.expected_event_types)],

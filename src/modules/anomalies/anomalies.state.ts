@@ -2,13 +2,14 @@ import type { SqlExecutor } from '../../platform/db/database.js';
 import { addDays } from '../money/calendar.js';
 import { dayNumber } from './anomalies.days.js';
 import { readConfirmedDays, readPrecedents, readPrecedentState, toPrecedent } from './anomalies.precedents.js';
-import type { Precedents, SeriesState } from './anomalies.rule.js';
+import { type Precedents, pushQuiet, type SeriesState } from './anomalies.rule.js';
 import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
 
 /**
  * What the stored days before an evaluated range left behind, per series, read back for the rule
  * (anomalies.rule.ts SeriesState): excluded days, the level-shift anchor and the run of fired
- * days from the few rows that carry them, days people confirmed, and the precedent deques.
+ * days from the few rows that carry them, the quiet days a sustained move adds up with, days
+ * people confirmed, and the precedent deques.
  */
 
 export const key = (project: string, channel: string, metric: string) => `${project}\u0000${channel}\u0000${metric}`;
@@ -69,6 +70,7 @@ export async function readState(
   from: string,
   to: string,
   precedentDays: number,
+  sustainedDays: number,
 ): Promise<Map<string, SeriesState>> {
   const states = new Map<string, SeriesState>();
   const stateOf = (p: string, c: string, m: string) => {
@@ -90,14 +92,16 @@ export async function readState(
     anchor: number | null;
     run_days: number;
     direction: 'spike' | 'drop' | null;
+    z: number | null;
+    quiet: boolean;
   }>(
     `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
-       run_days, direction
+       run_days, direction, z, (date >= $4::date AND status = 'ok' AND z <> 0) AS quiet
      FROM anomalies_daily
      WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
-       AND (anchor_date IS NOT NULL OR run_days > 0)
+       AND (anchor_date IS NOT NULL OR run_days > 0 OR (date >= $4::date AND status = 'ok' AND z <> 0))
      ORDER BY date`,
-    [projectIds, historyFrom, from],
+    [projectIds, historyFrom, from, addDays(from, -Math.max(0, sustainedDays - 1))],
   );
   const last = dayNumber(from) - 1;
   for (const r of carried) {
@@ -106,7 +110,15 @@ export async function readState(
     const d = Number(r.d);
     // Only a run that reaches the day before the range can continue into it.
     if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
+    // The quiet days, as the rule kept them (a day between that was not quiet has no row here:
+    // the list restarts at the gap, as the rule's did).
+    if (r.quiet && r.z !== null) {
+      s.quiet ??= [];
+      pushQuiet(s.quiet, d, Number(r.z), sustainedDays);
+    }
   }
+  // Only quiet days that reach the day before the range add up with its first day.
+  for (const s of states.values()) if (s.quiet?.length && s.quiet[s.quiet.length - 1]!.d !== last) s.quiet = [];
   for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
     const s = stateOf(r.project_id, r.channel, r.metric);
     s.confirmed ??= new Set();

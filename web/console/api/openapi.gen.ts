@@ -3346,8 +3346,10 @@ export interface operations {
                                 min_training_days?: number;
                                 /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                                 precedent_days?: number;
-                                /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                                /** @description The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too when precedent_margin_drop is not given. */
                                 precedent_margin?: number;
+                                /** @description The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is bounded by the level, so a second outage to zero beats the first only by the growth in between. */
+                                precedent_margin_drop?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3355,6 +3357,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
+                                /** @description A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone). */
+                                sustained_days?: number;
                                 /** @description |z| at or above which an anomaly fires (default 3.5). */
                                 threshold?: number;
                                 /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
@@ -3505,8 +3509,10 @@ export interface operations {
                                 min_training_days?: number;
                                 /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                                 precedent_days?: number;
-                                /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                                /** @description The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too when precedent_margin_drop is not given. */
                                 precedent_margin?: number;
+                                /** @description The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is bounded by the level, so a second outage to zero beats the first only by the growth in between. */
+                                precedent_margin_drop?: number;
                                 /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                                 seasonal_weeks?: number;
                                 /**
@@ -3514,6 +3520,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 seasonality?: "auto" | "none" | "day_of_week";
+                                /** @description A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone). */
+                                sustained_days?: number;
                                 /** @description |z| at or above which an anomaly fires (default 3.5). */
                                 threshold?: number;
                                 /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
@@ -3654,8 +3662,10 @@ export interface operations {
                             min_training_days: number;
                             precedent_days: number;
                             precedent_margin: number;
+                            precedent_margin_drop: number;
                             seasonal_weeks: number;
                             seasonality: string;
+                            sustained_days: number;
                             threshold: number;
                             window_days: number;
                         };
@@ -3791,8 +3801,10 @@ export interface operations {
                             min_training_days?: number;
                             /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                             precedent_days?: number;
-                            /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                            /** @description The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too when precedent_margin_drop is not given. */
                             precedent_margin?: number;
+                            /** @description The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is bounded by the level, so a second outage to zero beats the first only by the growth in between. */
+                            precedent_margin_drop?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
@@ -3800,6 +3812,8 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
+                            /** @description A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone). */
+                            sustained_days?: number;
                             /** @description |z| at or above which an anomaly fires (default 3.5). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
@@ -3961,8 +3975,10 @@ export interface operations {
                     min_training_days?: number;
                     /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                     precedent_days?: number;
-                    /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                    /** @description The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too when precedent_margin_drop is not given. */
                     precedent_margin?: number;
+                    /** @description The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is bounded by the level, so a second outage to zero beats the first only by the growth in between. */
+                    precedent_margin_drop?: number;
                     /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                     seasonal_weeks?: number;
                     /**
@@ -3970,6 +3986,8 @@ export interface operations {
                      * @enum {string}
                      */
                     seasonality?: "auto" | "none" | "day_of_week";
+                    /** @description A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone). */
+                    sustained_days?: number;
                     /** @description |z| at or above which an anomaly fires (default 3.5). */
                     threshold?: number;
                     /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
@@ -4010,8 +4028,10 @@ export interface operations {
                             min_training_days: number;
                             precedent_days: number;
                             precedent_margin: number;
+                            precedent_margin_drop: number;
                             seasonal_weeks: number;
                             seasonality: string;
+                            sustained_days: number;
                             threshold: number;
                             window_days: number;
                         };
@@ -4147,8 +4167,10 @@ export interface operations {
                             min_training_days?: number;
                             /** @description A new anomaly fires only when |value − expected| beats every same-side deviation of the series in this many preceding days (default 1460; 0 turns the check off). Days people triaged acknowledged or resolved never count. */
                             precedent_days?: number;
-                            /** @description The share by which a new anomaly must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.04; 0: any larger deviation). */
+                            /** @description The share by which a new spike must beat the precedent: |value − expected| > (1 + precedent_margin) × the largest same-side deviation of precedent_days (default 0.08; 0: any larger deviation). Drops too when precedent_margin_drop is not given. */
                             precedent_margin?: number;
+                            /** @description The same share for a new drop (default: precedent_margin when that is given, else 0.04): a drop is bounded by the level, so a second outage to zero beats the first only by the growth in between. */
+                            precedent_margin_drop?: number;
                             /** @description Weeks of same-weekday history with day_of_week seasonality (default 8). */
                             seasonal_weeks?: number;
                             /**
@@ -4156,6 +4178,8 @@ export interface operations {
                              * @enum {string}
                              */
                             seasonality?: "auto" | "none" | "day_of_week";
+                            /** @description A day short of the threshold also passes it when, with the up to sustained_days − 1 days before it that were ok and on the same side, (z_t + … + z_{t−k+1}) / √k does (default 2; 1: each day alone). */
+                            sustained_days?: number;
                             /** @description |z| at or above which an anomaly fires (default 3.5). */
                             threshold?: number;
                             /** @description Trailing baseline length in days, excluding the day evaluated (default 56). */
