@@ -140,6 +140,10 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Anomaly settings' }).waitFor();
+    // The default seasonality is shown as chosen (a select without its option showed nothing).
+    const seasonality = page.getByLabel('Seasonality');
+    expect(await seasonality.inputValue()).toBe('auto');
+    expect(await seasonality.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toContain('auto');
     await suite.ui.check('anomaly-settings');
   });
 

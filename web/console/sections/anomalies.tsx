@@ -297,6 +297,7 @@ function SettingsForm(props: { s: Settings; onSaved(): void }) {
         <Field label="Seasonality" error={save.fieldError('seasonality')}>
           {(a) => (
             <select {...a} value={form.seasonality} onChange={set('seasonality')}>
+              <option value="auto">auto</option>
               <option value="none">none</option>
               <option value="day_of_week">day of week</option>
             </select>
