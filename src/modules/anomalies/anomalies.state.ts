@@ -113,7 +113,7 @@ export async function readState(
   // list restarts at the gap, as the rule's did). A query of its own: folded into the one above, its
   // condition kept that one off the partial index (anomalies_daily_state) and made a day's
   // evaluation read every stored row of the history (the one-day pass's read phase, 447 → 857 ms
-  // for 30 projects); here the primary key's date column bounds it to the last days.
+  // for 30 projects); here anomalies_daily_by_date (migration 0039) bounds it to the last days.
   if (sustainedDays > 1) {
     const quiet = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
       `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, z
