@@ -2,15 +2,19 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { artifactPath, seriousViolations, shoot, watchErrors } from './browser.js';
 
+const VIEWPORT = { width: 820, height: 900 };
+
 /**
  * Renders views the way a chat host does (the test host page, a real call to the running service)
  * and checks what every view owes its host: its size reported and honoured, no serious or critical
  * axe-core violation in light and dark, under our style variables and under the MCP Apps reference
- * host's, no page error; screenshots under test-artifacts/widgets/.
+ * host's, no page error; screenshots under test-artifacts/widgets/. Its page closes with the suite's
+ * browser handle (browser.ts).
  */
 export class ViewHarness {
   page!: Page;
   private errors: string[] = [];
+  private shared?: Page;
 
   constructor(
     private readonly browser: Browser,
@@ -21,8 +25,16 @@ export class ViewHarness {
 
   /** Loads the test host, renders `tool`'s view with a real call and returns the view's frame. */
   async render(tool: string, args: Record<string, unknown>, theme: 'light' | 'dark' = 'light') {
-    this.page = await this.browser.newPage({ viewport: { width: 820, height: 900 } });
-    this.errors = watchErrors(this.page);
+    // One page per harness, loaded afresh for each view: the host's document, its MCP client and
+    // the view's iframe are all new, as with a new page, without a new context and renderer
+    // process each time (~0.8 s a view on this machine; BENCHMARKS.md, tests).
+    if (!this.shared || this.shared.isClosed()) {
+      this.shared = await this.browser.newPage({ viewport: VIEWPORT });
+      this.errors = watchErrors(this.shared);
+    }
+    this.page = this.shared;
+    this.errors.length = 0;
+    await this.page.setViewportSize(VIEWPORT);
     await this.page.goto(this.hostUrl);
     const run = await this.page.evaluate((o) => window.contextHubHost.run(o), {
       mcp: `${this.serviceUrl}/mcp`,
@@ -76,6 +88,5 @@ export class ViewHarness {
       await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-reference-${theme}.png`));
     }
     expect(this.errors).toEqual([]);
-    await this.page.close();
   }
 }
