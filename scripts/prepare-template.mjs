@@ -3,7 +3,6 @@
 // first start loads it instead of running initdb, which costs seconds (BENCHMARKS.md, startup
 // notes).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,29 +19,11 @@ await (await import(path.join(root, 'dist/modules/money/money.snapshot.js'))).lo
   db,
   new Date(),
 );
-// pg-boss's schema and the service's queues, as the job platform's first start makes them (what
-// the PostgreSQL test template holds too: test/support/postgres-template.mjs). Installing them cost
-// every first start, and every test store, ~0.3 s of CPU on PGlite. No worker runs, and the start
-// writes nothing else (no worker row, no key-dependent row): a later start only reconciles queues
-// whose definition changed, and pg-boss adds the queue-statistics partitions of later days itself.
+// pg-boss's schema and the service's queues, as the job platform's first start makes them, and
+// nothing else (src/app/job-platform.ts; the PostgreSQL test template is made the same way).
 await import(path.join(root, 'dist/platform/zod-runtime.js'));
-const { createServiceApp } = await import(path.join(root, 'dist/app/service-app.js'));
-const { loadConfig } = await import(path.join(root, 'dist/platform/config.js'));
-const { createLogger } = await import(path.join(root, 'dist/platform/logger.js'));
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-template-'));
-try {
-  const config = loadConfig({
-    DATA_DIR: scratch,
-    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-    SERVE_WORKERS: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const app = await createServiceApp({ config, db, logger: createLogger({ level: 'silent' }), workJobs: false });
-  await app.jobs.start();
-  await app.close();
-} finally {
-  fs.rmSync(scratch, { recursive: true, force: true });
-}
+const { installJobPlatform } = await import(path.join(root, 'dist/app/job-platform.js'));
+await installJobPlatform({ db });
 const blob = await db.dump();
 fs.mkdirSync(path.dirname(target), { recursive: true });
 fs.writeFileSync(target, Buffer.from(await blob.arrayBuffer()));
