@@ -11,7 +11,7 @@
 import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dayNumber } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { dayNumber, ruleOf } from '../../src/modules/anomalies/anomalies.evaluate.js';
 import { coveredDays, type ExpectedEvent } from '../../src/modules/anomalies/anomalies.events.js';
 import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/anomalies.explained.js';
 import {
@@ -21,12 +21,12 @@ import {
   type RuleParams,
 } from '../../src/modules/anomalies/anomalies.rule.js';
 import {
+  type AnomalySettingsInput,
   DEFAULT_MIN_ABS_CHANGE,
-  DEFAULT_MIN_VOLUME,
-  DEFAULT_SETTINGS,
   type Metric,
   VOLUME_OF,
 } from '../../src/modules/anomalies/anomalies.schemas.js';
+import { effective } from '../../src/modules/anomalies/anomalies.service.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
 import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';
@@ -46,29 +46,16 @@ const flag = (name: string) =>
   args.find((a) => a.startsWith(`--${name}`))?.split('=')[1] ?? (args.includes(`--${name}`) ? 'true' : undefined);
 const sets = (flag('sets') ?? 'nab,synthetic,demo').split(',');
 
+/**
+ * The rule a metric runs with under the overrides, mapped as the service maps stored settings
+ * (effective(), then ruleOf()), so the loop cannot drift from the evaluator: precedent_margin given
+ * alone is both sides', day_of_week lowers the training minimum, the volume guards are the
+ * metric's. A rule param given in the overrides wins (min_volume too, which the settings only take
+ * per metric); explain_related and expected_event_types are settings, not rule params.
+ */
 export function paramsFor(metric: Metric, o: Overrides = overrides): RuleParams {
-  const s = DEFAULT_SETTINGS;
-  return {
-    baseline: s.baseline,
-    seasonality: s.seasonality,
-    window_days: s.window_days,
-    seasonal_weeks: s.seasonal_weeks,
-    exclude_anomalies: s.exclude_anomalies,
-    level_shifts: s.level_shifts,
-    level_shift_days: s.level_shift_days,
-    precedent_days: s.precedent_days,
-    precedent_margin: s.precedent_margin,
-    // As the service's effective settings: precedent_margin given alone is both sides'.
-    precedent_margin_drop: o.precedent_margin_drop ?? o.precedent_margin ?? s.precedent_margin_drop,
-    sustained_days: s.sustained_days,
-    threshold: s.threshold,
-    direction: s.direction,
-    min_relative_change: s.min_relative_change,
-    min_abs_change: DEFAULT_MIN_ABS_CHANGE[metric],
-    min_training_days: s.min_training_days,
-    min_volume: DEFAULT_MIN_VOLUME[metric] ?? null,
-    ...o,
-  } as RuleParams;
+  const { explain_related: _explain, expected_event_types: _types, ...rule } = o;
+  return { ...ruleOf(effective(o as AnomalySettingsInput), metric), ...rule };
 }
 
 /** The first day of each run of fired days on one side (what an episode starts on). */
@@ -95,7 +82,7 @@ const fresh = (covered?: ReadonlyMap<number, CoveringEvent>) => ({
  * evaluator reads them (anomalies.events.ts). NAB has no events.
  */
 function covered(events: ExpectedEvent[]): Map<number, CoveringEvent> {
-  const types = overrides.expected_event_types ?? DEFAULT_SETTINGS.expected_event_types;
+  const types = effective(overrides as AnomalySettingsInput).expected_event_types;
   return coveredDays(events.filter((e) => types.includes(e.event_type))).get('p') ?? new Map();
 }
 
@@ -218,7 +205,7 @@ async function demo(): Promise<void> {
       if (pts.length)
         series.push({ channel, metric, rows: evaluateSeries(pts, pts[0]!.d, paramsFor(metric), fresh(days)).rows });
     }
-  if (overrides.explain_related ?? DEFAULT_SETTINGS.explain_related) explainAcrossSeries(series);
+  if (effective(overrides as AnomalySettingsInput).explain_related) explainAcrossSeries(series);
   let firedDays = 0;
   let anomalies = 0;
   const found = DEMO_INCIDENTS.map((incident) => {
