@@ -38,6 +38,31 @@ export interface SeriesKey {
   days: SavedDeques[];
 }
 
+/*
+ * Two statements readState issues, named so that test/anomalies/query-plans.test.ts explains the
+ * very text the evaluator runs: each must stay on an index of anomalies_daily (a one-day
+ * evaluation reads a few stored rows per series, not the history).
+ */
+
+/** excludedDays: $1 project ids, $2 first day of the history, $3 first evaluated day. */
+export const EXCLUDED_DAYS_SQL = `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
+     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
+       AND ${NOT_FALSE_POSITIVE}
+     UNION
+     ${EXPECTED_DAYS}`;
+
+/**
+ * The rows that carry a level-shift anchor or a run of fired days (same parameters): its condition
+ * implies the predicate of the partial index anomalies_daily_state (migration 0031), which keeps it
+ * off the rest of the history.
+ */
+export const CARRIED_STATE_SQL = `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
+       run_days, direction
+     FROM anomalies_daily
+     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
+       AND (anchor_date IS NOT NULL OR run_days > 0)
+     ORDER BY date`;
+
 /**
  * The single seam for days left out of baselines before the evaluated range: days stored as
  * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
@@ -49,14 +74,7 @@ export async function excludedDays(
   historyFrom: string,
   from: string,
 ): Promise<{ project_id: string; channel: string; metric: string; d: number }[]> {
-  return db.query(
-    `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
-     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
-       AND ${NOT_FALSE_POSITIVE}
-     UNION
-     ${EXPECTED_DAYS}`,
-    [projectIds, historyFrom, from],
-  );
+  return db.query(EXCLUDED_DAYS_SQL, [projectIds, historyFrom, from]);
 }
 
 /**
@@ -92,15 +110,7 @@ export async function readState(
     anchor: number | null;
     run_days: number;
     direction: 'spike' | 'drop' | null;
-  }>(
-    `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
-       run_days, direction
-     FROM anomalies_daily
-     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
-       AND (anchor_date IS NOT NULL OR run_days > 0)
-     ORDER BY date`,
-    [projectIds, historyFrom, from],
-  );
+  }>(CARRIED_STATE_SQL, [projectIds, historyFrom, from]);
   const last = dayNumber(from) - 1;
   for (const r of carried) {
     const s = stateOf(r.project_id, r.channel, r.metric);
@@ -113,7 +123,8 @@ export async function readState(
   // list restarts at the gap, as the rule's did). A query of its own: folded into the one above, its
   // condition kept that one off the partial index (anomalies_daily_state) and made a day's
   // evaluation read every stored row of the history (the one-day pass's read phase, 447 → 857 ms
-  // for 30 projects); here anomalies_daily_by_date (migration 0039) bounds it to the last days.
+  // for 30 projects; test/anomalies/query-plans.test.ts now fails on it); here anomalies_daily_by_date
+  // (migration 0039) bounds it to the last days.
   if (sustainedDays > 1) {
     const quiet = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
       `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, z
