@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { DELETE_RANGE_SQL, lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
 import { effective } from '../../src/modules/anomalies/anomalies.service.js';
-import { CARRIED_STATE_SQL, EXCLUDED_DAYS_SQL, readState } from '../../src/modules/anomalies/anomalies.state.js';
+import {
+  CARRIED_STATE_SQL,
+  EXCLUDED_DAYS_SQL,
+  QUIET_DAYS_SQL,
+  readState,
+} from '../../src/modules/anomalies/anomalies.state.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/stores.js';
@@ -118,6 +123,14 @@ describe.skipIf(!TEST_DATABASE_URL)('anomaly evaluator query plans [postgres onl
     const nodes = await planOfIssued(CARRIED_STATE_SQL);
     expect(seqScanned(nodes)).not.toContain('anomalies_daily');
     expect(indexes(nodes)).toEqual(['anomalies_daily_state']);
+  });
+
+  it('reads the quiet days before the range, and deletes the range, through anomalies_daily_by_date', async () => {
+    // The quiet days are there: a one-day pass continues the sums of the day before it.
+    expect([...states.values()].filter((s) => s.quiet?.length).length).toBeGreaterThan(0);
+    expect(indexes(await planOfIssued(QUIET_DAYS_SQL))).toEqual(['anomalies_daily_by_date']);
+    const projectIds = Array.from({ length: PROJECTS }, (_, i) => `proj_${i + 1}`);
+    expect(indexes(await planOf(DELETE_RANGE_SQL, [projectIds, FROM, FROM]))).toEqual(['anomalies_daily_by_date']);
   });
 
   it('reads the excluded days without scanning anomalies_daily', async () => {

@@ -64,6 +64,17 @@ export const CARRIED_STATE_SQL = `SELECT project_id, channel, metric, (date - DA
      ORDER BY date`;
 
 /**
+ * The quiet days just before the range ($4: the first of them; the others as above): bounded to
+ * those days by the index anomalies_daily_by_date (migration 0039), not by the primary key, whose
+ * date comes after the series and so was checked on every stored day of the projects.
+ */
+export const QUIET_DAYS_SQL = `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, z
+       FROM anomalies_daily
+       WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date >= $4::date AND date < $3::date
+         AND status = 'ok' AND z <> 0
+       ORDER BY date`;
+
+/**
  * The single seam for days left out of baselines before the evaluated range: days stored as
  * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
  * (anomalies.triage.repo.ts says why each).
@@ -127,11 +138,7 @@ export async function readState(
   // (migration 0039) bounds it to the last days.
   if (sustainedDays > 1) {
     const quiet = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
-      `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, z
-       FROM anomalies_daily
-       WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date >= $4::date AND date < $3::date
-         AND status = 'ok' AND z <> 0
-       ORDER BY date`,
+      QUIET_DAYS_SQL,
       [projectIds, historyFrom, from, addDays(from, -(sustainedDays - 1))],
     );
     for (const r of quiet) {
