@@ -140,11 +140,33 @@ export async function seriousViolations(frame: Frame): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** The view's content height and the height its host gave the iframe (the page's one iframe). */
+export async function viewHeights(page: Page, frame: Frame): Promise<{ content: number; iframe: number }> {
+  const content = await frame.evaluate(() => {
+    const html = document.documentElement;
+    const before = html.style.height;
+    html.style.height = 'max-content';
+    const h = Math.ceil(html.getBoundingClientRect().height);
+    html.style.height = before;
+    return h;
+  });
+  const iframe = await page.locator('iframe').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+  return { content, iframe };
+}
+
 /**
- * A screenshot of the whole page with its view. The viewport grows to the page first: a full-page
- * capture of a taller page leaves a cross-origin (out-of-process) iframe unpainted.
+ * A screenshot of the whole page with its view. It first lets the host catch up with the view's
+ * size (a test that just narrowed the viewport would otherwise capture the iframe at its old
+ * height, its content cut); the wait is bounded and never fails the test, the checks of the size
+ * are the harness's (view-harness.ts). Then the viewport grows to the page: a full-page capture of
+ * a taller page leaves a cross-origin (out-of-process) iframe unpainted.
  */
 export async function shoot(page: Page, frame: Frame, file: string): Promise<void> {
+  for (let i = 0; i < 40; i += 1) {
+    const h = await viewHeights(page, frame);
+    if (Math.abs(h.content - h.iframe) <= 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const height = await page.evaluate(() => Math.ceil(document.documentElement.scrollHeight));
   const width = page.viewportSize()?.width ?? 820;
   await page.setViewportSize({ width, height });

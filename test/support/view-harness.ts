@@ -1,6 +1,6 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { artifactPath, seriousViolations, shoot, watchErrors } from './browser.js';
+import { artifactPath, seriousViolations, shoot, viewHeights, watchErrors } from './browser.js';
 
 const VIEWPORT = { width: 820, height: 900 };
 
@@ -47,25 +47,11 @@ export class ViewHarness {
     return { frame, run };
   }
 
-  /** The view's content height and the height the host gave its iframe after the view reported it. */
-  private async heights(frame: Frame) {
-    const content = await frame.evaluate(() => {
-      const html = document.documentElement;
-      const before = html.style.height;
-      html.style.height = 'max-content';
-      const h = Math.ceil(html.getBoundingClientRect().height);
-      html.style.height = before;
-      return h;
-    });
-    const iframe = await this.page.locator('iframe').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
-    return { content, iframe };
-  }
-
   async check(frame: Frame, name: string) {
     // The view reports its size through the host; the host sized the iframe to all of it.
     await expect
       .poll(async () => {
-        const h = await this.heights(frame);
+        const h = await viewHeights(this.page, frame);
         return Math.abs(h.content - h.iframe) <= 1;
       })
       .toBe(true);
