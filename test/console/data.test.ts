@@ -145,6 +145,28 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     expect(await seasonality.inputValue()).toBe('auto');
     expect(await seasonality.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toContain('auto');
     await suite.ui.check('anomaly-settings');
+
+    // Saving the form keeps what only the API sets. PUT replaces the settings whole; the form used
+    // to send its four fields alone, which dropped per-metric overrides and the like.
+    const url = `${suite.service.url}/api/anomalies/settings?project_id=${P}`;
+    const before = (await api(url)).body.settings;
+    const fromApi = {
+      sustained_days: 3,
+      expected_event_types: ['holiday', 'release'],
+      metrics: { roas: { min_volume: 25 } },
+    };
+    expect((await api(url, { method: 'PUT', json: { ...before, ...fromApi } })).status).toBe(200);
+    await suite.ui.open(`${P}/anomalies`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const settingsForm = page.getByRole('form', { name: 'Anomaly settings' });
+    await settingsForm.getByLabel('Threshold (σ)').fill('4.2');
+    await settingsForm.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await api(url)).body.settings.threshold).toBe(4.2);
+    const saved = (await api(url)).body.settings;
+    expect(saved).toMatchObject(fromApi);
+    // A field the form shows but nobody changed stays unset: it follows the default.
+    expect(saved.seasonality).toBe(before.seasonality);
+    expect((await api(url, { method: 'PUT', json: before })).status).toBe(200);
   });
 
   it('insights by day and the data-quality ledger', async () => {

@@ -259,19 +259,25 @@ function SettingsForm(props: { s: Settings; onSaved(): void }) {
     direction: e.direction,
     seasonality: e.seasonality,
   });
+  // PUT replaces the settings whole: the form's four fields go on top of what is stored, so what
+  // only the API sets (per-metric overrides, volume floors, precedents, expected events…) stays.
+  // A field is written when it was stored or changed here; one left at its default stays unset and
+  // follows the default.
+  const body = () => {
+    const stored = props.s.settings;
+    const edited = {
+      window_days: Number(form.window_days),
+      threshold: Number(form.threshold),
+      direction: form.direction as 'both',
+      seasonality: form.seasonality as 'none',
+    };
+    const next = { ...stored };
+    for (const k of Object.keys(edited) as (keyof typeof edited)[])
+      if (stored[k] !== undefined || edited[k] !== e[k]) Object.assign(next, { [k]: edited[k] });
+    return next;
+  };
   const save = useSubmit(
-    () =>
-      ok(
-        api.PUT('/api/anomalies/settings', {
-          params: { query: { project_id: project.id } },
-          body: {
-            window_days: Number(form.window_days),
-            threshold: Number(form.threshold),
-            direction: form.direction as 'both',
-            seasonality: form.seasonality as 'none',
-          },
-        }),
-      ),
+    () => ok(api.PUT('/api/anomalies/settings', { params: { query: { project_id: project.id } }, body: body() })),
     props.onSaved,
   );
   const set = (k: keyof typeof form) => (ev: { currentTarget: { value: string } }) =>
