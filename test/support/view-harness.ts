@@ -27,7 +27,7 @@ export class ViewHarness {
   async render(tool: string, args: Record<string, unknown>, theme: 'light' | 'dark' = 'light') {
     // One page per harness, loaded afresh for each view: the host's document, its MCP client and
     // the view's iframe are all new, as with a new page, without a new context and renderer
-    // process each time (~0.8 s a view on this machine; BENCHMARKS.md, tests).
+    // process each time (~0.6 s a view on this machine; BENCHMARKS.md, tests).
     if (!this.shared || this.shared.isClosed()) {
       this.shared = await this.browser.newPage({ viewport: VIEWPORT });
       this.errors = watchErrors(this.shared);
