@@ -1,5 +1,6 @@
 // npm run bench:anomalies [-- --write] [--projects=100] [--channels=10] [--days=400]
 //   [--stores=postgres,pglite] [--repeat=3] [--pglite-repeat=1]  (PGlite's bare pass: --repeat)
+//   [--digest]  (an md5 of the full pass's rows: the same rows on both stores, or before and after a change)
 //
 // Anomaly surveillance at scale: kpis_daily with projects × channels × days rows; 9 metrics per
 // channel plus each project's total make the series (100 × (10 + 1) × 9 = 9,900 series × 400 days
@@ -58,6 +59,8 @@ interface Figures {
   day_cold_s: number;
   one_s: number;
   rows: number;
+  /** --digest: md5 of the full pass's rows as text, in key order. */
+  digest?: string;
   fired: number;
   /** Where the best full and one-day passes spent their time (ms). */
   phases: { full: EvaluationPhases; day: EvaluationPhases };
@@ -187,6 +190,15 @@ async function run(store: string): Promise<Figures> {
       },
       () => db.query('TRUNCATE anomalies_daily'),
     );
+    // --digest: one hash of every written row (as text, in key order), to show that two commits or
+    // the two stores wrote the same rows; off by default, it reads the whole table once more.
+    const digest = args.digest
+      ? (
+          await db.query<{ h: string }>(
+            `SELECT md5(string_agg(a::text, '|' ORDER BY project_id, channel, metric, date)) AS h FROM anomalies_daily a`,
+          )
+        )[0]!.h
+      : undefined;
     // One new day arrives for every project: append it, then evaluate only that date.
     const next = addDays(last, 1);
     await db.query(
@@ -230,6 +242,7 @@ async function run(store: string): Promise<Figures> {
       one_s,
       rows,
       fired,
+      ...(digest ? { digest } : {}),
       phases,
     };
   } finally {

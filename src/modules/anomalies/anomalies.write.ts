@@ -1,3 +1,4 @@
+import { BinaryArray, BinaryWriter } from '../../platform/db/binary-values.js';
 import type { CopyIn, SqlExecutor } from '../../platform/db/database.js';
 import type { EvaluatedPoint } from './anomalies.rule.js';
 import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
@@ -6,8 +7,7 @@ import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schema
  * Writing evaluated rows into anomalies_daily. On PostgreSQL a COPY per pass, fed series by series
  * while the next ones are computed: the server inserts on one core while the rule runs on the
  * other. Elsewhere (PGlite) batches of column arrays, one INSERT … SELECT FROM unnest each.
- * Both store the same values: numbers travel as their shortest round-trip text either way (pg
- * serializes array elements with String(), as the COPY text here does).
+ * Both send values in PostgreSQL's binary format (binary-values.ts), so both store the same.
  */
 
 export interface SeriesRows {
@@ -40,16 +40,11 @@ const COPY_HEADER = Buffer.from([...Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'),
 /** Dates travel as days since 2000-01-01; day numbers count from Monday 2000-01-03. */
 const PG_DATE_OFFSET = 2;
 
-/**
- * Binary COPY (no number formatting on our side, no parsing on the server's). A float is stored
- * as the text path would have stored it: String(x) round-trips every double except −0, which it
- * writes as 0, so −0 goes out as 0 here too.
- */
+/** Binary COPY (no number formatting on our side, no parsing on the server's). */
 class CopySink implements RowSink {
   private rows = 0;
   private fired = 0;
-  private buf = Buffer.allocUnsafe(1 << 20);
-  private at = 0;
+  private readonly out = new BinaryWriter(1 << 20);
   private started = false;
   private readonly perMetric: Map<Metric, { threshold: number; rel: number; abs: number; watch: Buffer }>;
   private readonly strings = new Map<string, Buffer>();
@@ -79,107 +74,54 @@ class CopySink implements RowSink {
     return b;
   }
 
-  private room(bytes: number): void {
-    if (this.at + bytes <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes));
-    this.buf.copy(next, 0, 0, this.at);
-    this.buf = next;
-  }
-
-  private float(x: number | null): void {
-    if (x === null) {
-      this.none();
-      return;
-    }
-    this.buf.writeInt32BE(8, this.at);
-    this.buf.writeDoubleBE(x === 0 ? 0 : x, this.at + 4);
-    this.at += 12;
-  }
-
-  private int(x: number): void {
-    this.buf.writeInt32BE(4, this.at);
-    this.buf.writeInt32BE(x, this.at + 4);
-    this.at += 8;
-  }
-
   private date(d: number | null): void {
-    if (d === null) this.none();
-    else this.int(d + PG_DATE_OFFSET);
-  }
-
-  private bool(x: boolean): void {
-    this.buf.writeInt32BE(1, this.at);
-    this.buf[this.at + 4] = x ? 1 : 0;
-    this.at += 5;
-  }
-
-  private text(b: Buffer | null): void {
-    if (b === null) {
-      this.none();
-      return;
-    }
-    this.room(b.length + 4);
-    this.buf.writeInt32BE(b.length, this.at);
-    b.copy(this.buf, this.at + 4);
-    this.at += 4 + b.length;
-  }
-
-  private none(): void {
-    this.buf.writeInt32BE(-1, this.at);
-    this.at += 4;
+    this.out.int4(d === null ? null : d + PG_DATE_OFFSET);
   }
 
   add(series: SeriesRows): Promise<void> | undefined {
     if (!series.rows.length) return undefined;
+    const o = this.out;
     const project = this.str(series.project_id);
     const metric = this.str(series.metric);
     const channel = this.str(series.channel);
     const m = this.perMetric.get(series.metric)!;
     if (!this.started) {
-      this.room(COPY_HEADER.length);
-      COPY_HEADER.copy(this.buf, this.at);
-      this.at += COPY_HEADER.length;
+      o.bytes(COPY_HEADER);
       this.started = true;
     }
     for (const r of series.rows) {
-      // A row's fixed-size part (31 lengths, 11 floats, 7 four-byte values, 2 booleans) with
-      // room to spare; text() makes room for its own bytes.
-      this.room(256);
-      this.buf.writeInt16BE(31, this.at);
-      this.at += 2;
-      this.text(project);
+      o.int16(31);
+      o.text(project);
       this.date(r.d);
-      this.text(metric);
-      this.text(channel);
-      this.float(r.value);
-      this.float(r.expected);
-      this.float(r.scale);
-      this.int(r.n);
+      o.text(metric);
+      o.text(channel);
+      o.float8(r.value);
+      o.float8(r.expected);
+      o.float8(r.scale);
+      o.int4(r.n);
       this.date(r.windowFrom);
       this.date(r.windowTo);
-      this.text(this.seasonality);
-      this.float(r.z);
-      this.float(r.rel);
-      this.float(m.threshold);
-      this.float(m.rel);
-      this.float(m.abs);
-      this.text(m.watch);
-      this.text(r.direction === null ? null : this.str(r.direction));
-      this.bool(r.fired);
-      this.float(r.score);
-      this.text(r.severity === null ? null : this.str(r.severity));
-      this.text(r.kind === null ? null : this.str(r.kind));
-      this.text(this.str(r.status));
-      this.room(64);
-      this.bool(r.excluded);
+      o.text(this.seasonality);
+      o.float8(r.z);
+      o.float8(r.rel);
+      o.float8(m.threshold);
+      o.float8(m.rel);
+      o.float8(m.abs);
+      o.text(m.watch);
+      o.text(r.direction === null ? null : this.str(r.direction));
+      o.bool(r.fired);
+      o.float8(r.score);
+      o.text(r.severity === null ? null : this.str(r.severity));
+      o.text(r.kind === null ? null : this.str(r.kind));
+      o.text(this.str(r.status));
+      o.bool(r.excluded);
       this.date(r.anchor);
-      this.int(r.runDays);
-      this.text(this.str(r.model));
-      this.room(16);
-      this.float(r.precedent);
-      this.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
-      this.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
-      this.text(r.explainedByEvent ? this.str(r.explainedByEvent.id) : null);
+      o.int4(r.runDays);
+      o.text(this.str(r.model));
+      o.float8(r.precedent);
+      o.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
+      o.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
+      o.text(r.explainedByEvent ? this.str(r.explainedByEvent.id) : null);
       this.rows += 1;
       if (r.fired) this.fired += 1;
     }
@@ -187,17 +129,13 @@ class CopySink implements RowSink {
   }
 
   private flush(): Promise<void> | undefined {
-    if (!this.at) return undefined;
-    const chunk = Buffer.from(this.buf.subarray(0, this.at));
-    this.at = 0;
-    return this.copy.write(chunk);
+    if (!this.out.length) return undefined;
+    return this.copy.write(this.out.take());
   }
 
   async end() {
     if (this.started) {
-      this.room(2);
-      this.buf.writeInt16BE(-1, this.at);
-      this.at += 2;
+      this.out.int16(-1);
       const wait = this.flush();
       if (wait) await wait;
     }
@@ -218,9 +156,46 @@ const INSERT_SQL = `INSERT INTO anomalies_daily (${COLUMNS})
     $30::text[], $31::text[], $32::text[])
     AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm, xe)`;
 
-/** Batches of column arrays: one statement per BATCH_ROWS rows (the store without COPY). */
+/** The column arrays of one INSERT, in the order of its parameters $1–$19 and $25–$32. */
+function unnestColumns() {
+  return {
+    p: new BinaryArray('text'),
+    d: new BinaryArray('int4'),
+    m: new BinaryArray('text'),
+    c: new BinaryArray('text'),
+    v: new BinaryArray('float8'),
+    e: new BinaryArray('float8'),
+    sc: new BinaryArray('float8'),
+    n: new BinaryArray('int4'),
+    wf: new BinaryArray('int4'),
+    wt: new BinaryArray('int4'),
+    z: new BinaryArray('float8'),
+    rel: new BinaryArray('float8'),
+    dir: new BinaryArray('text'),
+    f: new BinaryArray('bool'),
+    score: new BinaryArray('float8'),
+    sev: new BinaryArray('text'),
+    k: new BinaryArray('text'),
+    st: new BinaryArray('text'),
+    ex: new BinaryArray('bool'),
+    an: new BinaryArray('int4'),
+    rd: new BinaryArray('int4'),
+    mo: new BinaryArray('text'),
+    mi: new BinaryArray('int4'),
+    pr: new BinaryArray('float8'),
+    xc: new BinaryArray('text'),
+    xm: new BinaryArray('text'),
+    xe: new BinaryArray('text'),
+  };
+}
+
+/**
+ * Batches of column arrays, one INSERT … SELECT FROM unnest per BATCH_ROWS rows (the store without
+ * COPY: PGlite). The arrays go as binary parameters: in PGlite's WASM build the server's text
+ * parsing of the float columns was most of the write (BENCHMARKS.md, anomalies notes).
+ */
 class UnnestSink implements RowSink {
-  private cols = UnnestSink.columns();
+  private readonly cols = unnestColumns();
   private pending = 0;
   private rows = 0;
   private fired = 0;
@@ -233,44 +208,37 @@ class UnnestSink implements RowSink {
     this.perMetric = METRICS.map((m) => s.metrics.find((r) => r.metric === m)!);
   }
 
-  private static columns(): unknown[][] {
-    return Array.from({ length: 27 }, () => []);
-  }
-
   add(series: SeriesRows): Promise<void> | undefined {
     const mi = METRICS.indexOf(series.metric) + 1;
     const c = this.cols;
     for (const row of series.rows) {
-      const values = [
-        series.project_id,
-        row.d,
-        series.metric,
-        series.channel,
-        row.value,
-        row.expected,
-        row.scale,
-        row.n,
-        row.windowFrom,
-        row.windowTo,
-        row.z,
-        row.rel,
-        row.direction,
-        row.fired,
-        row.score,
-        row.severity,
-        row.kind,
-        row.status,
-        row.excluded,
-        row.anchor,
-        row.runDays,
-        row.model,
-        mi,
-        row.precedent,
-        row.explainedBy?.channel ?? null,
-        row.explainedBy?.metric ?? null,
-        row.explainedByEvent?.id ?? null,
-      ];
-      for (let k = 0; k < values.length; k += 1) c[k]!.push(values[k]);
+      c.p.push(series.project_id);
+      c.d.push(row.d);
+      c.m.push(series.metric);
+      c.c.push(series.channel);
+      c.v.push(row.value);
+      c.e.push(row.expected);
+      c.sc.push(row.scale);
+      c.n.push(row.n);
+      c.wf.push(row.windowFrom);
+      c.wt.push(row.windowTo);
+      c.z.push(row.z);
+      c.rel.push(row.rel);
+      c.dir.push(row.direction);
+      c.f.push(row.fired);
+      c.score.push(row.score);
+      c.sev.push(row.severity);
+      c.k.push(row.kind);
+      c.st.push(row.status);
+      c.ex.push(row.excluded);
+      c.an.push(row.anchor);
+      c.rd.push(row.runDays);
+      c.mo.push(row.model);
+      c.mi.push(mi);
+      c.pr.push(row.precedent);
+      c.xc.push(row.explainedBy?.channel);
+      c.xm.push(row.explainedBy?.metric);
+      c.xe.push(row.explainedByEvent?.id);
       this.pending += 1;
       this.rows += 1;
       if (row.fired) this.fired += 1;
@@ -280,44 +248,42 @@ class UnnestSink implements RowSink {
 
   private async flush(): Promise<void> {
     if (!this.pending) return;
-    const [p, d, m, ch, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm, xe] =
-      this.cols;
-    this.cols = UnnestSink.columns();
+    const c = this.cols;
     this.pending = 0;
     const pm = this.perMetric;
     await this.tx.query(INSERT_SQL, [
-      p,
-      d,
-      m,
-      ch,
-      v,
-      e,
-      sc,
-      n,
-      wf,
-      wt,
-      z,
-      rel,
-      dir,
-      f,
-      score,
-      sev,
-      k,
-      st,
-      ex,
+      c.p.take(),
+      c.d.take(),
+      c.m.take(),
+      c.c.take(),
+      c.v.take(),
+      c.e.take(),
+      c.sc.take(),
+      c.n.take(),
+      c.wf.take(),
+      c.wt.take(),
+      c.z.take(),
+      c.rel.take(),
+      c.dir.take(),
+      c.f.take(),
+      c.score.take(),
+      c.sev.take(),
+      c.k.take(),
+      c.st.take(),
+      c.ex.take(),
       this.s.seasonality,
       pm.map((r) => r.threshold),
       pm.map((r) => r.min_relative_change),
       pm.map((r) => r.min_abs_change),
       pm.map((r) => r.direction),
-      an,
-      rd,
-      mo,
-      mi,
-      pr,
-      xc,
-      xm,
-      xe,
+      c.an.take(),
+      c.rd.take(),
+      c.mo.take(),
+      c.mi.take(),
+      c.pr.take(),
+      c.xc.take(),
+      c.xm.take(),
+      c.xe.take(),
     ]);
   }
 
