@@ -66,7 +66,13 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
 
 type SourceRow = { project_id: string; channel: string; d: number } & Record<Metric, number | null>;
 
-const METRIC_COLUMNS = METRICS.map((m) => `${m}::float8 AS ${m}`).join(', ');
+/**
+ * The metrics as stored (numeric, bigint), made numbers on our side (parseNumeric, parseInt8:
+ * Number() of the text). PostgreSQL's numeric → float8 cast is float8in of numeric_out's text, and
+ * Number() of the same text is the same correctly rounded double; in PGlite's WASM build that
+ * cast's strtod cost ~1.7 µs a value, most of the read phase (BENCHMARKS.md, anomalies notes).
+ */
+const METRIC_COLUMNS = METRICS.join(', ');
 
 export async function readPoints(
   db: SqlExecutor,
