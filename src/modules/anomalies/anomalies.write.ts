@@ -1,4 +1,4 @@
-import { BinaryArray, BinaryWriter } from '../../platform/db/binary-values.js';
+import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../platform/db/binary-values.js';
 import type { CopyIn, SqlExecutor } from '../../platform/db/database.js';
 import type { EvaluatedPoint } from './anomalies.rule.js';
 import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
@@ -6,8 +6,8 @@ import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schema
 /**
  * Writing evaluated rows into anomalies_daily. On PostgreSQL a COPY per pass, fed series by series
  * while the next ones are computed: the server inserts on one core while the rule runs on the
- * other. Elsewhere (PGlite) batches of column arrays, one INSERT … SELECT FROM unnest each.
- * Both send values in PostgreSQL's binary format (binary-values.ts), so both store the same.
+ * other. Elsewhere (PGlite) batches of rows, one INSERT of an array of composites each. Both
+ * encode a row the same way, in PostgreSQL's binary format (binary-values.ts).
  */
 
 export interface SeriesRows {
@@ -25,7 +25,7 @@ export interface RowSink {
 }
 
 export function openSink(tx: SqlExecutor, s: EffectiveSettings): RowSink {
-  return tx.copyIn ? new CopySink(tx.copyIn(COPY_SQL), s) : new UnnestSink(tx, s);
+  return tx.copyIn ? new CopySink(tx.copyIn(COPY_SQL), s) : new RecordArraySink(tx, s);
 }
 
 const COLUMNS = `project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size, window_from,
@@ -39,21 +39,19 @@ const COPY_SQL = `COPY anomalies_daily (${COLUMNS}) FROM STDIN (FORMAT binary)`;
 const COPY_HEADER = Buffer.from([...Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), ...[0, 0, 0, 0], ...[0, 0, 0, 0]]);
 /** Dates travel as days since 2000-01-01; day numbers count from Monday 2000-01-03. */
 const PG_DATE_OFFSET = 2;
+const FIELD_COUNT = 31;
 
-/** Binary COPY (no number formatting on our side, no parsing on the server's). */
-class CopySink implements RowSink {
-  private rows = 0;
-  private fired = 0;
-  private readonly out = new BinaryWriter(1 << 20);
-  private started = false;
-  private readonly perMetric: Map<Metric, { threshold: number; rel: number; abs: number; watch: Buffer }>;
+/**
+ * Encodes evaluated rows field by field, in COLUMNS order: the one encoding of a row for both
+ * sinks (a COPY row on PostgreSQL, an `anomaly_row` composite on PGlite). A float is stored as
+ * the text path stored it (binary-values.ts).
+ */
+class RowEncoder {
   private readonly strings = new Map<string, Buffer>();
+  private readonly perMetric: Map<Metric, { threshold: number; rel: number; abs: number; watch: Buffer }>;
   private readonly seasonality: Buffer;
 
-  constructor(
-    private readonly copy: CopyIn,
-    s: EffectiveSettings,
-  ) {
+  constructor(s: EffectiveSettings) {
     this.perMetric = new Map(
       METRICS.map((m) => {
         const r = s.metrics.find((x) => x.metric === m)!;
@@ -74,57 +72,79 @@ class CopySink implements RowSink {
     return b;
   }
 
-  private date(d: number | null): void {
-    this.out.int4(d === null ? null : d + PG_DATE_OFFSET);
-  }
-
-  add(series: SeriesRows): Promise<void> | undefined {
-    if (!series.rows.length) return undefined;
-    const o = this.out;
+  /** Writes each row of the series into `f`: `begin` before its fields, `end` after them; returns how many fired. */
+  encode(series: SeriesRows, f: FieldWriter, begin: () => void, end: () => void): number {
     const project = this.str(series.project_id);
     const metric = this.str(series.metric);
     const channel = this.str(series.channel);
     const m = this.perMetric.get(series.metric)!;
+    const date = (d: number | null) => f.date(d === null ? null : d + PG_DATE_OFFSET);
+    let fired = 0;
+    for (const r of series.rows) {
+      begin();
+      f.text(project);
+      date(r.d);
+      f.text(metric);
+      f.text(channel);
+      f.float8(r.value);
+      f.float8(r.expected);
+      f.float8(r.scale);
+      f.int4(r.n);
+      date(r.windowFrom);
+      date(r.windowTo);
+      f.text(this.seasonality);
+      f.float8(r.z);
+      f.float8(r.rel);
+      f.float8(m.threshold);
+      f.float8(m.rel);
+      f.float8(m.abs);
+      f.text(m.watch);
+      f.text(r.direction === null ? null : this.str(r.direction));
+      f.bool(r.fired);
+      f.float8(r.score);
+      f.text(r.severity === null ? null : this.str(r.severity));
+      f.text(r.kind === null ? null : this.str(r.kind));
+      f.text(this.str(r.status));
+      f.bool(r.excluded);
+      date(r.anchor);
+      f.int4(r.runDays);
+      f.text(this.str(r.model));
+      f.float8(r.precedent);
+      f.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
+      f.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
+      f.text(r.explainedByEvent ? this.str(r.explainedByEvent.id) : null);
+      end();
+      if (r.fired) fired += 1;
+    }
+    return fired;
+  }
+}
+
+/** Binary COPY (no number formatting on our side, no parsing on the server's). */
+class CopySink implements RowSink {
+  private rows = 0;
+  private fired = 0;
+  private readonly out = new BinaryWriter(1 << 20);
+  private readonly fields = new FieldWriter(this.out, false);
+  private readonly encoder: RowEncoder;
+  private started = false;
+
+  constructor(
+    private readonly copy: CopyIn,
+    s: EffectiveSettings,
+  ) {
+    this.encoder = new RowEncoder(s);
+  }
+
+  add(series: SeriesRows): Promise<void> | undefined {
+    if (!series.rows.length) return undefined;
     if (!this.started) {
-      o.bytes(COPY_HEADER);
+      this.out.bytes(COPY_HEADER);
       this.started = true;
     }
-    for (const r of series.rows) {
-      o.int16(31);
-      o.text(project);
-      this.date(r.d);
-      o.text(metric);
-      o.text(channel);
-      o.float8(r.value);
-      o.float8(r.expected);
-      o.float8(r.scale);
-      o.int4(r.n);
-      this.date(r.windowFrom);
-      this.date(r.windowTo);
-      o.text(this.seasonality);
-      o.float8(r.z);
-      o.float8(r.rel);
-      o.float8(m.threshold);
-      o.float8(m.rel);
-      o.float8(m.abs);
-      o.text(m.watch);
-      o.text(r.direction === null ? null : this.str(r.direction));
-      o.bool(r.fired);
-      o.float8(r.score);
-      o.text(r.severity === null ? null : this.str(r.severity));
-      o.text(r.kind === null ? null : this.str(r.kind));
-      o.text(this.str(r.status));
-      o.bool(r.excluded);
-      this.date(r.anchor);
-      o.int4(r.runDays);
-      o.text(this.str(r.model));
-      o.float8(r.precedent);
-      o.text(r.explainedBy ? this.str(r.explainedBy.channel) : null);
-      o.text(r.explainedBy ? this.str(r.explainedBy.metric) : null);
-      o.text(r.explainedByEvent ? this.str(r.explainedByEvent.id) : null);
-      this.rows += 1;
-      if (r.fired) this.fired += 1;
-    }
+    const begin = () => this.out.int16(FIELD_COUNT);
+    this.fired += this.encoder.encode(series, this.fields, begin, noop);
+    this.rows += series.rows.length;
     return this.flush();
   }
 
@@ -144,147 +164,49 @@ class CopySink implements RowSink {
   }
 }
 
+function noop(): void {}
+
 const BATCH_ROWS = 20_000;
 
-const INSERT_SQL = `INSERT INTO anomalies_daily (${COLUMNS})
-  SELECT p, DATE '2000-01-03' + d, m, c, v, e, sc, n, DATE '2000-01-03' + wf, DATE '2000-01-03' + wt, $20, z, rel,
-    ($21::float8[])[mi], ($22::float8[])[mi], ($23::float8[])[mi], ($24::text[])[mi], dir, f, score, sev, k, st, ex,
-    DATE '2000-01-03' + an, rd, mo, pr, xc, xm, xe
-  FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[],
-    $9::int[], $10::int[], $11::float8[], $12::float8[], $13::text[], $14::bool[], $15::float8[], $16::text[],
-    $17::text[], $18::text[], $19::bool[], $25::int[], $26::int[], $27::text[], $28::int[], $29::float8[],
-    $30::text[], $31::text[], $32::text[])
-    AS t(p, d, m, c, v, e, sc, n, wf, wt, z, rel, dir, f, score, sev, k, st, ex, an, rd, mo, mi, pr, xc, xm, xe)`;
-
-/** The column arrays of one INSERT, in the order of its parameters $1–$19 and $25–$32. */
-function unnestColumns() {
-  return {
-    p: new BinaryArray('text'),
-    d: new BinaryArray('int4'),
-    m: new BinaryArray('text'),
-    c: new BinaryArray('text'),
-    v: new BinaryArray('float8'),
-    e: new BinaryArray('float8'),
-    sc: new BinaryArray('float8'),
-    n: new BinaryArray('int4'),
-    wf: new BinaryArray('int4'),
-    wt: new BinaryArray('int4'),
-    z: new BinaryArray('float8'),
-    rel: new BinaryArray('float8'),
-    dir: new BinaryArray('text'),
-    f: new BinaryArray('bool'),
-    score: new BinaryArray('float8'),
-    sev: new BinaryArray('text'),
-    k: new BinaryArray('text'),
-    st: new BinaryArray('text'),
-    ex: new BinaryArray('bool'),
-    an: new BinaryArray('int4'),
-    rd: new BinaryArray('int4'),
-    mo: new BinaryArray('text'),
-    mi: new BinaryArray('int4'),
-    pr: new BinaryArray('float8'),
-    xc: new BinaryArray('text'),
-    xm: new BinaryArray('text'),
-    xe: new BinaryArray('text'),
-  };
-}
+const INSERT_SQL = `INSERT INTO anomalies_daily (${COLUMNS}) SELECT * FROM unnest($1::anomaly_row[])`;
 
 /**
- * Batches of column arrays, one INSERT … SELECT FROM unnest per BATCH_ROWS rows (the store without
- * COPY: PGlite). The arrays go as binary parameters: in PGlite's WASM build the server's text
- * parsing of the float columns was most of the write (BENCHMARKS.md, anomalies notes).
+ * The store without COPY (PGlite): batches of BATCH_ROWS rows, each one INSERT of an array of
+ * `anomaly_row` composites (migration 0040) sent in binary. In PGlite's WASM build the server's
+ * parsing of text floats was most of the write, and one array per column a third of the rest
+ * (BENCHMARKS.md, anomalies notes).
  */
-class UnnestSink implements RowSink {
-  private readonly cols = unnestColumns();
-  private pending = 0;
+class RecordArraySink implements RowSink {
+  private readonly batch = new RecordArrayWriter();
+  private readonly encoder: RowEncoder;
   private rows = 0;
   private fired = 0;
-  private readonly perMetric;
+  private rowType: number | undefined;
 
   constructor(
     private readonly tx: SqlExecutor,
-    private readonly s: EffectiveSettings,
+    s: EffectiveSettings,
   ) {
-    this.perMetric = METRICS.map((m) => s.metrics.find((r) => r.metric === m)!);
+    this.encoder = new RowEncoder(s);
   }
 
   add(series: SeriesRows): Promise<void> | undefined {
-    const mi = METRICS.indexOf(series.metric) + 1;
-    const c = this.cols;
-    for (const row of series.rows) {
-      c.p.push(series.project_id);
-      c.d.push(row.d);
-      c.m.push(series.metric);
-      c.c.push(series.channel);
-      c.v.push(row.value);
-      c.e.push(row.expected);
-      c.sc.push(row.scale);
-      c.n.push(row.n);
-      c.wf.push(row.windowFrom);
-      c.wt.push(row.windowTo);
-      c.z.push(row.z);
-      c.rel.push(row.rel);
-      c.dir.push(row.direction);
-      c.f.push(row.fired);
-      c.score.push(row.score);
-      c.sev.push(row.severity);
-      c.k.push(row.kind);
-      c.st.push(row.status);
-      c.ex.push(row.excluded);
-      c.an.push(row.anchor);
-      c.rd.push(row.runDays);
-      c.mo.push(row.model);
-      c.mi.push(mi);
-      c.pr.push(row.precedent);
-      c.xc.push(row.explainedBy?.channel);
-      c.xm.push(row.explainedBy?.metric);
-      c.xe.push(row.explainedByEvent?.id);
-      this.pending += 1;
-      this.rows += 1;
-      if (row.fired) this.fired += 1;
-    }
-    return this.pending >= BATCH_ROWS ? this.flush() : undefined;
+    const b = this.batch;
+    this.fired += this.encoder.encode(
+      series,
+      b.fields,
+      () => b.beginRecord(FIELD_COUNT),
+      () => b.endRecord(),
+    );
+    this.rows += series.rows.length;
+    return b.length >= BATCH_ROWS ? this.flush() : undefined;
   }
 
   private async flush(): Promise<void> {
-    if (!this.pending) return;
-    const c = this.cols;
-    this.pending = 0;
-    const pm = this.perMetric;
-    await this.tx.query(INSERT_SQL, [
-      c.p.take(),
-      c.d.take(),
-      c.m.take(),
-      c.c.take(),
-      c.v.take(),
-      c.e.take(),
-      c.sc.take(),
-      c.n.take(),
-      c.wf.take(),
-      c.wt.take(),
-      c.z.take(),
-      c.rel.take(),
-      c.dir.take(),
-      c.f.take(),
-      c.score.take(),
-      c.sev.take(),
-      c.k.take(),
-      c.st.take(),
-      c.ex.take(),
-      this.s.seasonality,
-      pm.map((r) => r.threshold),
-      pm.map((r) => r.min_relative_change),
-      pm.map((r) => r.min_abs_change),
-      pm.map((r) => r.direction),
-      c.an.take(),
-      c.rd.take(),
-      c.mo.take(),
-      c.mi.take(),
-      c.pr.take(),
-      c.xc.take(),
-      c.xm.take(),
-      c.xe.take(),
-    ]);
+    if (!this.batch.length) return;
+    // The composite's OID is the store's own (made by its migration): asked once per evaluation.
+    this.rowType ??= (await this.tx.query<{ oid: number }>(`SELECT 'anomaly_row'::regtype::oid::int AS oid`))[0]!.oid;
+    await this.tx.query(INSERT_SQL, [this.batch.take(this.rowType)]);
   }
 
   async end() {

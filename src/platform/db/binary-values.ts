@@ -112,86 +112,100 @@ export class BinaryWriter {
   }
 }
 
-function int32Bytes(x: number): number[] {
-  return [(x >>> 24) & 0xff, (x >>> 16) & 0xff, (x >>> 8) & 0xff, x & 0xff];
-}
-
-/** Element type OIDs of the arrays below (pg_type). */
-const ELEMENT_OID = { bool: 16, int4: 23, text: 25, float8: 701 } as const;
-export type ArrayElement = keyof typeof ELEMENT_OID;
-
-type ElementValue<K extends ArrayElement> = K extends 'bool' ? boolean : K extends 'text' ? string : number;
+/** Type OIDs of the built-in types a binary field may hold (pg_type). */
+export const TYPE_OID = { bool: 16, int4: 23, text: 25, float8: 701, date: 1082 } as const;
 
 /**
- * A one-dimensional array parameter built element by element, sent as a Buffer: `array_recv`'s
- * format (dimensions, a has-nulls flag, the element type, the length and lower bound, then each
- * element as a field). The statement must cast the parameter to the same element type
- * (`$1::float8[]`); the server refuses another.
+ * The fields of one row, in order: a binary COPY row's fields (`typed` false), or a composite
+ * value's (`typed` true: record_recv wants each field's type OID before it, and refuses a field
+ * whose type is not the composite's).
  */
-export class BinaryArray<K extends ArrayElement> {
-  private readonly w = new BinaryWriter();
-  private count = 0;
-  private nulls = false;
-  private readonly strings = new Map<string, Buffer>();
+export class FieldWriter {
+  constructor(
+    readonly out: BinaryWriter,
+    private readonly typed: boolean,
+  ) {}
 
-  constructor(private readonly element: K) {
+  private type(oid: number): void {
+    if (this.typed) this.out.int32(oid);
+  }
+
+  float8(x: number | null): void {
+    this.type(TYPE_OID.float8);
+    this.out.float8(x);
+  }
+
+  int4(x: number | null): void {
+    this.type(TYPE_OID.int4);
+    this.out.int4(x);
+  }
+
+  bool(x: boolean | null): void {
+    this.type(TYPE_OID.bool);
+    this.out.bool(x);
+  }
+
+  text(b: Buffer | null): void {
+    this.type(TYPE_OID.text);
+    this.out.text(b);
+  }
+
+  /** A date as days since 2000-01-01 (PostgreSQL's epoch for dates). */
+  date(days: number | null): void {
+    this.type(TYPE_OID.date);
+    this.out.int4(days);
+  }
+}
+
+/**
+ * A one-dimensional array of composite values, sent as one Buffer parameter and read by
+ * `array_recv` and `record_recv`: `INSERT … SELECT * FROM unnest($1::some_row[])` inserts a batch
+ * with one parameter and one set-returning call, where one array per column cost ~30% more of
+ * PGlite's write (BENCHMARKS.md, anomalies notes).
+ */
+export class RecordArrayWriter {
+  private readonly out = new BinaryWriter(1 << 20);
+  readonly fields = new FieldWriter(this.out, true);
+  private count = 0;
+  private recordStart = -1;
+
+  constructor() {
     this.header();
   }
 
   private header(): void {
-    this.w.int32(1); // dimensions
-    this.w.int32(0); // has nulls, patched in take()
-    this.w.int32(ELEMENT_OID[this.element]);
-    this.w.int32(0); // length, patched in take()
-    this.w.int32(1); // lower bound
+    this.out.int32(1); // dimensions
+    this.out.int32(0); // has nulls: never, every element is a record
+    this.out.int32(0); // element type, set in take()
+    this.out.int32(0); // length, set in take()
+    this.out.int32(1); // lower bound
   }
 
   get length(): number {
     return this.count;
   }
 
-  push(value: ElementValue<K> | null | undefined): void {
+  /** Starts an element: the fields written next, `fieldCount` of them, are its fields. */
+  beginRecord(fieldCount: number): void {
+    this.recordStart = this.out.length;
+    this.out.int32(0); // the element's byte length, set in endRecord()
+    this.out.int32(fieldCount);
+  }
+
+  endRecord(): void {
+    this.out.patchInt32(this.recordStart, this.out.length - this.recordStart - 4);
     this.count += 1;
-    if (value === null || value === undefined) {
-      this.nulls = true;
-      this.w.none();
-      return;
-    }
-    switch (this.element) {
-      case 'float8':
-        this.w.float8(value as number);
-        break;
-      case 'int4':
-        this.w.int4(value as number);
-        break;
-      case 'bool':
-        this.w.bool(value as boolean);
-        break;
-      case 'text':
-        this.w.text(this.utf8(value as string));
-        break;
-    }
   }
 
-  /** The few distinct strings of a bulk write (names, statuses) encoded once. */
-  private utf8(t: string): Buffer {
-    let b = this.strings.get(t);
-    if (!b) {
-      b = Buffer.from(t, 'utf8');
-      if (this.strings.size < 4096) this.strings.set(t, b);
-    }
-    return b;
-  }
-
-  /** The parameter; the array starts empty again. */
-  take(): Buffer {
+  /** The parameter, an array of the composite type `elementOid`; the array starts empty again. */
+  take(elementOid: number): Buffer {
+    this.out.patchInt32(8, elementOid);
+    this.out.patchInt32(12, this.count);
     // array_recv reads an empty array as zero dimensions, not as one dimension of length 0.
-    if (this.count === 0) return Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, ...int32Bytes(ELEMENT_OID[this.element])]);
-    this.w.patchInt32(4, this.nulls ? 1 : 0);
-    this.w.patchInt32(12, this.count);
-    const out = this.w.take();
+    const out = this.count
+      ? this.out.take()
+      : Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, ...this.out.take().subarray(8, 12)]);
     this.count = 0;
-    this.nulls = false;
     this.header();
     return out;
   }
