@@ -67,12 +67,18 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
 type SourceRow = { project_id: string; channel: string; d: number } & Record<Metric, number | null>;
 
 /**
- * The metrics as stored (numeric, bigint), made numbers on our side (parseNumeric, parseInt8:
- * Number() of the text). PostgreSQL's numeric → float8 cast is float8in of numeric_out's text, and
- * Number() of the same text is the same correctly rounded double; in PGlite's WASM build that
- * cast's strtod cost ~1.7 µs a value, most of the read phase (BENCHMARKS.md, anomalies notes).
+ * The metrics as stored (numeric, bigint), in one text field per row, made numbers on our side.
+ * PostgreSQL's numeric → float8 cast is float8in of numeric_out's text, and Number() of the same
+ * text is the same correctly rounded double. Two measured reasons, both PGlite's (BENCHMARKS.md,
+ * anomalies notes): in its WASM build the cast's strtod cost ~1.7 µs a value, and each result
+ * field ~1.8 µs of protocol and parsing, so nine fields cost more than the query itself.
  */
-const METRIC_COLUMNS = METRICS.join(', ');
+const METRICS_TEXT = `concat_ws(',', ${METRICS.map((m) => `coalesce(${m}::text, '')`).join(', ')})`;
+
+/** One metric of the packed text: '' is NULL. */
+function metricValue(text: string | undefined): number | null {
+  return text === undefined || text === '' ? null : Number(text);
+}
 
 export async function readPoints(
   db: SqlExecutor,
@@ -81,7 +87,7 @@ export async function readPoints(
   to: string,
   channel: string | null,
 ): Promise<SourceRow[]> {
-  return db.query<SourceRow>(
+  const rows = await db.query<{ project_id: string; channel: string; d: number; m: string }>(
     `WITH base AS (
        SELECT project_id, date, channel, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr
        FROM kpis_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2::date AND $3::date
@@ -94,11 +100,17 @@ export async function readPoints(
          sum(clicks)::numeric / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
        FROM base GROUP BY project_id, date
      )
-     SELECT project_id, channel, (date - DATE '2000-01-03') AS d, ${METRIC_COLUMNS}
+     SELECT project_id, channel, (date - DATE '2000-01-03') AS d, ${METRICS_TEXT} AS m
      FROM src WHERE $4::text IS NULL OR channel = $4
      ORDER BY project_id COLLATE "C", channel COLLATE "C", date`,
     [projectIds, historyFrom, to, channel],
   );
+  return rows.map((r) => {
+    const v = r.m.split(',');
+    const point = { project_id: r.project_id, channel: r.channel, d: r.d } as SourceRow;
+    for (let k = 0; k < METRICS.length; k += 1) point[METRICS[k]!] = metricValue(v[k]);
+    return point;
+  });
 }
 
 export interface SeriesResult {
