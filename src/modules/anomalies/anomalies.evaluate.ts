@@ -195,7 +195,7 @@ function evaluateGroup(
   }
 }
 
-/** The (project, channel, metric) of every series the source rows hold, for fillPrecedents. */
+/** The (project, channel, metric) of every series the source rows hold, for readState and fillPrecedents. */
 function* seriesOf(source: SourceRow[], metrics: Metric[]): Generator<[string, string, string]> {
   for (let i = 0; i < source.length; ) {
     const j = runEnd(source, i, sameGroup);
@@ -233,7 +233,6 @@ export async function computeSeries(
   s: EffectiveSettings,
   only?: { channel: string; metric: Metric },
 ): Promise<SeriesResult[]> {
-  const states = await readState(db, projectIds, historyFrom, from, to, s.precedent_days, s.sustained_days);
   // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
   // parts, and every channel of the metric for the total.
   const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
@@ -250,7 +249,9 @@ export async function computeSeries(
   );
   const pass = passRules(s, metrics, from);
   pass.covered = await readCovered(db, projectIds, historyFrom, to, s);
-  await fillPrecedents(db, projectIds, seriesOf(source, metrics), from, s.precedent_days, states);
+  const series = [...seriesOf(source, metrics)];
+  const states = await readState(db, projectIds, series, historyFrom, from, to, s.precedent_days, s.sustained_days);
+  await fillPrecedents(db, projectIds, series, from, s.precedent_days, states);
   const out: SeriesResult[] = [];
   for (let i = 0; i < source.length; ) {
     const j = runEnd(source, i, sameGroup);
@@ -273,11 +274,25 @@ const PASS_PROJECT_DAYS = 8_000;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The rows an evaluation replaces ($1 project ids, $2 and $3 the range): found through the index
- * anomalies_daily_by_date (migration 0039), so a new day's delete reads that day only.
+ * The rows an evaluation replaces ($1 project ids, $2 and $3 the range). The primary key cannot
+ * bound a project's dates (they come after the series), so it reads the projects' entries: only
+ * for projects whose evaluated days reach the range (STORED_FROM_SQL).
  */
 export const DELETE_RANGE_SQL =
   'DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3';
+
+/**
+ * The projects ($1) that may have stored rows from $2 on: no row is dated after the last day an
+ * evaluation of its project reached (migration 0041), so a new day's evaluation deletes nothing
+ * and skips the statement.
+ */
+export const STORED_FROM_SQL =
+  'SELECT project_id FROM anomaly_evaluated_through WHERE project_id = ANY($1::text[]) AND through >= $2::date';
+
+/** Moves each project's last evaluated day ($1 ids) forward to $2, in the evaluation's transaction. */
+const ADVANCE_THROUGH_SQL = `INSERT INTO anomaly_evaluated_through (project_id, through)
+  SELECT p, $2::date FROM unnest($1::text[]) AS p
+  ON CONFLICT (project_id) DO UPDATE SET through = greatest(anomaly_evaluated_through.through, EXCLUDED.through)`;
 
 /** Where a pass spent its time (milliseconds, summed over passes), for bench:anomalies. */
 export interface EvaluationPhases {
@@ -312,7 +327,9 @@ export async function evaluate(
     if (phases) phases[phase] += now - at;
     at = now;
   };
-  await tx.query(DELETE_RANGE_SQL, [projectIds, from, to]);
+  const stored = (await tx.query<{ project_id: string }>(STORED_FROM_SQL, [projectIds, from])).map((r) => r.project_id);
+  if (stored.length) await tx.query(DELETE_RANGE_SQL, [stored, from, to]);
+  await tx.query(ADVANCE_THROUGH_SQL, [projectIds, to]);
   lap('delete');
   const pass = passRules(
     s,
@@ -330,9 +347,10 @@ export async function evaluate(
   let fired = 0;
   for (let c = 0; c < projectIds.length; c += perPass) {
     const chunk = projectIds.slice(c, c + perPass);
-    const states = await readState(tx, chunk, historyFrom, from, to, s.precedent_days, s.sustained_days);
     const source = await readPoints(tx, chunk, historyFrom, to, null);
-    await fillPrecedents(tx, chunk, seriesOf(source, pass.metrics), from, s.precedent_days, states);
+    const series = [...seriesOf(source, pass.metrics)];
+    const states = await readState(tx, chunk, series, historyFrom, from, to, s.precedent_days, s.sustained_days);
+    await fillPrecedents(tx, chunk, series, from, s.precedent_days, states);
     const seen: SeriesKey[] = [];
     lap('read');
     const sink = openSink(tx, s);

@@ -64,15 +64,17 @@ export const CARRIED_STATE_SQL = `SELECT project_id, channel, metric, (date - DA
      ORDER BY date`;
 
 /**
- * The quiet days just before the range ($4: the first of them; the others as above): bounded to
- * those days by the index anomalies_daily_by_date (migration 0039), not by the primary key, whose
- * date comes after the series and so was checked on every stored day of the projects.
+ * The quiet days just before the range, of the series the pass evaluates ($1–$3: project, channel
+ * and metric of each; $4 first day of the history, $5 first evaluated day, $6 the first quiet day
+ * wanted): per series through the primary key, a few entries each, instead of a date condition
+ * the key could only check on every stored day of the projects.
  */
-export const QUIET_DAYS_SQL = `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, z
-       FROM anomalies_daily
-       WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date >= $4::date AND date < $3::date
-         AND status = 'ok' AND z <> 0
-       ORDER BY date`;
+export const QUIET_DAYS_SQL = `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d, a.z
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(p, c, m)
+       JOIN anomalies_daily a ON a.project_id = s.p AND a.channel = s.c AND a.metric = s.m
+         AND a.date >= $4::date AND a.date >= $6::date AND a.date < $5::date
+       WHERE a.status = 'ok' AND a.z <> 0
+       ORDER BY a.date`;
 
 /**
  * The single seam for days left out of baselines before the evaluated range: days stored as
@@ -95,6 +97,8 @@ export async function excludedDays(
 export async function readState(
   db: SqlExecutor,
   projectIds: string[],
+  /** The series the pass evaluates (the quiet days are read for those only). */
+  series: readonly (readonly [project: string, channel: string, metric: string])[],
   historyFrom: string,
   from: string,
   to: string,
@@ -134,12 +138,18 @@ export async function readState(
   // list restarts at the gap, as the rule's did). A query of its own: folded into the one above, its
   // condition kept that one off the partial index (anomalies_daily_state) and made a day's
   // evaluation read every stored row of the history (the one-day pass's read phase, 447 → 857 ms
-  // for 30 projects; test/anomalies/query-plans.test.ts now fails on it); here anomalies_daily_by_date
-  // (migration 0039) bounds it to the last days.
-  if (sustainedDays > 1) {
+  // for 30 projects; test/anomalies/query-plans.test.ts now fails on it).
+  if (sustainedDays > 1 && series.length) {
     const quiet = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
       QUIET_DAYS_SQL,
-      [projectIds, historyFrom, from, addDays(from, -(sustainedDays - 1))],
+      [
+        series.map((x) => x[0]),
+        series.map((x) => x[1]),
+        series.map((x) => x[2]),
+        historyFrom,
+        from,
+        addDays(from, -(sustainedDays - 1)),
+      ],
     );
     for (const r of quiet) {
       const s = stateOf(r.project_id, r.channel, r.metric);
