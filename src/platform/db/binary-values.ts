@@ -129,7 +129,7 @@ export class BinaryWriter {
 }
 
 /** Type OIDs of the built-in types a binary field may hold (pg_type). */
-export const TYPE_OID = { bool: 16, int4: 23, text: 25, float8: 701, date: 1082 } as const;
+const TYPE_OID = { bool: 16, int4: 23, text: 25, float8: 701, date: 1082 } as const;
 
 /**
  * The fields of one row, in order: a binary COPY row's fields (`typed` false), or a composite
@@ -138,7 +138,7 @@ export const TYPE_OID = { bool: 16, int4: 23, text: 25, float8: 701, date: 1082 
  */
 export class FieldWriter {
   constructor(
-    readonly out: BinaryWriter,
+    private readonly out: BinaryWriter,
     private readonly typed: boolean,
   ) {}
 
@@ -210,14 +210,15 @@ export class RecordArrayWriter {
 
   /** The parameter, an array of the composite type `elementOid`; the array starts empty again. */
   take(elementOid: number): Buffer {
+    const empty = this.count === 0;
     this.out.patchInt32(8, elementOid);
     this.out.patchInt32(12, this.count);
-    // array_recv reads an empty array as zero dimensions, not as one dimension of length 0.
-    const out = this.count
-      ? this.out.take()
-      : Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, ...this.out.take().subarray(8, 12)]);
+    // array_recv reads an empty array as zero dimensions (the header's first 12 bytes), not as one
+    // dimension of length 0.
+    if (empty) this.out.patchInt32(0, 0);
+    const out = this.out.take();
     this.count = 0;
     this.header();
-    return out;
+    return empty ? out.subarray(0, 12) : out;
   }
 }
