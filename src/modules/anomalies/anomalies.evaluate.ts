@@ -16,13 +16,13 @@ import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
 import { coveredDays, readExpectedEvents } from './anomalies.events.js';
 import { dayNumber } from './anomalies.days.js';
 import {
-  fillPrecedents,
   key,
+  quietEndingOn,
   readState,
   SAVED_DAYS,
-  writePrecedentState,
   type SavedDeques,
   type SeriesKey,
+  writeSavedState,
 } from './anomalies.state.js';
 import { openSink, readmit } from './anomalies.write.js';
 
@@ -177,12 +177,17 @@ function evaluateGroup(
     state.precedents ??= { spike: [], drop: [] };
     const covered = pass.covered.get(first.project_id);
     if (covered) state.covered = covered;
-    // The deques after each of the range's last days but the last (the final state is that one).
+    // The deques and quiet days after each of the range's last days but the last (the final state
+    // is that one).
     const days: SavedDeques[] = [];
     const afterDay = seen
       ? (d: number, q: Precedents) => {
           if (d >= pass.keepFrom && d < pass.toD)
-            days.push({ d, precedents: { spike: [...q.spike], drop: [...q.drop] } });
+            days.push({
+              d,
+              precedents: { spike: [...q.spike], drop: [...q.drop] },
+              quiet: quietEndingOn(state.quiet, d),
+            });
         }
       : undefined;
     const r = evaluateSeries(points, pass.fromD, pass.rules.get(metric)!, state, { afterDay });
@@ -195,7 +200,7 @@ function evaluateGroup(
   }
 }
 
-/** The (project, channel, metric) of every series the source rows hold, for readState and fillPrecedents. */
+/** The (project, channel, metric) of every series the source rows hold, for readState. */
 function* seriesOf(source: SourceRow[], metrics: Metric[]): Generator<[string, string, string]> {
   for (let i = 0; i < source.length; ) {
     const j = runEnd(source, i, sameGroup);
@@ -251,7 +256,6 @@ export async function computeSeries(
   pass.covered = await readCovered(db, projectIds, historyFrom, to, s);
   const series = [...seriesOf(source, metrics)];
   const states = await readState(db, projectIds, series, historyFrom, from, to, s.precedent_days, s.sustained_days);
-  await fillPrecedents(db, projectIds, series, from, s.precedent_days, states);
   const out: SeriesResult[] = [];
   for (let i = 0; i < source.length; ) {
     const j = runEnd(source, i, sameGroup);
@@ -350,7 +354,6 @@ export async function evaluate(
     const source = await readPoints(tx, chunk, historyFrom, to, null);
     const series = [...seriesOf(source, pass.metrics)];
     const states = await readState(tx, chunk, series, historyFrom, from, to, s.precedent_days, s.sustained_days);
-    await fillPrecedents(tx, chunk, series, from, s.precedent_days, states);
     const seen: SeriesKey[] = [];
     lap('read');
     const sink = openSink(tx, s);
@@ -381,7 +384,7 @@ export async function evaluate(
       lap('rule');
     }
     const w = await sink.end();
-    await writePrecedentState(tx, chunk, from, to, s.precedent_days, seen);
+    await writeSavedState(tx, chunk, from, to, s.precedent_days, s.sustained_days, seen);
     lap('write');
     rows += w.rows;
     fired += w.fired;

@@ -63,24 +63,33 @@ export async function readConfirmedDays(
 
 export const toPrecedent = (r: PrecedentRow): Precedent => ({ d: Number(r.d), size: Number(r.size) });
 
+/** What an evaluation saved of a series as of a day (anomalies.state.ts, writeSavedState). */
+export interface SavedState {
+  precedents: Precedents;
+  /** The z of the quiet days ending that day, oldest first, for `sustainedDays`; null: not saved. */
+  quiet: { sustainedDays: number; z: number[] } | null;
+}
+
 /**
- * The deques an evaluation saved for the day after its last (anomalies.state.ts), per series key,
- * for the same precedent window. Stored flat, [d, size, d, size, …] oldest first, per side.
+ * The state an evaluation saved for the day after its last (anomalies.state.ts), per series key,
+ * for the same precedent window. Deques are stored flat, [d, size, d, size, …] oldest first, per side.
  */
-export async function readPrecedentState(
+export async function readSavedState(
   db: SqlExecutor,
   projectIds: string[],
   asOf: string,
   days: number,
-): Promise<Map<string, Precedents>> {
+): Promise<Map<string, SavedState>> {
   const rows = await db.query<{
     project_id: string;
     channel: string;
     metric: string;
     spike_deque: number[];
     drop_deque: number[];
+    sustained_days: number | null;
+    quiet_z: number[] | null;
   }>(
-    `SELECT project_id, channel, metric, spike_deque, drop_deque FROM anomaly_precedent_state
+    `SELECT project_id, channel, metric, spike_deque, drop_deque, sustained_days, quiet_z FROM anomaly_precedent_state
      WHERE project_id = ANY($1::text[]) AND as_of = $2::date AND precedent_days = $3::int`,
     [projectIds, asOf, days],
   );
@@ -92,7 +101,13 @@ export async function readPrecedentState(
   return new Map(
     rows.map((r) => [
       `${r.project_id}\u0000${r.channel}\u0000${r.metric}`,
-      { spike: unflat(r.spike_deque), drop: unflat(r.drop_deque) },
+      {
+        precedents: { spike: unflat(r.spike_deque), drop: unflat(r.drop_deque) },
+        quiet:
+          r.quiet_z === null || r.sustained_days === null
+            ? null
+            : { sustainedDays: Number(r.sustained_days), z: r.quiet_z.map(Number) },
+      },
     ]),
   );
 }

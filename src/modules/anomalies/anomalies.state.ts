@@ -1,7 +1,13 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { addDays } from '../money/calendar.js';
 import { dayNumber } from './anomalies.days.js';
-import { readConfirmedDays, readPrecedents, readPrecedentState, toPrecedent } from './anomalies.precedents.js';
+import {
+  readConfirmedDays,
+  readPrecedents,
+  readSavedState,
+  type SavedState,
+  toPrecedent,
+} from './anomalies.precedents.js';
 import { type Precedents, pushQuiet, type SeriesState } from './anomalies.rule.js';
 import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
 
@@ -9,7 +15,9 @@ import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
  * What the stored days before an evaluated range left behind, per series, read back for the rule
  * (anomalies.rule.ts SeriesState): excluded days, the level-shift anchor and the run of fired
  * days from the few rows that carry them, the quiet days a sustained move adds up with, days
- * people confirmed, and the precedent deques.
+ * people confirmed, and the precedent deques. The last two of a series' state (the deques and the
+ * quiet days) are what the evaluation of the day before saved, where it saved them
+ * (anomaly_precedent_state): reading them back from the stored rows costs a scan per series.
  */
 
 export const key = (project: string, channel: string, metric: string) => `${project}\u0000${channel}\u0000${metric}`;
@@ -20,10 +28,12 @@ export const key = (project: string, channel: string, metric: string) => `${proj
  */
 export const SAVED_DAYS = 7;
 
-/** The precedent deques as they stood after day d. */
+/** The precedent deques and the quiet days as they stood after day d. */
 export interface SavedDeques {
   d: number;
   precedents: Precedents;
+  /** The z of the quiet days ending on d, oldest first (anomalies.rule.ts pushQuiet); empty: d was not quiet. */
+  quiet: number[];
 }
 
 /** A series of a pass: its key parts and the state the rule left in it. */
@@ -91,13 +101,12 @@ export async function excludedDays(
 }
 
 /**
- * What the stored days before `from` left behind, per series (absent: nothing), except the
- * precedent deques: fillPrecedents adds those once the pass knows its series.
+ * What the stored days before `from` left behind for the series the pass evaluates (`series`;
+ * others absent: nothing), the precedent deques and quiet days included.
  */
 export async function readState(
   db: SqlExecutor,
   projectIds: string[],
-  /** The series the pass evaluates (the quiet days are read for those only). */
   series: readonly (readonly [project: string, channel: string, metric: string])[],
   historyFrom: string,
   from: string,
@@ -106,8 +115,7 @@ export async function readState(
   sustainedDays: number,
 ): Promise<Map<string, SeriesState>> {
   const states = new Map<string, SeriesState>();
-  const stateOf = (p: string, c: string, m: string) => {
-    const k = key(p, c, m);
+  const stateOf = (k: string) => {
     let s = states.get(k);
     if (!s) {
       s = { excluded: new Set(), anchor: null, run: null };
@@ -115,8 +123,10 @@ export async function readState(
     }
     return s;
   };
+  // Saved only with precedents on (writeSavedState): without them, everything is read back.
+  const saved = precedentDays > 0 ? await readSavedState(db, projectIds, addDays(from, -1), precedentDays) : new Map();
   for (const r of await excludedDays(db, projectIds, historyFrom, from))
-    stateOf(r.project_id, r.channel, r.metric).excluded.add(Number(r.d));
+    stateOf(key(r.project_id, r.channel, r.metric)).excluded.add(Number(r.d));
   const carried = await db.query<{
     project_id: string;
     channel: string;
@@ -128,74 +138,91 @@ export async function readState(
   }>(CARRIED_STATE_SQL, [projectIds, historyFrom, from]);
   const last = dayNumber(from) - 1;
   for (const r of carried) {
-    const s = stateOf(r.project_id, r.channel, r.metric);
+    const s = stateOf(key(r.project_id, r.channel, r.metric));
     if (r.anchor !== null) s.anchor = Math.max(s.anchor ?? -Infinity, Number(r.anchor));
     const d = Number(r.d);
     // Only a run that reaches the day before the range can continue into it.
     if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
   }
-  // The quiet days, as the rule kept them (a day between that was not quiet has no row here: the
-  // list restarts at the gap, as the rule's did). A query of its own: folded into the one above, its
-  // condition kept that one off the partial index (anomalies_daily_state) and made a day's
-  // evaluation read every stored row of the history (the one-day pass's read phase, 447 → 857 ms
-  // for 30 projects; test/anomalies/query-plans.test.ts now fails on it).
-  if (sustainedDays > 1 && series.length) {
-    const quiet = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
-      QUIET_DAYS_SQL,
-      [
-        series.map((x) => x[0]),
-        series.map((x) => x[1]),
-        series.map((x) => x[2]),
-        historyFrom,
-        from,
-        addDays(from, -(sustainedDays - 1)),
-      ],
-    );
-    for (const r of quiet) {
-      const s = stateOf(r.project_id, r.channel, r.metric);
-      s.quiet ??= [];
-      pushQuiet(s.quiet, Number(r.d), Number(r.z), sustainedDays);
-    }
-  }
-  // Only quiet days that reach the day before the range add up with its first day.
-  for (const s of states.values()) if (s.quiet?.length && s.quiet[s.quiet.length - 1]!.d !== last) s.quiet = [];
+  if (sustainedDays > 1) await readQuietDays(db, series, saved, historyFrom, from, sustainedDays, stateOf);
   for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
-    const s = stateOf(r.project_id, r.channel, r.metric);
+    const s = stateOf(key(r.project_id, r.channel, r.metric));
     s.confirmed ??= new Set();
     s.confirmed.add(Number(r.d));
   }
+  if (precedentDays > 0) await readPrecedentDeques(db, series, saved, from, precedentDays, states, stateOf);
   return states;
 }
 
 /**
- * The precedent deques of the pass's series (`series`: their keys) as of `from`. A series whose
- * deques an evaluation saved as they stood the day before (anomaly_precedent_state) takes them as
- * they are: they are what the read-back of the stored rows would give, which costs a scan of a
- * year of rows per series. Any other series, or one with days people confirmed (the read-back
- * leaves those out, the saved deques predate the verdict), is read back.
+ * The quiet days just before the range, as the rule kept them: saved by the evaluation of the day
+ * before for the same sustained_days, else read back from the stored rows (a day between that was
+ * not quiet has no row there: the list restarts at the gap, as the rule's did). Reading them back
+ * for every series was the one-day pass's largest read after the points on PostgreSQL (205 of
+ * ~2,000 ms for 9,900 series, BENCHMARKS.md anomalies notes); its own statement, because folded
+ * into CARRIED_STATE_SQL its condition kept that one off the partial index.
  */
-export async function fillPrecedents(
+async function readQuietDays(
   db: SqlExecutor,
-  projectIds: string[],
-  series: Iterable<[project: string, channel: string, metric: string]>,
+  series: readonly (readonly [string, string, string])[],
+  saved: Map<string, SavedState>,
+  historyFrom: string,
+  from: string,
+  sustainedDays: number,
+  stateOf: (k: string) => SeriesState,
+): Promise<void> {
+  const last = dayNumber(from) - 1;
+  const unsaved: (readonly [string, string, string])[] = [];
+  for (const x of series) {
+    const k = key(x[0], x[1], x[2]);
+    const quiet = saved.get(k)?.quiet;
+    if (quiet && quiet.sustainedDays === sustainedDays) {
+      const n = quiet.z.length;
+      if (n) stateOf(k).quiet = quiet.z.map((z, i) => ({ d: last - n + 1 + i, z }));
+    } else unsaved.push(x);
+  }
+  if (!unsaved.length) return;
+  const rows = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
+    QUIET_DAYS_SQL,
+    [
+      unsaved.map((x) => x[0]),
+      unsaved.map((x) => x[1]),
+      unsaved.map((x) => x[2]),
+      historyFrom,
+      from,
+      addDays(from, -(sustainedDays - 1)),
+    ],
+  );
+  const read = new Set<SeriesState>();
+  for (const r of rows) {
+    const s = stateOf(key(r.project_id, r.channel, r.metric));
+    s.quiet ??= [];
+    read.add(s);
+    pushQuiet(s.quiet, Number(r.d), Number(r.z), sustainedDays);
+  }
+  // Only quiet days that reach the day before the range add up with its first day.
+  for (const s of read) if (s.quiet?.length && s.quiet[s.quiet.length - 1]!.d !== last) s.quiet = [];
+}
+
+/**
+ * The precedent deques as of `from`. A series whose deques the evaluation of the day before saved
+ * takes them as they are: they are what the read-back of the stored rows would give, which costs a
+ * scan of a year of rows per series. Any other series, or one with days people confirmed (the
+ * read-back leaves those out, the saved deques predate the verdict), is read back.
+ */
+async function readPrecedentDeques(
+  db: SqlExecutor,
+  series: readonly (readonly [string, string, string])[],
+  saved: Map<string, SavedState>,
   from: string,
   days: number,
   states: Map<string, SeriesState>,
+  stateOf: (k: string) => SeriesState,
 ): Promise<void> {
-  if (days <= 0) return;
-  const saved = await readPrecedentState(db, projectIds, addDays(from, -1), days);
   const readBack = new Set<string>();
-  const stateOf = (k: string) => {
-    let s = states.get(k);
-    if (!s) {
-      s = { excluded: new Set(), anchor: null, run: null };
-      states.set(k, s);
-    }
-    return s;
-  };
   for (const [p, c, m] of series) {
     const k = key(p, c, m);
-    const deques = saved.get(k);
+    const deques = saved.get(k)?.precedents;
     if (deques && !states.get(k)?.confirmed?.size) stateOf(k).precedents = deques;
     else readBack.add(p);
   }
@@ -212,18 +239,19 @@ export async function fillPrecedents(
 }
 
 /**
- * Saves the deques the pass left after `to` and after each earlier day of its last SAVED_DAYS,
- * for an evaluation that starts the day after one of them. Saved deques of a day on or after
- * `from` are dropped: this evaluation rewrote rows they covered (earlier ones stay valid: no row
- * before `from` changed). A series with confirmed days or a non-finite figure is not saved (it is
- * read back next time).
+ * Saves the deques and quiet days the pass left after `to` and after each earlier day of its last
+ * SAVED_DAYS, for an evaluation that starts the day after one of them. Saved state of a day on or
+ * after `from` is dropped: this evaluation rewrote rows it covered (earlier ones stay valid: no
+ * row before `from` changed). A series with confirmed days or a non-finite figure is not saved (it
+ * is read back next time).
  */
-export async function writePrecedentState(
+export async function writeSavedState(
   tx: SqlExecutor,
   projectIds: string[],
   from: string,
   to: string,
   days: number,
+  sustainedDays: number,
   series: readonly SeriesKey[],
 ): Promise<void> {
   await tx.query(
@@ -232,31 +260,41 @@ export async function writePrecedentState(
     [projectIds, from, to, SAVED_DAYS],
   );
   if (days <= 0) return;
-  const rows: [string, string, string, number, string, string][] = [];
+  const rows: [string, string, string, number, string, string, string][] = [];
+  const toD = dayNumber(to);
+  const array = (flat: number[]) => (flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null);
   for (const s of series) {
     if (!s.finite || s.state.confirmed?.size) continue;
-    const final: SavedDeques = { d: dayNumber(to), precedents: s.state.precedents ?? { spike: [], drop: [] } };
+    const final: SavedDeques = {
+      d: toD,
+      precedents: s.state.precedents ?? { spike: [], drop: [] },
+      quiet: quietEndingOn(s.state.quiet, toD),
+    };
     for (const saved of [...s.days, final]) {
       const since = saved.d + 1 - days;
-      const literal = (side: 'spike' | 'drop') => {
+      const deque = (side: 'spike' | 'drop') => {
         const flat: number[] = [];
         // Older days would be dropped by the next day's check anyway (largestSince).
         for (const p of saved.precedents[side]) if (p.d >= since) flat.push(p.d, p.size);
-        return flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null;
+        return array(flat);
       };
-      const spike = literal('spike');
-      const drop = literal('drop');
-      if (spike !== null && drop !== null) rows.push([s.project_id, s.channel, s.metric, saved.d, spike, drop]);
+      const spike = deque('spike');
+      const drop = deque('drop');
+      const quiet = array(saved.quiet);
+      if (spike !== null && drop !== null && quiet !== null)
+        rows.push([s.project_id, s.channel, s.metric, saved.d, spike, drop, quiet]);
     }
   }
   if (!rows.length) return;
   await tx.query(
-    `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque)
-     SELECT p, c, m, DATE '2000-01-03' + a, $5::int, s::float8[], d::float8[]
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $6::text[], $7::text[]) AS t(p, c, m, a, s, d)
+    `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque,
+       sustained_days, quiet_z)
+     SELECT p, c, m, DATE '2000-01-03' + a, $5::int, s::float8[], d::float8[], $8::int, q::float8[]
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $6::text[], $7::text[], $9::text[]) AS t(p, c, m, a, s, d, q)
      -- Saved meanwhile by an evaluation of the same project that committed first: replaced.
      ON CONFLICT (project_id, channel, metric, as_of) DO UPDATE SET precedent_days = EXCLUDED.precedent_days,
-       spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque`,
+       spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque,
+       sustained_days = EXCLUDED.sustained_days, quiet_z = EXCLUDED.quiet_z`,
     [
       rows.map((r) => r[0]),
       rows.map((r) => r[1]),
@@ -265,6 +303,17 @@ export async function writePrecedentState(
       days,
       rows.map((r) => r[4]),
       rows.map((r) => r[5]),
+      sustainedDays,
+      rows.map((r) => r[6]),
     ],
   );
+}
+
+/**
+ * The z of the rule's quiet days (SeriesState.quiet) if they end on day d, else none: what the
+ * read-back of the stored rows would give an evaluation that starts on d + 1 (a series with no
+ * point on d, or not quiet on it, starts that day with no quiet days).
+ */
+export function quietEndingOn(quiet: SeriesState['quiet'], d: number): number[] {
+  return quiet?.length && quiet[quiet.length - 1]!.d === d ? quiet.map((q) => q.z) : [];
 }
