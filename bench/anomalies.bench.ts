@@ -55,7 +55,7 @@ interface Figures {
   bare_s: number;
   full_s: number;
   day_s: number;
-  /** The same new day with no saved deques: the precedents read back from the stored rows. */
+  /** The same new day with no saved deques: the precedents and quiet days read back from the stored rows. */
   day_cold_s: number;
   one_s: number;
   rows: number;
@@ -307,8 +307,8 @@ if (args.write) {
     '',
     '- bare: one `avg` + `stddev_samp` window pass (same 28-day RANGE frame, same unpivot, project totals and partition keys) over the same table, aggregated in the database: the statistics alone, nothing written.',
     '- full: every date of every project through the real evaluation (`evaluate` in src/modules/anomalies/anomalies.evaluate.ts, as the service calls it: points and state read per pass of up to 8,000 project-days, the rule per series in TypeScript, the rows written by binary COPY on PostgreSQL while the next project is computed and on PGlite by one INSERT of a binary array of row composites per 20,000 rows, then the episodes), every row of `anomalies_daily`.',
-    '- one new day, all series: the new date of every project in one evaluation (one pass: 56 days of points, the state rows, the precedent deques the full pass saved); one project: what one ingestion run triggers (mean of 10).',
-    `${COLD_LINE} (the precedents read back from the stored rows, as the first evaluation after an upgrade or after more than seven days without one does; here over the ${DAYS} days the bench holds, of the ${settings.precedent_days} the read-back may span): ${[...keptParts(COLD_LINE, ', '), ...results.map((r) => `${r.store} ${fmt(r.day_cold_s)} s`)].join(', ')}.`,
+    '- one new day, all series: the new date of every project in one evaluation (one pass: 56 days of points, the state rows, the precedent deques and quiet days the full pass saved); one project: what one ingestion run triggers (mean of 10).',
+    `${COLD_LINE} (the precedents and quiet days read back from the stored rows, as the first evaluation after an upgrade or after more than seven days without one does; here over the ${DAYS} days the bench holds, of the ${settings.precedent_days} the read-back may span): ${[...keptParts(COLD_LINE, ', '), ...results.map((r) => `${r.store} ${fmt(r.day_cold_s)} s`)].join(', ')}.`,
     `${PHASES_LINE} best full pass / best one-day pass; rule = the rule, the explained pass and encoding the rows, write = waiting for the store): ${[...keptParts(PHASES_LINE, '; '), ...results.map((r) => `${r.store} ${phaseText(r.phases.full)} / ${phaseText(r.phases.day)}`)].join('; ')}.`,
     '',
   ].join('\n');

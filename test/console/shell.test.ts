@@ -119,7 +119,9 @@ describe.each(STORES)('console shell, overview and navigation [%s]', (store) => 
     }
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Skills' }).waitFor();
-    // The new page's heading takes focus (screen readers announce it).
+    // The new page's heading takes focus (screen readers announce it), in an effect after the
+    // heading renders: read at once, a loaded machine saw the link that was clicked still focused.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1').catch(() => undefined);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     await ui.loaded();
     await page.getByRole('link', { name: 'investigate-roas-drop' }).focus();

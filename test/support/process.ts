@@ -43,7 +43,9 @@ export function runCli(args: string[], env: Record<string, string>): CliProcess 
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process can exit before its pipes are read to the end, and a test that
+  // read the output then saw none (startup-failures, once on a loaded machine).
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, output: () => out, exited };
 }
 
