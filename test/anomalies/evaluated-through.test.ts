@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DELETE_RANGE_SQL,
-  evaluate,
-  lookbackDays,
-  STORED_FROM_SQL,
-} from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { DELETE_RANGE_SQL, STORED_FROM_SQL } from '../../src/modules/anomalies/anomalies.evaluate.js';
 import { effective } from '../../src/modules/anomalies/anomalies.service.js';
-import { addDays } from '../../src/modules/money/calendar.js';
-import type { SqlExecutor } from '../../src/platform/db/database.js';
+import { evaluateRecorded } from '../support/evaluations.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis } from '../support/kpis.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -28,19 +22,7 @@ describe.each(STORES)('the last evaluated day bounds the range delete [%s]', (st
   const settings = effective({});
 
   /** Evaluates [from, to] of P in one transaction; returns the statements it issued. */
-  async function run(from: string, to: string): Promise<string[]> {
-    const issued: string[] = [];
-    await service.app.db.transaction(async (tx) => {
-      const recorder: SqlExecutor = {
-        query: (text, params) => {
-          issued.push(text);
-          return tx.query(text, params);
-        },
-      };
-      await evaluate(recorder, P, from, to, addDays(from, -lookbackDays(settings)), settings);
-    });
-    return issued;
-  }
+  const run = (from: string, to: string) => evaluateRecorded(service, P, from, to, settings);
   const through = async () =>
     (
       await service.app.db.query<{ through: string }>(

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
 import { effective } from '../../src/modules/anomalies/anomalies.service.js';
 import { QUIET_DAYS_SQL } from '../../src/modules/anomalies/anomalies.state.js';
-import { addDays } from '../../src/modules/money/calendar.js';
-import type { SqlExecutor } from '../../src/platform/db/database.js';
+import { evaluateRecorded } from '../support/evaluations.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis } from '../support/kpis.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -29,19 +27,7 @@ describe.each(STORES)('a new day starts from the saved quiet days [%s]', (store)
   let full: Row[];
 
   /** Evaluates [from, to] of P in one transaction; returns the statements it issued. */
-  async function run(from: string, to: string): Promise<string[]> {
-    const issued: string[] = [];
-    await service.app.db.transaction(async (tx) => {
-      const recorder: SqlExecutor = {
-        query: (text, params) => {
-          issued.push(text);
-          return tx.query(text, params);
-        },
-      };
-      await evaluate(recorder, P, from, to, addDays(from, -lookbackDays(settings)), settings);
-    });
-    return issued;
-  }
+  const run = (from: string, to: string) => evaluateRecorded(service, P, from, to, settings);
   const rows = () =>
     service.app.db.query<Row>(
       'SELECT * FROM anomalies_daily WHERE project_id = $1 ORDER BY channel COLLATE "C", metric COLLATE "C", date',

@@ -115,14 +115,7 @@ export async function readState(
   sustainedDays: number,
 ): Promise<Map<string, SeriesState>> {
   const states = new Map<string, SeriesState>();
-  const stateOf = (k: string) => {
-    let s = states.get(k);
-    if (!s) {
-      s = { excluded: new Set(), anchor: null, run: null };
-      states.set(k, s);
-    }
-    return s;
-  };
+  const stateOf = (k: string) => stateIn(states, k);
   // Saved only with precedents on (writeSavedState): without them, everything is read back.
   const saved = precedentDays > 0 ? await readSavedState(db, projectIds, addDays(from, -1), precedentDays) : new Map();
   for (const r of await excludedDays(db, projectIds, historyFrom, from))
@@ -144,14 +137,24 @@ export async function readState(
     // Only a run that reaches the day before the range can continue into it.
     if (r.run_days > 0 && d === last && r.direction) s.run = { start: d - r.run_days + 1, last: d, side: r.direction };
   }
-  if (sustainedDays > 1) await readQuietDays(db, series, saved, historyFrom, from, sustainedDays, stateOf);
+  if (sustainedDays > 1) await readQuietDays(db, series, saved, historyFrom, from, sustainedDays, states);
   for (const r of await readConfirmedDays(db, projectIds, from, to, precedentDays)) {
     const s = stateOf(key(r.project_id, r.channel, r.metric));
     s.confirmed ??= new Set();
     s.confirmed.add(Number(r.d));
   }
-  if (precedentDays > 0) await readPrecedentDeques(db, series, saved, from, precedentDays, states, stateOf);
+  if (precedentDays > 0) await readPrecedentDeques(db, series, saved, from, precedentDays, states);
   return states;
+}
+
+/** The state of series `k` in `states`, added empty if it has none yet. */
+function stateIn(states: Map<string, SeriesState>, k: string): SeriesState {
+  let s = states.get(k);
+  if (!s) {
+    s = { excluded: new Set(), anchor: null, run: null };
+    states.set(k, s);
+  }
+  return s;
 }
 
 /**
@@ -169,8 +172,9 @@ async function readQuietDays(
   historyFrom: string,
   from: string,
   sustainedDays: number,
-  stateOf: (k: string) => SeriesState,
+  states: Map<string, SeriesState>,
 ): Promise<void> {
+  const stateOf = (k: string) => stateIn(states, k);
   const last = dayNumber(from) - 1;
   const unsaved: (readonly [string, string, string])[] = [];
   for (const x of series) {
@@ -217,8 +221,8 @@ async function readPrecedentDeques(
   from: string,
   days: number,
   states: Map<string, SeriesState>,
-  stateOf: (k: string) => SeriesState,
 ): Promise<void> {
+  const stateOf = (k: string) => stateIn(states, k);
   const readBack = new Set<string>();
   for (const [p, c, m] of series) {
     const k = key(p, c, m);
