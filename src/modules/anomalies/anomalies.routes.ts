@@ -44,7 +44,7 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
       summary:
         'Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since ' +
         "(default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and " +
-        'correlated context events',
+        'correlated context events; date or anomaly_id widens the window to what a link names and answers it as focus',
       tags: ['anomalies'],
       rule: { permission: 'data.read' },
       query: AnomaliesQuery,
@@ -55,6 +55,7 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
           project_id: r.resolved.project.id,
           since: r.since,
           to: r.to,
+          focus: r.focus,
           anomalies: r.anomalies,
           next_cursor: r.next_cursor,
         };

@@ -352,6 +352,21 @@ export const EvaluateQuery = z.object({
 const Since = CalendarDate.describe('Default: 30 days ago.');
 const To = CalendarDate.describe('Last date, inclusive.');
 const Cursor = z.string().max(500).describe('next_cursor of the previous page.');
+const AnomalyIdValue = z
+  .string()
+  .regex(/^anom_[0-9a-f]{24}$/, 'an anomaly id: anom_ and 24 hexadecimal digits')
+  .describe('The anomaly id (anom_…).');
+/**
+ * What a link names: the window widens to include it whatever its age (a link from an alert or a
+ * colleague to an anomaly older than the default 30 days must not open an empty list).
+ */
+const FocusDate = CalendarDate.describe(
+  'A day the answer must include: the window widens to it, and focus is the anomaly (of metric and channel when ' +
+    'given) with a fired day on it.',
+);
+const FocusId = AnomalyIdValue.describe(
+  'An anomaly the answer must include (anom_…): the window widens to its first day, and focus is that anomaly.',
+);
 
 export const AnomaliesQuery = z
   .object({
@@ -362,6 +377,8 @@ export const AnomaliesQuery = z
     direction: z.enum(['spike', 'drop']).optional(),
     channel: z.string().max(100).optional(),
     status: TriageStatus.optional().describe('Only anomalies with this triage status (never triaged: open).'),
+    date: FocusDate.optional(),
+    anomaly_id: FocusId.optional(),
     limit: z.coerce.number().int().min(1).max(500).default(100).describe('Page size (1–500, default 100).'),
     cursor: Cursor.optional(),
   })
@@ -376,6 +393,9 @@ export const GetAnomaliesToolInput = z
     to: To.optional(),
     metric: Metric.optional(),
     direction: z.enum(['spike', 'drop']).optional(),
+    channel: z.string().max(100).optional().describe('Only this channel ("_total" is the project total).'),
+    date: FocusDate.optional(),
+    anomaly_id: FocusId.optional(),
     limit: z.number().int().min(1).max(MAX_TOOL_ANOMALIES).default(50),
     cursor: Cursor.optional(),
   })
@@ -519,12 +539,7 @@ export const AnomalyDay = z.object({
   explained_by_event: ExplainedByEvent.nullable(),
 });
 
-export const AnomalyIdParams = z.object({
-  id: z
-    .string()
-    .regex(/^anom_[0-9a-f]{24}$/, 'an anomaly id: anom_ and 24 hexadecimal digits')
-    .describe('The anomaly id (anom_…).'),
-});
+export const AnomalyIdParams = z.object({ id: AnomalyIdValue });
 
 export const AnomalyDetailOutput = AnomalyOutput.extend({
   project_id: z.string(),
@@ -546,10 +561,16 @@ export const AnomalyDetailOutput = AnomalyOutput.extend({
     ),
 });
 
+export const FocusOutput = AnomalyOutput.nullable().describe(
+  'The anomaly that date or anomaly_id names (null when none was given or nothing fired that day), whether or ' +
+    'not it is on this page.',
+);
+
 export const AnomalyListOutput = z.object({
   project_id: z.string(),
-  since: z.string(),
+  since: z.string().describe('First day of the window in use (widened to include date or anomaly_id).'),
   to: z.string().nullable(),
+  focus: FocusOutput,
   anomalies: z.array(AnomalyOutput),
   next_cursor: z.string().nullable().describe('Pass it as cursor for the next page; null on the last page.'),
 });

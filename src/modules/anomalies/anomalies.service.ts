@@ -8,6 +8,8 @@ import type { ContextEventsService } from '../context-events/context-events.serv
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
 import * as episodes from './anomalies.episodes.js';
+import { findFocus, windowIncluding } from './anomalies.focus.js';
+import { presentAnomaly } from './anomalies.presenter.js';
 import { computeSeries, dateOf } from './anomalies.evaluate.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
@@ -31,6 +33,8 @@ export interface FiredQuery {
   direction?: string | undefined;
   channel?: string | undefined;
   status?: string | undefined;
+  date?: string | undefined;
+  anomaly_id?: string | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
 }
@@ -39,6 +43,8 @@ export interface FiredPage {
   resolved: ResolvedProject;
   since: string;
   to: string | null;
+  /** The anomaly that date or anomaly_id names, on this page or not. */
+  focus: AnomalyOutput | null;
   anomalies: AnomalyOutput[];
   /** Null on the last page. */
   next_cursor: string | null;
@@ -114,15 +120,23 @@ export class AnomaliesService {
     return { project_id: project.id, from, to, ...result };
   }
 
-  /** Anomalies with a fired day in [since, to], a page at a time (keyset on the list's own order). */
+  /**
+   * Anomalies with a fired day in [since, to], a page at a time (keyset on the list's own order); the
+   * window widens to include the day or the anomaly a link names (`date`, `anomaly_id`).
+   */
   async listFired(ctx: RequestContext, q: FiredQuery): Promise<FiredPage> {
     const resolved = await this.projects.resolve(ctx, q.project_id, 'data.read');
-    const since = q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30);
+    const focusRow = await findFocus(this.db, resolved.project.id, q);
+    if (focusRow === undefined) throw anomalyNotFound(q.anomaly_id ?? '');
+    const { since, to } = windowIncluding(
+      { since: q.since ?? addDays(todayIn(ctx.clock, resolved.project.timezone), -30), to: q.to ?? null },
+      q.anomaly_id ? focusRow?.first_date : q.date,
+    );
     const limit = q.limit ?? 100;
     const rows = await episodes.listEpisodes(this.db, {
       projectId: resolved.project.id,
       since,
-      until: q.to,
+      until: to ?? undefined,
       metric: q.metric,
       direction: q.direction,
       channel: q.channel,
@@ -131,10 +145,12 @@ export class AnomaliesService {
       limit: limit + 1,
     });
     const page = pageOf(rows, limit, episodes.episodeKeyOf);
+    const [focus] = focusRow ? await this.withEvents(resolved.project.id, [focusRow]) : [];
     return {
       resolved,
       since,
-      to: q.to ?? null,
+      to,
+      focus: focus ?? null,
       anomalies: await this.withEvents(resolved.project.id, page.items),
       next_cursor: page.next_cursor,
     };
@@ -280,46 +296,6 @@ function anomalyNotFound(id: string) {
   return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
     hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
   });
-}
-
-export function presentAnomaly(
-  row: episodes.EpisodeWithPeak,
-  events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[],
-): AnomalyOutput {
-  return {
-    id: row.id,
-    kind: row.kind as AnomalyOutput['kind'],
-    first_date: row.first_date,
-    last_date: row.last_date,
-    peak_date: row.peak_date,
-    fired_days: row.days,
-    score: row.peak_score,
-    severity: row.severity,
-    date: row.peak_date,
-    metric: row.metric,
-    channel: row.channel,
-    value: row.value,
-    baseline_mean: row.baseline_mean,
-    baseline_stddev: row.baseline_stddev,
-    training_size: row.training_size,
-    window: { from: row.window_from, to: row.window_to, seasonality: row.seasonality, model: row.model },
-    z: row.z,
-    relative_change: row.relative_change,
-    threshold: row.threshold,
-    min_relative_change: row.min_relative_change,
-    min_abs_change: row.min_abs_change,
-    watch: row.watch,
-    direction: row.direction,
-    fired: row.fired,
-    status: row.status as AnomalyOutput['status'],
-    context_events: events.map((e) => ({
-      id: e.id,
-      event_type: e.event_type,
-      title: e.title,
-      event_date: e.event_date,
-      active_until: e.active_until,
-    })),
-  };
 }
 
 export function effective(input: AnomalySettingsInput): EffectiveSettings {

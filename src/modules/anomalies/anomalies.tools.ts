@@ -5,6 +5,7 @@ import { defineTool, READ_ONLY } from '../../mcp/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import {
   AnomalyOutput,
+  FocusOutput,
   GetAnomaliesToolInput,
   GetMetricSeriesToolInput,
   MAX_TOOL_ANOMALIES,
@@ -42,6 +43,10 @@ export function anomalyTools(anomalies: AnomaliesService) {
         count: z.number(),
         truncated: z.boolean(),
         next_cursor: z.string().nullable(),
+        filters: z
+          .object({ metric: z.string().nullable(), channel: z.string().nullable(), direction: z.string().nullable() })
+          .describe('The filters of the call, for a view that lists another window.'),
+        focus: FocusOutput,
         anomalies: z.array(AnomalyOutput),
       },
       run: async (ctx, input) => {
@@ -65,6 +70,8 @@ export function anomalyTools(anomalies: AnomaliesService) {
             ),
             ...(list.length > SUMMARY_ROWS ? [`… ${list.length - SUMMARY_ROWS} more in data.anomalies.`] : []),
             ...(r.next_cursor ? [moreLine(r.next_cursor)] : []),
+            ...(r.focus ? [`Focus: ${r.focus.id} (${r.focus.metric} on ${r.focus.channel}, ${r.focus.date}).`] : []),
+            ...(!r.focus && input.date ? [`Nothing of these filters fired on ${input.date}.`] : []),
           ],
           projectId: r.resolved.project.id,
           provenance: { source: 'anomalies_daily', resolved_from: r.resolved.resolvedFrom },
@@ -74,6 +81,12 @@ export function anomalyTools(anomalies: AnomaliesService) {
             count: list.length,
             truncated: r.next_cursor !== null,
             next_cursor: r.next_cursor,
+            filters: {
+              metric: input.metric ?? null,
+              channel: input.channel ?? null,
+              direction: input.direction ?? null,
+            },
+            focus: r.focus,
             anomalies: list,
           },
         };

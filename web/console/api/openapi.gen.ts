@@ -237,7 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events */
+        /** Anomalies (runs of consecutive fired days of one series, with stable ids) with a fired day from since (default 30 days ago) to to (default no end), newest first, paginated, with the peak day's baseline and correlated context events; date or anomaly_id widens the window to what a link names and answers it as focus */
         get: operations["getApiAnomalies"];
         put?: never;
         post?: never;
@@ -2593,8 +2593,10 @@ export interface operations {
     getApiAnomalies: {
         parameters: {
             query: {
+                anomaly_id?: string;
                 channel?: string;
                 cursor?: string;
+                date?: string;
                 direction?: "spike" | "drop";
                 limit?: number;
                 metric?: "spend" | "revenue" | "conversions" | "clicks" | "impressions" | "roas" | "cpa" | "ctr" | "cvr";
@@ -2676,9 +2678,71 @@ export interface operations {
                             /** @description null when the baseline is flat (scale 0): then the relative change decides. */
                             z: number | null;
                         }[];
+                        /** @description The anomaly that date or anomaly_id names (null when none was given or nothing fired that day), whether or not it is on this page. */
+                        focus: {
+                            /** @description The baseline's expected value (the mean with baseline: mean). */
+                            baseline_mean: number | null;
+                            /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
+                            baseline_stddev: number | null;
+                            /** @description "_total" is the project total across channels. */
+                            channel: string;
+                            context_events: {
+                                active_until: string;
+                                event_date: string;
+                                event_type: string;
+                                id: string;
+                                title: string;
+                            }[];
+                            /** @description The peak day (same as peak_date). */
+                            date: string;
+                            direction: string | null;
+                            fired: boolean;
+                            /** @description Fired days in the anomaly. */
+                            fired_days: number;
+                            /** @description First fired day of the run of consecutive fired days. */
+                            first_date: string;
+                            /** @description Stable anomaly id (anom_…): the same for a re-evaluation of the same days. */
+                            id: string;
+                            /**
+                             * @description level_shift: a sustained move the baseline then re-anchored on.
+                             * @enum {string}
+                             */
+                            kind: "spike" | "drop" | "level_shift";
+                            /** @description Last fired day so far. */
+                            last_date: string;
+                            metric: string;
+                            /** @description The floor that applied where the baseline is flat at zero. */
+                            min_abs_change: number;
+                            min_relative_change: number;
+                            /** @description The day with the highest score; the day fields below are that day. */
+                            peak_date: string;
+                            relative_change: number | null;
+                            /** @description Peak score in [0, 1): |z| / (|z| + 3); 1 where the baseline is flat. */
+                            score: number;
+                            /** @description low, medium, high or critical, from the score. */
+                            severity: string;
+                            /**
+                             * @description Triage status (open until someone triages it).
+                             * @enum {string}
+                             */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                            threshold: number;
+                            training_size: number;
+                            value: number;
+                            watch: string;
+                            window: {
+                                from: string;
+                                model: string;
+                                seasonality: string;
+                                to: string;
+                            };
+                            /** @description null when the baseline is flat (scale 0): then the relative change decides. */
+                            z: number | null;
+                        } | null;
                         /** @description Pass it as cursor for the next page; null on the last page. */
                         next_cursor: string | null;
                         project_id: string;
+                        /** @description First day of the window in use (widened to include date or anomaly_id). */
                         since: string;
                         to: string | null;
                     };

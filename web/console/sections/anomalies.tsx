@@ -26,7 +26,6 @@ import { Day, metricLabel } from './common.js';
 
 type Anomaly = Res<'/api/anomalies', 'get'>['anomalies'][number];
 type Settings = Res<'/api/anomalies/settings', 'get'>;
-const keyOf = (a: Anomaly) => `${a.date}|${a.metric}|${a.channel}`;
 const METRICS = Object.keys(KPI_META);
 
 function Anomalies() {
@@ -45,7 +44,7 @@ function Anomalies() {
         onChange={setTab}
       />
       {tab === 'list' ? (
-        <AnomalyList />
+        <AnomaliesOfLink />
       ) : tab === 'precision' ? (
         <PrecisionPanel />
       ) : (
@@ -55,14 +54,30 @@ function Anomalies() {
   );
 }
 
-function AnomalyList() {
-  const { project, format } = useProject();
+/** What a deep link names: an anomaly by id, or a day of a series (date, metric, channel). */
+function linkOf(query: URLSearchParams) {
+  return {
+    anomaly_id: query.get('anomaly') ?? undefined,
+    date: query.get('date') ?? undefined,
+    metric: query.get('metric') ?? '',
+    channel: query.get('channel') ?? '',
+  };
+}
+
+function AnomaliesOfLink() {
   const r = useStore(route);
-  const [filters, setFilters] = useState({
-    metric: r.query.get('metric') ?? '',
-    channel: r.query.get('channel') ?? '',
-    direction: '',
-  });
+  const link = linkOf(r.query);
+  // A new link (another alert, the overview) starts the list over with what it names.
+  return <AnomalyList key={[link.anomaly_id, link.date, link.metric, link.channel].join('|')} link={link} />;
+}
+
+function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
+  const { project, format } = useProject();
+  const { link } = props;
+  const [filters, setFilters] = useState({ metric: link.metric, channel: link.channel, direction: '' });
+  // The window: the API's default (the last 30 days) widened to what the link names, until the user
+  // picks one; an explicit window then wins over the link.
+  const [range, setRange] = useState<{ since?: string; to?: string; chosen: boolean }>({ chosen: false });
   const list = useLoad(
     () =>
       ok(
@@ -74,18 +89,32 @@ function AnomalyList() {
               ...(filters.metric ? { metric: filters.metric as 'roas' } : {}),
               ...(filters.channel ? { channel: filters.channel } : {}),
               ...(filters.direction ? { direction: filters.direction as 'spike' } : {}),
+              ...(range.since ? { since: range.since } : {}),
+              ...(range.to ? { to: range.to } : {}),
+              ...(range.chosen ? {} : link.anomaly_id ? { anomaly_id: link.anomaly_id } : {}),
+              ...(range.chosen || link.anomaly_id || !link.date ? {} : { date: link.date }),
             },
           },
         }),
       ),
-    [project.id, filters.metric, filters.channel, filters.direction],
+    [project.id, filters.metric, filters.channel, filters.direction, range.since, range.to, range.chosen],
   );
-  const wanted = [r.query.get('date'), r.query.get('metric'), r.query.get('channel')].join('|');
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const anomalies = list.data?.anomalies ?? [];
-  const current = anomalies.find((a) => keyOf(a) === (selected ?? wanted)) ?? anomalies[0];
+  // The anomaly the link names stays open even when it is not on the list's first page.
+  const focus = list.data?.focus ?? undefined;
+  const wanted = selected ?? focus?.id;
+  const current = anomalies.find((a) => a.id === wanted) ?? (focus?.id === wanted ? focus : undefined) ?? anomalies[0];
   const set = (k: keyof typeof filters) => (ev: { currentTarget: { value: string } }) =>
     setFilters({ ...filters, [k]: ev.currentTarget.value });
+  const since = range.since ?? list.data?.since ?? '';
+  const to = range.to ?? list.data?.to ?? '';
+  const setBound = (k: 'since' | 'to') => (ev: { currentTarget: { value: string } }) => {
+    const value = ev.currentTarget.value;
+    setSelected(current?.id);
+    setRange({ since, to, ...{ [k]: value }, chosen: true });
+  };
+  const linked = !range.chosen && (link.anomaly_id || link.date);
   return (
     <div class="stack">
       <fieldset class="form-grid">
@@ -114,30 +143,61 @@ function AnomalyList() {
             </select>
           )}
         </Field>
+        <Field label="Fired from">
+          {(a) => <input {...a} type="date" value={since} onChange={setBound('since')} />}
+        </Field>
+        <Field label="Fired until" hint="Empty: up to today.">
+          {(a) => <input {...a} type="date" value={to} min={since || undefined} onChange={setBound('to')} />}
+        </Field>
       </fieldset>
+      {list.data && (
+        <p class="small" aria-live="polite" data-window={`${list.data.since}|${list.data.to ?? ''}`}>
+          Anomalies with a fired day from <Day day={list.data.since} />{' '}
+          {list.data.to ? (
+            <>
+              to <Day day={list.data.to} />
+            </>
+          ) : (
+            'to today'
+          )}
+          {linked ? ', widened to include what the link names.' : '.'}
+        </p>
+      )}
       <ErrorBox error={list.error} />
       {list.loading && !list.data && <Loading what="anomalies" />}
-      {current && <AnomalyChart key={keyOf(current)} a={current} />}
+      {list.data && link.date && !link.anomaly_id && !range.chosen && !list.data.focus && (
+        <p class="notice">
+          Nothing of {link.metric ? metricLabel(link.metric, link.channel || '_total') : 'these filters'} fired on{' '}
+          <Day day={link.date} />.
+        </p>
+      )}
+      {current && <AnomalyChart key={current.id} a={current} />}
       {current && <ExplainPanel key={current.id} id={current.id} />}
       <TableWrap>
         <DataTable
           caption={'Fired anomalies'}
-          columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Events']}
+          columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Status', 'Events']}
           data-loaded={list.data ? 'true' : undefined}
         >
           {anomalies.map((a) => (
-            <tr key={keyOf(a)} class={a === current ? 'selected' : undefined}>
+            <tr key={a.id} class={a.id === current?.id ? 'selected' : undefined}>
               <td>
                 <Day day={a.date} />
               </td>
               <td>
-                <button type="button" class="link" aria-pressed={a === current} onClick={() => setSelected(keyOf(a))}>
+                <button
+                  type="button"
+                  class="link"
+                  aria-pressed={a.id === current?.id}
+                  onClick={() => setSelected(a.id)}
+                >
                   {metricLabel(a.metric, a.channel)}
                 </button>
               </td>
               <td>{a.direction ?? '–'}</td>
               <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
               <td class="num">{fmtDelta(a.relative_change, format)}</td>
+              <td>{a.status.replace('_', ' ')}</td>
               <td class="small prose-cell">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
             </tr>
           ))}
@@ -165,7 +225,7 @@ function AnomalyChart(props: { a: Anomaly }) {
       ),
     ]);
     return { series, events: events.events };
-  }, [keyOf(a)]);
+  }, [a.id]);
   const band = useMemo(
     () => data.data && bandOf(data.data.series.points, data.data.series.rule.threshold),
     [data.data],

@@ -28,7 +28,11 @@ interface Anomaly {
 }
 interface AnomaliesData {
   since: string;
+  to: string | null;
   count: number;
+  truncated?: boolean;
+  filters?: { metric: string | null; channel: string | null; direction: string | null };
+  focus?: Anomaly | null;
   anomalies: Anomaly[];
 }
 interface SeriesData {
@@ -36,8 +40,6 @@ interface SeriesData {
   rule: { threshold: number; window_days: number; seasonality: string };
   points: BaselinePoint[];
 }
-
-const keyOf = (a: Anomaly) => `${a.date}|${a.metric}|${a.channel}`;
 
 function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewProps<AnomaliesData>['host'] }) {
   const a = props.anomaly;
@@ -166,19 +168,51 @@ function AnomaliesView({ answer, host }: ViewProps<AnomaliesData>) {
 }
 
 function AnomalyList({ answer, host }: ViewProps<AnomaliesData>) {
-  const d = answer.data;
   const f = host.format;
-  const [selected, setSelected] = useState<string | null>(d.anomalies[0] ? keyOf(d.anomalies[0]) : null);
-  const chosen = d.anomalies.find((a) => keyOf(a) === selected);
+  // Another window than the answer's: listed through get_anomalies with the answer's filters.
+  const [range, setRange] = useState<{ since: string; to: string } | null>(null);
+  const filters = answer.data.filters;
+  const other = useToolData<AnomaliesData>(
+    host,
+    'get_anomalies',
+    range && {
+      project_id: answer.projectId,
+      ...(range.since ? { since: range.since } : {}),
+      ...(range.to ? { to: range.to } : {}),
+      ...(filters?.metric ? { metric: filters.metric } : {}),
+      ...(filters?.channel ? { channel: filters.channel } : {}),
+      ...(filters?.direction ? { direction: filters.direction } : {}),
+      limit: 200,
+    },
+  );
+  const d = (range && other.data) || answer.data;
+  // The anomaly a date or an id named opens first, on the list or not.
+  const focus = answer.data.focus ?? null;
+  const [selected, setSelected] = useState<string | null>(focus?.id ?? d.anomalies[0]?.id ?? null);
+  const chosen =
+    d.anomalies.find((a) => a.id === selected) ?? (focus?.id === selected ? focus : undefined) ?? d.anomalies[0];
+  const bound = (k: 'since' | 'to') => (ev: { currentTarget: { value: string } }) =>
+    setRange({ since: d.since, to: d.to ?? '', [k]: ev.currentTarget.value });
   return (
     <div class="stack">
       <div class="spread">
         <h1>Anomalies</h1>
-        <span class="muted small">
-          {fmtNumber(d.count, f)} fired since {fmtDay(d.since, f)}
+        <span class="muted small" data-window={`${d.since}|${d.to ?? ''}`}>
+          {fmtNumber(d.count, f)} fired from {fmtDay(d.since, f)} to {d.to ? fmtDay(d.to, f) : 'today'}
         </span>
       </div>
-      {chosen && <AnomalyChart key={selected} anomaly={chosen} projectId={answer.projectId} host={host} />}
+      <fieldset class="window">
+        <legend class="visually-hidden">Window</legend>
+        <label>
+          From <input type="date" value={d.since} onChange={bound('since')} />
+        </label>
+        <label>
+          To <input type="date" value={d.to ?? ''} min={d.since} onChange={bound('to')} />
+        </label>
+        {other.loading && <span class="muted small">Loading…</span>}
+      </fieldset>
+      <ErrorNotice error={other.error} />
+      {chosen && <AnomalyChart key={chosen.id} anomaly={chosen} projectId={answer.projectId} host={host} />}
       {d.anomalies.length === 0 ? (
         <p class="notice">Nothing fired in this range: every metric stayed within its baseline band.</p>
       ) : (
@@ -202,15 +236,15 @@ function AnomalyList({ answer, host }: ViewProps<AnomaliesData>) {
             </thead>
             <tbody>
               {d.anomalies.map((a) => {
-                const k = keyOf(a);
+                const k = a.id;
                 const tone = toneOf(a.metric, a.relative_change ?? (a.direction === 'drop' ? -1 : 1));
                 return (
-                  <tr key={k} class={k === selected ? 'selected' : ''} onClick={() => setSelected(k)}>
+                  <tr key={k} class={k === chosen?.id ? 'selected' : ''} onClick={() => setSelected(k)}>
                     <td>
                       <button
                         type="button"
                         class="link nowrap"
-                        aria-pressed={k === selected}
+                        aria-pressed={k === chosen?.id}
                         aria-label={`${kpiLabel(a.metric)} on ${channelName(a.channel)}, ${fmtDay(a.date, f)}: show its chart`}
                         onClick={(e) => {
                           e.stopPropagation();
