@@ -149,6 +149,30 @@ describe.each(STORES)('anomaly triage [%s]', (store) => {
       allowed_next: ['open', 'resolved', 'expected', 'false_positive'],
       pagerduty_resolves: 0,
     });
+    // The anomaly's own read shows the whole triage, as /triage does, with the linked event; the
+    // list shows status and assignee.
+    const [detail, triage] = await Promise.all([
+      as('viewer-1', `/api/anomalies/${anomalyId}`),
+      as('viewer-1', `/api/anomalies/${anomalyId}/triage`),
+    ]);
+    expect(detail.status).toBe(200);
+    const { previous_status: _p, pagerduty_resolves: _r, anomaly_id: _a, project_id: _q, ...whole } = triage.body;
+    expect(detail.body.triage).toMatchObject(whole);
+    expect(detail.body.triage).toMatchObject({
+      status: 'acknowledged',
+      note: 'Looking into it',
+      assignee: 'editor-1',
+      context_event_id: eventId,
+      context_event: { id: eventId },
+      updated_by: 'editor-1',
+      updated_at: '2026-05-18T12:00:00.000Z',
+    });
+    expect(detail.body).toMatchObject({ status: 'acknowledged', assignee: 'editor-1' });
+    const listed = (await as('viewer-1', `/api/anomalies?project_id=${P}&anomaly_id=${anomalyId}`)).body;
+    expect(listed.anomalies.find((a: { id: string }) => a.id === anomalyId)).toMatchObject({
+      status: 'acknowledged',
+      assignee: 'editor-1',
+    });
     const resolved = await patch('editor-1', anomalyId, { status: 'resolved', note: null });
     expect(resolved.body).toMatchObject({ status: 'resolved', note: null, assignee: 'editor-1' });
     // A closed anomaly only reopens.

@@ -270,7 +270,7 @@ export class AlertRouter {
       items: listed,
       total: m.items.length,
       unlisted: m.unlisted,
-      console_url: page(sectionOf(m.items[0]!)),
+      console_url: page(consolePathOf(m.items)),
       created_at: m.now.toISOString(),
     };
     if (m.kind === 'pagerduty')
@@ -313,7 +313,20 @@ function sectionOf(item: AlertItem): string {
   ];
 }
 
+/**
+ * The message's link: the one anomaly's page, or the anomalies list from the oldest item's last day
+ * (the list's default window, the last 30 days, would miss older ones); other sections as they are.
+ */
+function consolePathOf(items: AlertItem[]): string {
+  const first = items[0]!;
+  if (items.length === 1) return pathOf(first);
+  if (first.type !== 'anomaly') return sectionOf(first);
+  const since = items.reduce((d, i) => (i.type === 'anomaly' && i.last_date < d ? i.last_date : d), first.last_date);
+  return `anomalies?${new URLSearchParams({ since })}`;
+}
+
 function pathOf(item: AlertItem): string {
+  if (item.type === 'daily_insight') return `insights?${new URLSearchParams({ date: item.date })}`;
   if (item.type !== 'anomaly') return sectionOf(item);
   const q = new URLSearchParams({ date: item.last_date, metric: item.metric, channel: item.channel });
   return `anomalies?${q}`;

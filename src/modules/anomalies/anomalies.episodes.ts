@@ -98,11 +98,13 @@ export type EpisodeWithPeak = EpisodeRow & {
   fired: boolean;
   /** The triage status (anomaly_triage, issue 30); open when nobody triaged it. */
   status: string;
+  /** The member the triage assigned it to, if any. */
+  assignee: string | null;
 };
 
 const WITH_PEAK = `SELECT e.*, a.value, a.baseline_mean, a.baseline_stddev, a.training_size, a.window_from, a.window_to,
     a.seasonality, a.model, a.z, a.relative_change, a.threshold, a.min_relative_change, a.min_abs_change, a.watch, a.fired,
-    coalesce(t.status, 'open') AS status
+    coalesce(t.status, 'open') AS status, t.assignee
   FROM anomaly_episodes e
   JOIN anomalies_daily a ON a.project_id = e.project_id AND a.channel = e.channel AND a.metric = e.metric AND a.date = e.peak_date
   LEFT JOIN anomaly_triage t ON t.anomaly_id = e.id`;

@@ -1,5 +1,7 @@
 import type * as episodes from './anomalies.episodes.js';
-import type { AnomalyOutput } from './anomalies.schemas.js';
+import type { AnomalyOutput, AnomalyTriage } from './anomalies.schemas.js';
+import type { TriageRow } from './anomalies.triage.repo.js';
+import { TRANSITIONS } from './anomalies.triage.rules.js';
 
 /** An anomaly (its peak day's figures) with the context events active on that day. */
 export function presentAnomaly(
@@ -32,6 +34,7 @@ export function presentAnomaly(
     direction: row.direction,
     fired: row.fired,
     status: row.status as AnomalyOutput['status'],
+    assignee: row.assignee ?? null,
     context_events: events.map((e) => ({
       id: e.id,
       event_type: e.event_type,
@@ -39,5 +42,23 @@ export function presentAnomaly(
       event_date: e.event_date,
       active_until: e.active_until,
     })),
+  };
+}
+
+/** An anomaly's whole triage; `row` undefined when nobody triaged it yet (open, empty). */
+export function presentTriage(
+  row: TriageRow | undefined,
+  event: { id: string; title: string; event_type: string; event_date: string } | null,
+): AnomalyTriage {
+  const status = row?.status ?? 'open';
+  return {
+    status,
+    note: row?.note ?? null,
+    assignee: row?.assignee ?? null,
+    context_event_id: row?.context_event_id ?? null,
+    context_event: event,
+    updated_at: row?.updated_at ? new Date(row.updated_at).toISOString() : null,
+    updated_by: row?.updated_by ?? null,
+    allowed_next: [...TRANSITIONS[status]],
   };
 }

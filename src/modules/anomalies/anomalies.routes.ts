@@ -77,14 +77,21 @@ export function anomalyRoutes(anomalies: AnomaliesService) {
     defineRoute({
       method: 'GET',
       url: '/api/anomalies/:id',
-      summary: 'One anomaly by id (anom_…) with every evaluated day from its first to its last fired day',
+      summary:
+        'One anomaly by id (anom_…) with its whole triage and every evaluated day from its first to its last fired day',
       tags: ['anomalies'],
       rule: { permission: 'data.read' },
       params: AnomalyIdParams,
       response: AnomalyDetailOutput,
       handler: async ({ ctx, params }) => {
         const r = await anomalies.getById(ctx, params.id);
-        return { project_id: r.resolved.project.id, ...r.anomaly, days: r.days, moved_with_it: r.movedWithIt };
+        return {
+          project_id: r.resolved.project.id,
+          ...r.anomaly,
+          triage: r.triage,
+          days: r.days,
+          moved_with_it: r.movedWithIt,
+        };
       },
     }),
     defineRoute({

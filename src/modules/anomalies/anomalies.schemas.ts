@@ -503,6 +503,7 @@ export const AnomalyOutput = z.object({
   direction: z.string().nullable(),
   fired: z.boolean(),
   status: TriageStatus.describe('Triage status (open until someone triages it).'),
+  assignee: z.string().nullable().describe('The member the triage assigned it to (null: nobody).'),
   context_events: z.array(CorrelatedEvent),
 });
 export type AnomalyOutput = z.infer<typeof AnomalyOutput>;
@@ -541,8 +542,25 @@ export const AnomalyDay = z.object({
 
 export const AnomalyIdParams = z.object({ id: AnomalyIdValue });
 
+/** The whole triage of an anomaly, as GET /api/anomalies/{id}/triage answers it. */
+export const AnomalyTriage = z.object({
+  status: TriageStatus,
+  note: z.string().nullable(),
+  assignee: z.string().nullable(),
+  context_event_id: z.string().nullable().describe('The linked context event.'),
+  context_event: z
+    .object({ id: z.string(), title: z.string(), event_type: z.string(), event_date: z.string() })
+    .nullable()
+    .describe('The linked event as it stands (null when none is linked, or the event is gone).'),
+  updated_at: z.string().nullable().describe('When it was last triaged; null when nobody triaged it yet.'),
+  updated_by: z.string().nullable().describe('Who triaged it last (their subject).'),
+  allowed_next: z.array(TriageStatus).describe('The statuses it may move to from here.'),
+});
+export type AnomalyTriage = z.infer<typeof AnomalyTriage>;
+
 export const AnomalyDetailOutput = AnomalyOutput.extend({
   project_id: z.string(),
+  triage: AnomalyTriage,
   days: z.array(AnomalyDay).describe('Every evaluated day from first_date to last_date.'),
   moved_with_it: z
     .array(

@@ -9,7 +9,8 @@ import type { ProjectsService, ResolvedProject } from '../projects/projects.serv
 import * as repo from './anomalies.repo.js';
 import * as episodes from './anomalies.episodes.js';
 import { findFocus, windowIncluding } from './anomalies.focus.js';
-import { presentAnomaly } from './anomalies.presenter.js';
+import { presentAnomaly, presentTriage } from './anomalies.presenter.js';
+import * as triageRepo from './anomalies.triage.repo.js';
 import { computeSeries, dateOf } from './anomalies.evaluate.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
@@ -275,7 +276,18 @@ export class AnomaliesService {
       }),
     );
     const movedWithIt = await episodes.explainedBy(this.db, row);
-    return { resolved, anomaly: anomaly!, days, movedWithIt };
+    return { resolved, anomaly: anomaly!, days, movedWithIt, triage: await this.triageOf(ctx, id) };
+  }
+
+  /** The whole triage, with the linked event as the caller may read it (null when gone). */
+  private async triageOf(ctx: RequestContext, id: string) {
+    const row = await triageRepo.readTriage(this.db, id);
+    const eventId = row?.context_event_id;
+    const event = eventId ? await this.events.get(ctx, eventId).catch(() => null) : null;
+    return presentTriage(
+      row,
+      event && { id: event.id, title: event.title, event_type: event.event_type, event_date: event.event_date },
+    );
   }
 
   /** System read (no caller to authorize): one anomaly by id, or undefined. */

@@ -254,7 +254,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One anomaly by id (anom_…) with every evaluated day from its first to its last fired day */
+        /** One anomaly by id (anom_…) with its whole triage and every evaluated day from its first to its last fired day */
         get: operations["getApiAnomaliesId"];
         put?: never;
         post?: never;
@@ -2619,6 +2619,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         anomalies: {
+                            /** @description The member the triage assigned it to (null: nobody). */
+                            assignee: string | null;
                             /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
                             /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
@@ -2680,6 +2682,8 @@ export interface operations {
                         }[];
                         /** @description The anomaly that date or anomaly_id names (null when none was given or nothing fired that day), whether or not it is on this page. */
                         focus: {
+                            /** @description The member the triage assigned it to (null: nobody). */
+                            assignee: string | null;
                             /** @description The baseline's expected value (the mean with baseline: mean). */
                             baseline_mean: number | null;
                             /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
@@ -2777,6 +2781,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The member the triage assigned it to (null: nobody). */
+                        assignee: string | null;
                         /** @description The baseline's expected value (the mean with baseline: mean). */
                         baseline_mean: number | null;
                         /** @description The baseline's scale: 1.4826 × MAD (robust) or the standard deviation. */
@@ -2868,6 +2874,27 @@ export interface operations {
                         status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
                         threshold: number;
                         training_size: number;
+                        triage: {
+                            /** @description The statuses it may move to from here. */
+                            allowed_next: ("open" | "acknowledged" | "resolved" | "expected" | "false_positive")[];
+                            assignee: string | null;
+                            /** @description The linked event as it stands (null when none is linked, or the event is gone). */
+                            context_event: {
+                                event_date: string;
+                                event_type: string;
+                                id: string;
+                                title: string;
+                            } | null;
+                            /** @description The linked context event. */
+                            context_event_id: string | null;
+                            note: string | null;
+                            /** @enum {string} */
+                            status: "open" | "acknowledged" | "resolved" | "expected" | "false_positive";
+                            /** @description When it was last triaged; null when nobody triaged it yet. */
+                            updated_at: string | null;
+                            /** @description Who triaged it last (their subject). */
+                            updated_by: string | null;
+                        };
                         value: number;
                         watch: string;
                         window: {

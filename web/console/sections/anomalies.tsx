@@ -61,6 +61,8 @@ function linkOf(query: URLSearchParams) {
     date: query.get('date') ?? undefined,
     metric: query.get('metric') ?? '',
     channel: query.get('channel') ?? '',
+    since: query.get('since') ?? undefined,
+    to: query.get('to') ?? undefined,
   };
 }
 
@@ -68,7 +70,7 @@ function AnomaliesOfLink() {
   const r = useStore(route);
   const link = linkOf(r.query);
   // A new link (another alert, the overview) starts the list over with what it names.
-  return <AnomalyList key={[link.anomaly_id, link.date, link.metric, link.channel].join('|')} link={link} />;
+  return <AnomalyList key={r.query.toString()} link={link} />;
 }
 
 function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
@@ -77,7 +79,11 @@ function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
   const [filters, setFilters] = useState({ metric: link.metric, channel: link.channel, direction: '' });
   // The window: the API's default (the last 30 days) widened to what the link names, until the user
   // picks one; an explicit window then wins over the link.
-  const [range, setRange] = useState<{ since?: string; to?: string; chosen: boolean }>({ chosen: false });
+  const [range, setRange] = useState<{ since?: string; to?: string; chosen: boolean }>({
+    since: link.since,
+    to: link.to,
+    chosen: false,
+  });
   const list = useLoad(
     () =>
       ok(
@@ -160,7 +166,7 @@ function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
           ) : (
             'to today'
           )}
-          {linked ? ', widened to include what the link names.' : '.'}
+          {linked && list.data.focus ? ', including the anomaly the link names.' : '.'}
         </p>
       )}
       <ErrorBox error={list.error} />
@@ -176,7 +182,7 @@ function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
       <TableWrap>
         <DataTable
           caption={'Fired anomalies'}
-          columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Status', 'Events']}
+          columns={['Day', 'Metric', 'Direction', { num: 'Value' }, { num: 'Change' }, 'Status', 'Assignee', 'Events']}
           data-loaded={list.data ? 'true' : undefined}
         >
           {anomalies.map((a) => (
@@ -198,6 +204,7 @@ function AnomalyList(props: { link: ReturnType<typeof linkOf> }) {
               <td class="num">{fmtKpi(a.value, kpiUnit(a.metric), project.reporting_currency, format)}</td>
               <td class="num">{fmtDelta(a.relative_change, format)}</td>
               <td>{a.status.replace('_', ' ')}</td>
+              <td class="small">{a.assignee ?? '–'}</td>
               <td class="small prose-cell">{a.context_events.map((e) => e.title).join('; ') || '–'}</td>
             </tr>
           ))}
@@ -235,7 +242,7 @@ function AnomalyChart(props: { a: Anomaly }) {
     .map((e) => ({ day: e.event_date, label: e.title }));
   const unit = kpiUnit(a.metric);
   return (
-    <section class="card stack" aria-label="Selected anomaly">
+    <section class="card stack" aria-label="Selected anomaly" data-anomaly-id={a.id}>
       <h2>
         {metricLabel(a.metric, a.channel)}, <Day day={a.date} />
       </h2>

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { Delta } from '../../shared/data-views.js';
 import { fmtKpi, type KpiUnit, kpiLabel, pctToRatio, toneOf } from '../../shared/kpi.js';
 import { api, ok } from '../api.js';
+import { route } from '../router.js';
+import { useStore } from '../store.js';
 import { DataTable, ErrorBox, Field, Loading, PageTitle, StatusBadge, useLoad, useProject, TableWrap } from '../ui.js';
-import { Day, Instant, todayIn } from './common.js';
+import { Day, Instant, metricLabel, todayIn, useLinks } from './common.js';
 import { Markdown } from './editor.js';
 
 interface Insight {
@@ -21,13 +23,25 @@ interface Insight {
       day_over_day_pct: number | null;
       week_over_week_pct: number | null;
     }[];
+    anomalies?: {
+      id: string;
+      metric: string;
+      channel: string;
+      direction: string | null;
+      first_date: string;
+      last_date: string;
+      relative_change: number | null;
+    }[];
   };
 }
 
 /** The daily insight of a chosen day (default today in the project's time zone). */
 function Insights() {
   const { project, format } = useProject();
-  const [date, setDate] = useState(todayIn(project.timezone));
+  const link = useLinks();
+  // A link names its day (an alert's digest, a colleague); without one, today in the project's zone.
+  const r = useStore(route);
+  const [date, setDate] = useState(r.query.get('date') ?? todayIn(project.timezone));
   const data = useLoad(
     async () =>
       (await ok(api.GET('/api/insights', { params: { query: { project_id: project.id, date, limit: 1 } } }))) as {
@@ -77,6 +91,26 @@ function Insights() {
               ))}
             </DataTable>
           </TableWrap>
+          {(insight.record.anomalies?.length ?? 0) > 0 && (
+            <section class="card stack" aria-label="Anomalies of the day">
+              <h2>Anomalies of the day</h2>
+              <ul>
+                {insight.record.anomalies!.map((a) => (
+                  <li key={a.id}>
+                    <a href={link(`anomalies?anomaly=${a.id}`)}>{metricLabel(a.metric, a.channel)}</a>:{' '}
+                    {a.direction ?? 'change'}{' '}
+                    <Delta ratio={a.relative_change} tone={toneOf(a.metric, a.relative_change)} format={format} />
+                    {a.first_date !== a.last_date && (
+                      <span class="muted small">
+                        {' '}
+                        (<Day day={a.first_date} /> – <Day day={a.last_date} />)
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           {insight.narrative_md && (
             <section class="card">
               <Markdown source={insight.narrative_md} />

@@ -61,7 +61,7 @@ function AnomalyChart(props: { anomaly: Anomaly; projectId: string; host: ViewPr
     .filter((e) => e.event_date >= range.from && e.event_date <= range.to)
     .map((e) => ({ day: e.event_date, label: e.title }));
   return (
-    <section class="card stack" aria-label="Selected anomaly">
+    <section class="card stack" aria-label="Selected anomaly" data-anomaly-id={a.id}>
       <div class="spread">
         <h2>
           {label}, {fmtDay(a.date, f)}
