@@ -198,7 +198,7 @@ declare global {
         token?: string;
         html?: string;
       }): Promise<TestHostRun>;
-      setTheme(theme: 'light' | 'dark', styles?: 'ours' | 'reference'): void;
+      setTheme(theme: 'light' | 'dark', styles?: 'ours' | 'reference' | 'foreign'): void;
       errors: string[];
     };
   }

@@ -73,6 +73,12 @@ export class ViewHarness {
       expect(await seriousViolations(frame), `${name}: axe under the reference host's ${theme} styles`).toEqual([]);
       await shoot(this.page, frame, artifactPath('widgets', this.store, `${name}-reference-${theme}.png`));
     }
+    // A foreign host's light palette (another info pair): tinted text must keep AA there too.
+    await this.page.evaluate(() => window.contextHubHost.setTheme('light', 'foreign'));
+    await frame.waitForFunction(() =>
+      document.documentElement.style.getPropertyValue('--color-background-info').includes('#dbeafe'),
+    );
+    expect(await seriousViolations(frame), `${name}: axe under a foreign host's light styles`).toEqual([]);
     expect(this.errors).toEqual([]);
   }
 }

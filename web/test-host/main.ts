@@ -8,11 +8,11 @@
 import { AppBridge, type McpUiHostStyles, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { REFERENCE_HOST_STYLES } from './reference-styles.js';
+import { FOREIGN_HOST_STYLES, REFERENCE_HOST_STYLES } from './reference-styles.js';
 
 type Theme = 'light' | 'dark';
 /** Whose style variables the host hands the view: a few of our own, or the reference host's full set. */
-type Styles = 'ours' | 'reference';
+type Styles = 'ours' | 'reference' | 'foreign';
 
 interface HostRun {
   /** ms from handing the result to the view to its first size report after it (first complete render). */
@@ -49,6 +49,7 @@ const errors: string[] = [];
  */
 function hostStyles(theme: Theme, styles: Styles = 'ours'): McpUiHostStyles {
   if (styles === 'reference') return REFERENCE_HOST_STYLES;
+  if (styles === 'foreign') return FOREIGN_HOST_STYLES;
   return {
     variables: {
       '--font-sans': 'system-ui, sans-serif',

@@ -96,3 +96,17 @@ export const REFERENCE_HOST_STYLES: McpUiHostStyles = {
     ...fixed,
   } as McpUiHostStyles['variables'],
 };
+
+/**
+ * Another host's palette: the reference host's with a brighter info pair (Tailwind's blue-600 on
+ * blue-100, 4.2:1), as hosts built on such a palette hand it. Text a view draws in the info colour
+ * on the info surface (a selected row's link) falls below AA there unless it is mixed toward the
+ * primary text as the view's other tinted text is (theme.css, --ch-text-*).
+ */
+export const FOREIGN_HOST_STYLES: McpUiHostStyles = {
+  variables: {
+    ...REFERENCE_HOST_STYLES.variables,
+    '--color-text-info': 'light-dark(#2563eb, #60a5fa)',
+    '--color-background-info': 'light-dark(#dbeafe, #1e3a5f)',
+  } as McpUiHostStyles['variables'],
+};
