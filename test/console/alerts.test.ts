@@ -1,3 +1,4 @@
+import { addDays, todayIn } from '../../src/modules/money/calendar.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpReceiver, slackReceiver, WebhookReceiver } from '../support/alert-receivers.js';
 import { consoleSuite } from '../support/console.js';
@@ -119,7 +120,10 @@ describe.each(STORES)('console: alert destinations, rules, mutes and the deliver
     await suite.ui.loaded();
     const mute = page.getByRole('form', { name: 'New mute' });
     await mute.getByLabel('Metric').selectOption('spend');
-    await mute.getByLabel('Until (inclusive)').fill('2099-01-31');
+    // A month after the service's today in the project's zone: a date that stays ahead of any calendar.
+    const project = (await api(`${suite.service.url}/api/projects/${P}`)).body;
+    const mutedUntil = addDays(todayIn(suite.service.app.services.deps.clock, project.timezone), 30);
+    await mute.getByLabel('Until (inclusive)').fill(mutedUntil);
     await mute.getByLabel('Reason').fill('Budget reshuffle');
     await mute.getByRole('button', { name: 'Mute' }).click();
     await page.getByRole('cell', { name: 'Budget reshuffle' }).waitFor();

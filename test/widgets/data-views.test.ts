@@ -299,11 +299,13 @@ describe.each(STORES)('data views in a real browser [%s]', (store) => {
   });
 
   it('add_context_event: the recorded event, highlighted in the timeline around it', async () => {
+    // A day of the demo's own timeline (generated relative to its today), so there are neighbours.
+    const demoEvents = (await api(`${service.url}/api/context/events?project_id=${P}&limit=1`)).body.events;
     const { frame } = await views.render('add_context_event', {
       project_id: P,
       event_type: 'pricing_change',
       title: 'Tent prices up 5 %',
-      event_date: '2026-01-15',
+      event_date: demoEvents[0].event_date,
     });
     await frame
       .getByRole('status')
