@@ -207,32 +207,35 @@ describe.each(STORES)('OAuth tokens and per-request retries in runs [%s]', (stor
     expect(s.tokenRequests.map((t) => t.outcome)).toEqual(['issued', 'issued']);
   });
 
-  it.runIf(store === 'postgres')('two replicas renewing one connection at once: the row lock lets one ask', async () => {
-    const s = await source({ pages: 1, rotate: true });
-    await connect('replicas', s);
-    const credentials = service.app.services.credentials;
-    // A second pool on the same database stands for another replica (its own process-local state).
-    const other = await openDatabase({ databaseUrl: service.store.url, dataDir: service.app.config.dataDir });
-    try {
-      const settings = {
-        token_url: `${s.url}/oauth/token`,
-        grant_type: 'refresh_token' as const,
-        token_auth: 'basic' as const,
-        timeout_ms: 5000,
-      };
-      const key = { project_id: P, connection_ref_id: 'replicas' };
-      const replica = (db: typeof other) =>
-        new StoredTokens({ db, box: credentials.box, clock, outbound: credentials.outbound }, key, settings);
-      const a = replica(service.app.db);
-      const b = replica(other);
-      const first = await a.current();
-      const [x, y] = await Promise.all([a.renew(first), b.renew(first)]);
-      expect(x).toBe(y);
-      expect(s.tokenRequests.map((t) => t.outcome)).toEqual(['issued', 'issued']);
-    } finally {
-      await other.close();
-    }
-  });
+  it.runIf(store === 'postgres')(
+    'two replicas renewing one connection at once: the row lock lets one ask',
+    async () => {
+      const s = await source({ pages: 1, rotate: true });
+      await connect('replicas', s);
+      const credentials = service.app.services.credentials;
+      // A second pool on the same database stands for another replica (its own process-local state).
+      const other = await openDatabase({ databaseUrl: service.store.url, dataDir: service.app.config.dataDir });
+      try {
+        const settings = {
+          token_url: `${s.url}/oauth/token`,
+          grant_type: 'refresh_token' as const,
+          token_auth: 'basic' as const,
+          timeout_ms: 5000,
+        };
+        const key = { project_id: P, connection_ref_id: 'replicas' };
+        const replica = (db: typeof other) =>
+          new StoredTokens({ db, box: credentials.box, clock, outbound: credentials.outbound }, key, settings);
+        const a = replica(service.app.db);
+        const b = replica(other);
+        const first = await a.current();
+        const [x, y] = await Promise.all([a.renew(first), b.renew(first)]);
+        expect(x).toBe(y);
+        expect(s.tokenRequests.map((t) => t.outcome)).toEqual(['issued', 'issued']);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('a 429 on page 3 costs one retry of page 3 and nothing else', async () => {
     const s = await source({ pages: 4, rateLimit: { page: 3, times: 1, retryAfter: '0' } });
