@@ -270,6 +270,42 @@ describe.each(STORES)('connections whose credentials Nango holds [%s]', (store) 
     });
   });
 
+  it('hostile input to the new routes gets a clear 4xx, changes nothing, and the service keeps serving', async () => {
+    const before = await card('ads-main');
+    const signed = (raw: string) => webhook(raw, nango.sign(raw));
+    const cases: [string, Promise<{ status: number; headers: Headers; body: unknown }>][] = [
+      ['null', signed('null')],
+      ['array', signed('[1,2,3]')],
+      ['number', signed('42')],
+      ['wrong types', signed(JSON.stringify({ type: 'auth', connectionId: 7, providerConfigKey: [KEY] }))],
+      ['deep', signed(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)],
+      ['not JSON', signed('{"type": "auth",')],
+      ['too large', signed(JSON.stringify({ type: 'auth', pad: 'x'.repeat(300_000) }))],
+      ['NUL', signed(JSON.stringify({ type: 'auth', connectionId: 'ads\u0000main', providerConfigKey: KEY }))],
+      ['text/plain', webhook('{}', nango.sign('{}'), { 'content-type': 'text/plain' })],
+      ['form', webhook('a=b', nango.sign('a=b'), { 'content-type': 'application/x-www-form-urlencoded' })],
+      [
+        'connect-link garbage',
+        call('/api/credentials/connect-link', {
+          method: 'POST',
+          json: { project_id: P, connection_ref_id: '../x', x: 1 },
+        }),
+      ],
+      [
+        'connect-link without Nango config',
+        call('/api/credentials/connect-link', { method: 'POST', json: { project_id: P, connection_ref_id: 'nope' } }),
+      ],
+    ];
+    for (const [name, pending] of cases) {
+      const res = await pending;
+      expect(res.status, name).toBeLessThan(500);
+      if (res.status >= 400) expect(res.headers.get('content-type'), name).toMatch(/problem\+json/);
+      expect(JSON.stringify(res.body), name).not.toMatch(/at .*\.js:\d+|SELECT|stack/);
+    }
+    expect(await card('ads-main')).toEqual(before);
+    expect((await api(`${service.url}/healthz`)).status).toBe(200);
+  });
+
   it('the secret key is in no answer and no log line', () => {
     expect(logs.lines.length).toBeGreaterThan(0);
     expect(logs.text()).not.toContain(nango.secretKey);

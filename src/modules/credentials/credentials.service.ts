@@ -178,12 +178,14 @@ export class CredentialsService {
       throw new UnauthorizedError('webhook_signature_invalid', 'The X-Nango-Hmac-Sha256 signature does not match.', {
         hint: 'Nango signs with the environment webhook signing key (NANGO_WEBHOOK_SIGNING_KEY, else NANGO_SECRET_KEY).',
       });
-    let event: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      event = JSON.parse(rawBody) as Record<string, unknown>;
+      parsed = JSON.parse(rawBody);
     } catch {
       throw new ValidationError([{ path: 'body', message: 'is not valid JSON' }]);
     }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { updated: 0 };
+    const event = parsed as Record<string, unknown>;
     if (event.type !== 'auth' || typeof event.connectionId !== 'string' || typeof event.providerConfigKey !== 'string')
       return { updated: 0 }; // other webhook types (syncs, forwards) are not ours: acknowledged, ignored
     const rows = await repo.findByNangoConnection(this.db, event.providerConfigKey, event.connectionId);
