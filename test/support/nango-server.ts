@@ -26,7 +26,12 @@ export interface NangoServer {
   close(): Promise<void>;
 }
 
-export async function startNangoServer(options: { pages: number; perPage?: number }): Promise<NangoServer> {
+export async function startNangoServer(options: {
+  pages: number;
+  perPage?: number;
+  /** What Nango says the access token's expiry is (its `credentials.expires_at`). */
+  expiresAt?: string;
+}): Promise<NangoServer> {
   const secretKey = 'nango-secret-key-0f3c9a7e-not-for-logs';
   const perPage = options.perPage ?? 2;
   const connections: NangoServer['connections'] = new Map();
@@ -104,7 +109,7 @@ export async function startNangoServer(options: { pages: number; perPage?: numbe
           credentials: {
             type: 'OAUTH2',
             access_token: token,
-            expires_at: '2026-05-18T10:00:00.000Z',
+            expires_at: options.expiresAt ?? '2026-05-18T10:00:00.000Z',
             raw: { access_token: token, expires_in: 3600 },
           },
         });

@@ -66,6 +66,16 @@ function Connections() {
   );
 }
 
+/** Where a connection's credentials come from, in the words of the API's `token.source`. */
+function credentialSource(c: Connection): string {
+  if (c.token.source === 'nango') {
+    const key = (c.config.nango as { provider_config_key?: string } | undefined)?.provider_config_key;
+    return `Nango${key ? ` (integration ${key})` : ''}`;
+  }
+  if (c.token.source === 'token_endpoint') return 'its own OAuth token endpoint (refresh token stored here)';
+  return 'secrets stored here';
+}
+
 function ConnectionCard(props: { c: Connection; onRotate(): void; onVerified(): void }) {
   const { project, can } = useProject();
   const c = props.c;
@@ -95,9 +105,34 @@ function ConnectionCard(props: { c: Connection; onRotate(): void; onVerified(): 
         </h2>
         <StatusBadge status={c.status} />
       </div>
+      {c.outbound_refusal && (
+        <p class="unresolved" role="note" aria-label="Outbound policy">
+          {c.outbound_refusal}
+        </p>
+      )}
       <dl class="facts small">
+        <dt>Credentials from</dt>
+        <dd>{credentialSource(c)}</dd>
         <dt>Secrets</dt>
         <dd>{c.has_secrets ? 'stored (write-only)' : 'none'}</dd>
+        {c.token.source !== 'secrets' && (
+          <>
+            <dt>Token expires</dt>
+            <dd>
+              <Instant at={c.token.expires_at} />
+            </dd>
+            <dt>Last token refresh</dt>
+            <dd>
+              <Instant at={c.token.last_refresh_at} />
+            </dd>
+          </>
+        )}
+        {c.token.last_error && (
+          <>
+            <dt>Token error</dt>
+            <dd class="unresolved">{c.token.last_error}</dd>
+          </>
+        )}
         <dt>Rotated</dt>
         <dd>
           <Instant at={c.secrets_rotated_at} />
@@ -108,7 +143,7 @@ function ConnectionCard(props: { c: Connection; onRotate(): void; onVerified(): 
         </dd>
         <dt>Config</dt>
         <dd class="mono">{JSON.stringify(c.config)}</dd>
-        {c.last_error && (
+        {c.last_error && c.last_error !== c.outbound_refusal && (
           <>
             <dt>Last error</dt>
             <dd class="unresolved">{c.last_error}</dd>
