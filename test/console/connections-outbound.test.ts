@@ -64,6 +64,12 @@ describe.runIf(NAME_IS_INSIDE).each(STORES)(
       // Times as the console formats them (a date and a time), not the empty mark.
       expect(await fact('Token expires')).toMatch(/\d{4}, \d{1,2}:\d{2}/);
       expect(await fact('Last token refresh')).toMatch(/\d{4}, \d{1,2}:\d{2}/);
+      // A Nango connection has no secrets to rotate here: it offers a connect link instead.
+      expect(await card.getByRole('button', { name: 'Rotate secrets' }).count()).toBe(0);
+      await card.getByRole('button', { name: 'Nango connect link' }).click();
+      const link = card.getByRole('status', { name: 'Connect link' }).getByRole('link');
+      expect(await link.getAttribute('href')).toBe('https://connect.nango.dev?session_token=nango_connect_session_abc');
+      expect(nango.sessions).toHaveLength(1);
       expect(await page.content()).not.toContain(nango.secretKey);
       await suite.ui.check('connections-outbound');
     });

@@ -92,6 +92,16 @@ function ConnectionCard(props: { c: Connection; onRotate(): void; onVerified(): 
       props.onVerified();
     },
   );
+  const [link, setLink] = useState<string | null>();
+  const connectLink = useSubmit(
+    () =>
+      ok(
+        api.POST('/api/credentials/connect-link', {
+          body: { project_id: project.id, connection_ref_id: c.connection_ref_id },
+        }),
+      ),
+    (r) => setLink(r.connect_link),
+  );
   const check = (name: string, r: { ok: boolean; ms: number; reason: string | null }) => (
     <li>
       {name}: <StatusBadge status={r.ok ? 'pass' : 'fail'} /> {r.ms} ms {r.reason && <span>· {r.reason}</span>}
@@ -155,12 +165,33 @@ function ConnectionCard(props: { c: Connection; onRotate(): void; onVerified(): 
           <button type="button" class="action" onClick={verify.submit} disabled={verify.busy}>
             Verify
           </button>
-          <button type="button" class="action" onClick={props.onRotate}>
-            Rotate secrets
-          </button>
+          {c.token.source === 'nango' ? (
+            <button type="button" class="action" onClick={connectLink.submit} disabled={connectLink.busy}>
+              Nango connect link
+            </button>
+          ) : (
+            <button type="button" class="action" onClick={props.onRotate}>
+              Rotate secrets
+            </button>
+          )}
         </div>
       )}
       <ErrorBox error={verify.error} />
+      <ErrorBox error={connectLink.error} />
+      {link !== undefined && (
+        <p role="status" aria-label="Connect link">
+          {link ? (
+            <>
+              Send this link to whoever authorizes the account (it expires soon):{' '}
+              <a href={link} target="_blank" rel="noreferrer">
+                {link}
+              </a>
+            </>
+          ) : (
+            'Nango made a session without a link; use its token with the Nango frontend SDK.'
+          )}
+        </p>
+      )}
       {result && (
         <div role="status" aria-label="Verification result">
           <p>
