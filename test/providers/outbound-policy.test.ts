@@ -164,6 +164,23 @@ describe.each(STORES)('the outbound policy with its defaults [%s]', (store) => {
     },
   );
 
+  it('refuses a Nango connection when NANGO_URL is not set, and Nango for a provider that cannot use it', async () => {
+    const nango = { provider_config_key: 'google-ads' };
+    const res = await create('nango-unset', 'http_json', {
+      config: { url: 'https://api.example.com/v1', nango, mapping, defaults },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { path: 'config.nango', message: 'set NANGO_URL and NANGO_SECRET_KEY to take credentials from Nango' },
+    ]);
+    const csv = await create('nango-csv', 'csv', { config: { url: 'https://x.example/a.csv', nango, mapping } });
+    expect(csv.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'config.nango', message: 'provider csv cannot take its credentials from Nango' },
+      ]),
+    );
+  });
+
   it('refuses plain http when it is created', async () => {
     const res = await create('plain', 'csv', {
       config: { url: 'http://exports.example.com/a.csv', mapping, defaults },

@@ -248,8 +248,15 @@ export class CredentialsService {
       };
       outcome = { status: 'revoked', token_check: revoked, connectivity: revoked };
     } else {
-      const { provider, context } = this.contextFor(row, ctx.clock);
-      outcome = await provider.verify(context);
+      try {
+        const { provider, context } = this.contextFor(row, ctx.clock);
+        outcome = await provider.verify(context);
+      } catch (error) {
+        // A connection this process cannot use (Nango not configured here): an answer, not a 500.
+        if (!(error instanceof ProviderError)) throw error;
+        const failed = { ok: false, ms: 0, reason: error.message };
+        outcome = { status: error.status, token_check: failed, connectivity: { ...failed, reason: 'skipped' } };
+      }
     }
     const error = outcome.token_check.ok
       ? outcome.connectivity.ok
