@@ -253,6 +253,21 @@ describe.each(STORES)('OAuth tokens and per-request retries in runs [%s]', (stor
     expect(await storedCampaigns('limited')).toEqual({ n: 12, d: 12 });
   });
 
+  it('a connection reset on page 2 is retried after a backoff: the page once more, every record once', async () => {
+    const s = await source({ pages: 3, reset: { page: 2, times: 2 } });
+    await connect('reset', s);
+    expect(await run('reset')).toMatchObject({ status: 'succeeded', rows_read: 9 });
+    expect(s.pageRequests.map((p) => `${p.page}:${p.status}`)).toEqual([
+      '1:200',
+      '2:0',
+      '2:0',
+      '2:200',
+      '3:200',
+      '4:200',
+    ]);
+    expect(await storedCampaigns('reset')).toEqual({ n: 9, d: 9 });
+  });
+
   it('a page that stays rate limited fails the run with the page and the reason; nothing is stored', async () => {
     const s = await source({
       pages: 4,

@@ -19,6 +19,8 @@ export interface OAuthSourceOptions {
   revokeAfterPage?: number;
   /** These pages answer 429 this many times before they answer. */
   rateLimit?: { page: number; times: number; retryAfter: string };
+  /** These pages drop the connection without an answer this many times (a reset). */
+  reset?: { page: number; times: number };
 }
 
 export interface OAuthSource {
@@ -45,6 +47,7 @@ export async function startOAuthSource(options: OAuthSourceOptions): Promise<OAu
   const valid = new Set<string>();
   let revoked = false;
   const limited = new Map<number, number>();
+  const resets = new Map<number, number>();
   const tokenRequests: OAuthSource['tokenRequests'] = [];
   const pageRequests: OAuthSource['pageRequests'] = [];
   const server = http.createServer((req, res) => {
@@ -100,6 +103,13 @@ export async function startOAuthSource(options: OAuthSourceOptions): Promise<OAu
         if (!valid.has(token)) {
           pageRequests.push({ page, status: 401 });
           return json(401, { error: 'invalid_token' });
+        }
+        const rs = options.reset;
+        if (rs && rs.page === page && (resets.get(page) ?? 0) < rs.times) {
+          resets.set(page, (resets.get(page) ?? 0) + 1);
+          pageRequests.push({ page, status: 0 });
+          req.socket.resetAndDestroy();
+          return;
         }
         const rl = options.rateLimit;
         if (rl && rl.page === page && (limited.get(page) ?? 0) < rl.times) {
