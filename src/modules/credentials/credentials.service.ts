@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
 import { providerFor, PROVIDER_NAMES } from '../providers/registry.js';
@@ -17,7 +17,6 @@ import {
 } from '../providers/provider.js';
 import { staticHostRefusal, staticRefusal } from '../../platform/outbound/address-policy.js';
 import { realSleep, type Sleeper } from '../../platform/outbound/request-retry.js';
-import { UnauthorizedError } from '../../platform/errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as repo from './credentials.repo.js';
 import type { UpsertConnectionInput, VerifyConnectionInput } from './credentials.schemas.js';
@@ -34,7 +33,7 @@ export class CredentialsService {
     private readonly config: Config,
     /** The service's clock, for what no request carries (a webhook's time). */
     private readonly clock: Clock,
-    /** How a retry waits; tests of the retry bounds pass one that does not. */
+    /** How a retry waits: injected, so that a caller can bound or record the waits without sleeping. */
     private readonly sleep: Sleeper = realSleep,
   ) {
     this.box = new SecretBox(config);
