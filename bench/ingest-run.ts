@@ -19,6 +19,7 @@ import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { createLogger } from '../src/platform/logger.js';
 import { demoProvider } from '../src/modules/providers/demo.provider.js';
+import { defaultSourceOutbound } from '../src/modules/providers/provider.js';
 import { addDays } from '../src/modules/providers/dates.js';
 
 const [store, mode, campaignsArg, daysArg] = process.argv.slice(2) as [
@@ -157,7 +158,13 @@ async function copy(): Promise<number> {
       stdio: ['pipe', 'ignore', 'inherit'],
     });
     const done = new Promise<number>((resolve) => psql.once('exit', (code) => resolve(code ?? 1)));
-    const ctx = { config: { campaigns, seed: 1, incidents: true }, secrets: {}, dataDir: '', clock };
+    const ctx = {
+      config: { campaigns, seed: 1, incidents: true },
+      secrets: {},
+      dataDir: '',
+      clock,
+      outbound: defaultSourceOutbound(),
+    };
     let chunk = '';
     for await (const r of demoProvider.fetch(ctx, window)) {
       chunk += `${r.date},${r.campaign_id},"${r.campaign_name}",${r.channel},${r.currency},${r.spend},${r.impressions},${r.clicks},${r.conversions},${r.revenue}\n`;

@@ -56,7 +56,7 @@ export function createServices(deps: ServiceDeps): Services {
   });
   hubFiles.governWith(proposals);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
-  const credentials = new CredentialsService(deps.db, projects, deps.config);
+  const credentials = new CredentialsService(deps.db, projects, deps.config, deps.clock);
   const flows = new FlowsService(deps.db, projects, deps.config, credentials, org.projectLimits);
   const ingestion = new IngestionService(
     deps.db,

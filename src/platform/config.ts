@@ -57,6 +57,23 @@ export interface Config {
   jobsSuperviseSeconds: number | undefined;
   /** DATASTREAM_RETRY_BASE_SECONDS: a failed run's first retry delay; doubled per retry with jitter, at most 15 min. */
   datastreamRetryBaseSeconds: number;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE_NETWORKS: what connectors fetch (exports, APIs, token endpoints,
+   * database hosts) may resolve to loopback, private and link-local addresses and use plain http.
+   */
+  outboundAllowPrivateNetworks: boolean;
+  /** OUTBOUND_RETRY_MAX_TRIES: tries of one source request (a page) on 429/503 and transient errors. */
+  outboundRetryMaxTries: number;
+  /** OUTBOUND_RETRY_MAX_SECONDS: the longest total wait between the tries of one request. */
+  outboundRetryMaxSeconds: number;
+  /** OUTBOUND_RETRY_BASE_MS: the first backoff after a reset or timeout; doubled per try, with jitter. */
+  outboundRetryBaseMs: number;
+  /** NANGO_URL without a trailing slash: the connector-integration service connections may take credentials from. */
+  nangoUrl: string | undefined;
+  /** NANGO_SECRET_KEY: the Nango environment's secret key (Bearer); never logged, never answered. */
+  nangoSecretKey: string | undefined;
+  /** NANGO_WEBHOOK_SIGNING_KEY: verifies X-Nango-Hmac-Sha256; Nango's SDK falls back to the secret key, so do we. */
+  nangoWebhookSigningKey: string | undefined;
 }
 
 export const DEFAULT_FX_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -253,7 +270,23 @@ export function loadConfig(env: Env = process.env): Config {
     alertsTimeoutSeconds: integer(env, 'ALERTS_TIMEOUT_SECONDS', 10, 1, 120),
     jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS ? integer(env, 'JOBS_SUPERVISE_SECONDS', 15, 1, 600) : undefined,
     datastreamRetryBaseSeconds: integer(env, 'DATASTREAM_RETRY_BASE_SECONDS', 30, 1, 900),
+    outboundAllowPrivateNetworks: bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS', false),
+    outboundRetryMaxTries: integer(env, 'OUTBOUND_RETRY_MAX_TRIES', 5, 1, 50),
+    outboundRetryMaxSeconds: integer(env, 'OUTBOUND_RETRY_MAX_SECONDS', 300, 0, 3600),
+    outboundRetryBaseMs: integer(env, 'OUTBOUND_RETRY_BASE_MS', 1000, 1, 60_000),
+    ...nango(env),
   };
+}
+
+/** NANGO_URL and NANGO_SECRET_KEY come together: one without the other is a start error. */
+function nango(env: Env): Pick<Config, 'nangoUrl' | 'nangoSecretKey' | 'nangoWebhookSigningKey'> {
+  const nangoUrl = url(env, 'NANGO_URL', ['http:', 'https:'])?.replace(/\/+$/, '');
+  const nangoSecretKey = env.NANGO_SECRET_KEY || undefined;
+  if (nangoUrl && !nangoSecretKey)
+    throw new ConfigError('NANGO_SECRET_KEY', undefined, 'required with NANGO_URL: the Nango environment secret key');
+  if (nangoSecretKey && !nangoUrl)
+    throw new ConfigError('NANGO_URL', undefined, 'required with NANGO_SECRET_KEY, e.g. https://api.nango.dev');
+  return { nangoUrl, nangoSecretKey, nangoWebhookSigningKey: env.NANGO_WEBHOOK_SIGNING_KEY || nangoSecretKey };
 }
 
 /**

@@ -263,7 +263,8 @@ describe.concurrent.each(STORES)('alerts: one grouped message per rule and run, 
         provider: 'csv',
         connection_ref_id: 'broken',
         config: {
-          url: 'http://127.0.0.1:9/none.csv',
+          // A file that is not there: the run fails reading its source.
+          path: 'none.csv',
           mapping: { date: 'd', campaign_id: 'c', spend: 's' },
           defaults: { channel: 'x', currency: 'USD' },
         },

@@ -58,7 +58,7 @@ describe('outbound guard: which addresses pass', () => {
       { address: '10.0.0.1', family: 4 },
     ];
     await expect(resolvePinned('mixed.example', { allowPrivate: false, lookup })).rejects.toThrow(
-      'mixed.example resolves to 10.0.0.1 is a private (RFC 1918) address',
+      'refused by the outbound policy: mixed.example resolves to a private address (RFC 1918)',
     );
     await expect(resolvePinned('localhost', { allowPrivate: false })).rejects.toThrow(/loopback/);
     await expect(
@@ -111,7 +111,7 @@ describe('outbound guard: pinning, redirects, time and size', () => {
     expect(error).toBeInstanceOf(OutboundError);
     expect(error).toMatchObject({
       kind: 'refused',
-      message: expect.stringContaining('127.0.0.1 is a loopback address'),
+      message: expect.stringContaining('127.0.0.1 resolves to a private address (loopback)'),
     });
     expect(receiver.hits.length).toBe(before);
   });

@@ -12,6 +12,7 @@ import {
   fillPath,
   PROBLEM_KEYS,
   resultCode,
+  SIGNED_WEBHOOK_URLS,
   TRANSPORT_URLS,
   uniqueRoutes,
   type Identity,
@@ -79,6 +80,13 @@ async function send(base: string, route: RegisteredRoute, path: string, header: 
   const url = `${base}${path}${TRANSPORT_URLS.has(path) ? '' : `${path.includes('?') ? '&' : '?'}project_id=${P}`}`;
   const res = await fetch(url, { method, headers, body });
   return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** An unsigned request reached the route's own signature check (not the gate) and changed nothing. */
+function signedWebhookFailures(label: string, answer: Answer, code: string): string[] {
+  if (answer.status !== 401) return [`${label}: unsigned webhook answered ${answer.status}`];
+  if (answer.text.includes(MARK)) return [`${label}: refused answer leaks project data`];
+  return refusedProblemFailures(label, answer, code);
 }
 
 function refusedProblemFailures(label: string, answer: Answer, code: string | undefined): string[] {
@@ -159,6 +167,11 @@ describe.each(STORES)('authorization matrix: every REST route and every MCP tool
       for (const c of cases) {
         const answer = await send(service.url, route, path, c.header);
         const label = `${route.method} ${route.url} [${c.name}]`;
+        const signed = SIGNED_WEBHOOK_URLS.get(route.url);
+        if (signed) {
+          failures.push(...signedWebhookFailures(label, answer, signed));
+          continue;
+        }
         if ('public' in route.rule) {
           if (answer.status === 401 || answer.status === 403)
             failures.push(`${label}: public route answered ${answer.status}`);
@@ -202,6 +215,11 @@ describe.each(STORES)('authorization matrix: every REST route and every MCP tool
         const answer = await send(service.url, route, fillPath(route.url, P), `Bearer ${tokens.get(id.sub)}`);
         const label = `${route.method} ${route.url} as ${id.name}`;
         const expected = expectedRest(route, id);
+        const signed = SIGNED_WEBHOOK_URLS.get(route.url);
+        if (signed) {
+          failures.push(...signedWebhookFailures(label, answer, signed));
+          continue;
+        }
         if (answer.status === 401) failures.push(`${label}: valid token answered 401`);
         if (id.projectRole === undefined && answer.text.includes(MARK))
           failures.push(`${label}: identity without a grant sees project data`);

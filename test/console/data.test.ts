@@ -9,7 +9,7 @@ const P = 'proj_demo';
 const SECRET = 'console-secret-value-never-shown';
 
 describe.each(STORES)('console: connections, datastreams, events, anomalies, organization [%s]', (store) => {
-  const suite = consoleSuite(store);
+  const suite = consoleSuite(store, { env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
   it('create connections (secrets write-only) and verify one, with the result shown', async () => {
     const { page } = suite.ui;

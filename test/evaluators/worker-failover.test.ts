@@ -64,6 +64,7 @@ describe.skipIf(!TEST_DATABASE_URL)("a killed worker's run is retried by another
       DATA_DIR: dataDir,
       SERVE_WORKERS: 'false',
       LOG_LEVEL: 'silent',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
       ...QUICK_RECOVERY,
     });
     app = await createServiceApp({ config, logger: createLogger({ level: 'silent' }), workJobs: false });
@@ -112,6 +113,8 @@ describe.skipIf(!TEST_DATABASE_URL)("a killed worker's run is retried by another
       SECRETS_KEY: TEST_SECRETS_KEY,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // The source is an export server on loopback.
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
       ...QUICK_RECOVERY,
     };
     const first = runCli(['worker'], env);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { demoProvider } from '../../src/modules/providers/demo.provider.js';
+import { defaultSourceOutbound } from '../../src/modules/providers/provider.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { connectModern } from '../support/mcp-clients.js';
@@ -185,7 +186,13 @@ describe.each(STORES)('datastreams, runs and the models [%s]', (store) => {
       error: null,
     });
     // Recompute the expected KPIs independently from the provider's records and the stored rates.
-    const ctx = { config: { campaigns: 10, seed: 7, incidents: true }, secrets: {}, dataDir: '', clock };
+    const ctx = {
+      config: { campaigns: 10, seed: 7, incidents: true },
+      secrets: {},
+      dataDir: '',
+      clock,
+      outbound: defaultSourceOutbound(),
+    };
     const expected = new Map<
       string,
       { spend: number; revenue: number; clicks: number; impressions: number; conversions: number }

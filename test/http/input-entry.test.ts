@@ -80,6 +80,18 @@ describe.each(STORES)('hostile input is refused at the entry, never a 500 [%s]',
       expect(fine.body.errors[0].path).toBe('body');
     });
 
+    it('REST: the connector routes (connect link, Nango webhook) refuse it before they run', async () => {
+      for (const url of ['/api/credentials/connect-link', '/api/connectors/nango/webhook', '/api/credentials']) {
+        const res = await api(`${service.url}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"project_id":"proj_demo","x":${deepObject(DEPTH)}}`,
+        });
+        expect(res.status, url).toBe(400);
+        expect(res.body.errors[0].path, url).toMatch(/^body\.x(\.a)+$/);
+      }
+    });
+
     it('MCP 2026-07-28 and 2025 sessions: -32602 naming the argument path; a deep bare array: -32600', async () => {
       const args = `{"query":${deepObject(DEPTH)}}`;
       const modernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search_context","arguments":${args},"_meta":${JSON.stringify(META)}}}`;

@@ -121,7 +121,7 @@ describe.each(STORES)('a landing in many chunks [%s]', (store) => {
   }
 
   beforeAll(async () => {
-    service = await startService(store, { clock });
+    service = await startService(store, { clock, env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
     service.app.services.ingestion.landingChunkRows = 7;
     await createProject(service, P, 'EUR');
     await seedRates(service, [

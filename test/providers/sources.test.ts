@@ -127,7 +127,7 @@ describe.each(STORES)('csv / jsonl exports and the postgres provider [%s]', (sto
   };
 
   beforeAll(async () => {
-    service = await startService(store, { clock });
+    service = await startService(store, { clock, env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
     await createProject(service, P, 'EUR');
     await seedRates(service, [['USD', '2026-05-15', 1.1]]);
     files = http.createServer((req, res) => {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { rawJsonOf } from '../../platform/http/body-parsing.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { presentConnection } from './credentials.presenter.js';
 import {
@@ -5,6 +7,8 @@ import {
   ConnectionOutput,
   ListConnectionsQuery,
   UpsertConnectionInput,
+  ConnectLinkInput,
+  ConnectLinkOutput,
   VerifyConnectionInput,
   VerifyOutput,
 } from './credentials.schemas.js';
@@ -54,6 +58,37 @@ export function credentialRoutes(credentials: CredentialsService) {
       body: VerifyConnectionInput,
       response: VerifyOutput,
       handler: async ({ ctx, body }) => credentials.verify(ctx, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/credentials/connect-link',
+      summary: 'A Nango connect link (POST /connect/sessions) for a connection whose credentials Nango holds',
+      tags: ['credentials'],
+      rule: { permission: 'admin' },
+      body: ConnectLinkInput,
+      response: ConnectLinkOutput,
+      handler: async ({ ctx, body }) => credentials.connectLink(ctx, body.project_id, body.connection_ref_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/connectors/nango/webhook',
+      summary:
+        "Nango's auth webhooks, signed with X-Nango-Hmac-Sha256 (public: the signature is the authentication; " +
+        'anything unsigned is a 401 and changes nothing)',
+      tags: ['credentials'],
+      // Nango holds no token of ours: the HMAC over the raw body with the webhook signing key is the check.
+      rule: { public: true },
+      keepsRawJson: true,
+      bodyLimit: 256 * 1024,
+      response: z.object({ received: z.literal(true), updated: z.number() }),
+      handler: async ({ request }) => {
+        const signature = request.headers['x-nango-hmac-sha256'];
+        const result = await credentials.nangoWebhook(
+          rawJsonOf(request) ?? '',
+          Array.isArray(signature) ? signature[0] : signature,
+        );
+        return { received: true as const, ...result };
+      },
     }),
   ];
 }

@@ -40,6 +40,23 @@ export type VerifyConnectionInput = z.infer<typeof VerifyConnectionInput>;
 
 const Check = z.object({ ok: z.boolean(), ms: z.number(), reason: z.string().nullable() });
 
+export const ConnectLinkInput = z.object({ project_id: ProjectId, connection_ref_id: ConnectionRefId }).strict();
+
+export const ConnectLinkOutput = z.object({
+  connect_link: z.string().nullable(),
+  token: z.string().describe("The connect session token (for Nango's frontend SDK)"),
+  expires_at: z.string(),
+});
+
+const TokenState = z.object({
+  source: z
+    .enum(['secrets', 'token_endpoint', 'nango'])
+    .describe('Where the credentials come from: stored secrets, tokens from its own token endpoint, or Nango'),
+  expires_at: z.string().nullable(),
+  last_refresh_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+});
+
 export const ConnectionOutput = z.object({
   project_id: z.string(),
   connection_ref_id: z.string(),
@@ -51,6 +68,11 @@ export const ConnectionOutput = z.object({
   last_verified_at: z.string().nullable(),
   last_verification: z.object({ token_check: Check, connectivity: Check }).nullable(),
   last_error: z.string().nullable(),
+  token: TokenState,
+  outbound_refusal: z
+    .string()
+    .nullable()
+    .describe('The outbound policy refusal of the last verify or run, when that is why it failed'),
   integration_url: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

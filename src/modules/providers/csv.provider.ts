@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { discard } from '../../platform/outbound/outbound-request.js';
 import { EXPORT_ENCODINGS, readExport } from './export-reader.js';
 import { checkMappingDefaults, FieldMapping, inWindow, mapRecord, MappingDefaults } from './mapping.js';
 import {
@@ -12,6 +13,7 @@ import {
   type Provider,
   type ProviderContext,
 } from './provider.js';
+import { sourceRequest } from './source-request.js';
 
 /** CSV or JSON Lines exports: a file under DATA_DIR or an http(s) URL, with a column mapping. */
 export const CsvConfig = z
@@ -72,14 +74,20 @@ async function openStream(ctx: ProviderContext<CsvConfig, CsvSecrets>): Promise<
   const headers: Record<string, string> = ctx.secrets.bearer_token
     ? { authorization: `Bearer ${ctx.secrets.bearer_token}` }
     : {};
-  const res = await fetch(ctx.config.url!, { headers, signal: AbortSignal.timeout(ctx.config.timeout_ms) });
-  if (!res.ok || !res.body) {
-    await res.body?.cancel();
+  const answer = await sourceRequest(ctx, ctx.config.url!, {
+    what: 'the export URL',
+    headers,
+    timeoutMs: ctx.config.timeout_ms,
+  });
+  const { res } = answer;
+  if (res.status < 200 || res.status >= 300) {
+    discard(res);
+    const tries = answer.exhausted ? ` after ${answer.tries} tries` : '';
     throw new ProviderError(
-      `HTTP ${res.status} from the export URL${res.status === 401 || res.status === 403 ? ' (credentials refused)' : ''}`,
+      `HTTP ${res.status} from the export URL${tries}${res.status === 401 || res.status === 403 ? ' (credentials refused)' : ''}`,
     );
   }
-  return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  return res.body;
 }
 
 /** Streams parsed rows: objects keyed by header (CSV) or the parsed JSON lines. */
@@ -99,6 +107,7 @@ export const csvProvider: Provider<CsvConfig, CsvSecrets, Row> = {
   description: 'CSV or JSON Lines export (a file under DATA_DIR or an http(s) URL) with a column mapping.',
   configSchema: CsvConfig as unknown as z.ZodType<CsvConfig>,
   secretsSchema: CsvSecrets,
+  outboundTargets: (config) => (config.url ? [{ path: 'config.url', url: config.url }] : []),
   async verify(ctx) {
     const token_check = await timed(
       async () =>

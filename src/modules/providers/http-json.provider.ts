@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { addDays, dayNumber } from './dates.js';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord, pick } from './mapping.js';
-import { requestAccessToken } from './oauth.js';
+import { OutboundError } from '../../platform/outbound/outbound-http.js';
+import { discard, readBody } from '../../platform/outbound/outbound-request.js';
 import {
+  type AccessTokens,
   explainError,
   ProviderError,
   timed,
@@ -10,6 +12,7 @@ import {
   type Provider,
   type ProviderContext,
 } from './provider.js';
+import { sourceRequest, statusFailure } from './source-request.js';
 
 /**
  * A REST source behind OAuth2: a token from `token_url` (refresh-token or client-credentials
@@ -36,12 +39,25 @@ const Pagination = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }).strict(),
 ]);
 
+/** A connection whose credentials Nango holds: the integration id there (Nango's "unique key"). */
+export const NangoRef = z
+  .object({ provider_config_key: z.string().min(1).max(200).describe('The Nango integration id.') })
+  .strict();
+
 export const HttpJsonConfig = z
   .object({
     url: z.url({ protocol: /^https?$/ }).describe('The records endpoint.'),
-    token_url: z.url({ protocol: /^https?$/ }),
-    grant_type: z.enum(['refresh_token', 'client_credentials']),
+    token_url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('Required unless nango is set.'),
+    grant_type: z.enum(['refresh_token', 'client_credentials']).optional().describe('Required unless nango is set.'),
+    token_auth: z
+      .enum(['basic', 'body'])
+      .default('basic')
+      .describe('Client credentials in a Basic header or in the form body, as the token endpoint wants.'),
     scope: z.string().max(500).optional(),
+    nango: NangoRef.optional().describe('Take the access token from Nango (NANGO_URL) instead of token_url.'),
     records_path: z.string().min(1).default('data'),
     pagination: Pagination.default({ type: 'none' }),
     window_params: z
@@ -55,6 +71,17 @@ export const HttpJsonConfig = z
     timeout_ms: z.number().int().min(100).max(120_000).default(15_000),
   })
   .strict()
+  // Told beside the other violations (not only once the rest is valid): which fields are missing.
+  .refine((c) => c?.nango !== undefined || (c as { token_url?: unknown } | undefined)?.token_url !== undefined, {
+    path: ['token_url'],
+    message: 'required (or take the token from Nango: nango)',
+    when: () => true,
+  })
+  .refine((c) => c?.nango !== undefined || (c as { grant_type?: unknown } | undefined)?.grant_type !== undefined, {
+    path: ['grant_type'],
+    message: 'required (or take the token from Nango: nango)',
+    when: () => true,
+  })
   .superRefine((c, ctx) => checkMappingDefaults(c.mapping, c.defaults, ctx));
 export type HttpJsonConfig = z.infer<typeof HttpJsonConfig>;
 
@@ -69,35 +96,43 @@ export type HttpJsonSecrets = z.infer<typeof HttpJsonSecrets>;
 
 type Ctx = ProviderContext<HttpJsonConfig, HttpJsonSecrets>;
 
-function token(ctx: Ctx): Promise<string> {
-  return requestAccessToken(
-    {
-      token_url: ctx.config.token_url,
-      grant_type: ctx.config.grant_type,
-      scope: ctx.config.scope,
-      timeout_ms: ctx.config.timeout_ms,
-    },
-    ctx.secrets,
-  );
+function tokensOf(ctx: Ctx): AccessTokens {
+  if (!ctx.tokens) throw new ProviderError('no token source for this connection');
+  return ctx.tokens;
 }
 
-async function getPage(ctx: Ctx, accessToken: string, params: Record<string, string>): Promise<unknown> {
+/**
+ * One page: retried as a request on 429/503 and transient errors, and asked once more with a
+ * renewed token when the API refuses the one it got (the token may expire or be revoked mid-run).
+ */
+async function getPage(ctx: Ctx, params: Record<string, string>, what: string): Promise<unknown> {
   const url = new URL(ctx.config.url);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  const res = await fetch(url, {
-    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    signal: AbortSignal.timeout(ctx.config.timeout_ms),
-  });
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new ProviderError(
-      `HTTP ${res.status} from the API${res.status === 401 || res.status === 403 ? ' (access token refused)' : ''}`,
-    );
-  }
-  try {
-    return await res.json();
-  } catch {
-    throw new ProviderError('the API answered with something that is not JSON');
+  const tokens = tokensOf(ctx);
+  let accessToken = await tokens.current();
+  for (let renewed = false; ; renewed = true) {
+    const answer = await sourceRequest(ctx, url, {
+      what,
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      timeoutMs: ctx.config.timeout_ms,
+    });
+    const { res } = answer;
+    if (res.status === 401 && !renewed) {
+      discard(res);
+      accessToken = await tokens.renew(accessToken);
+      continue;
+    }
+    if (res.status < 200 || res.status >= 300) {
+      discard(res);
+      const refused = res.status === 401 || res.status === 403 ? ' (access token refused)' : '';
+      throw new ProviderError(statusFailure(what, 'the API', answer, refused));
+    }
+    try {
+      return JSON.parse((await readBody(res)).toString('utf8'));
+    } catch (error) {
+      if (error instanceof OutboundError) throw new ProviderError(`${what}: ${error.message}`);
+      throw new ProviderError(`${what}: the API answered with something that is not JSON`);
+    }
   }
 }
 
@@ -109,7 +144,7 @@ function recordsOf(ctx: Ctx, page: unknown): unknown[] {
 }
 
 /** All pages of one date slice, following the configured pagination. */
-async function* slice(ctx: Ctx, accessToken: string, from: string, to: string): AsyncGenerator<unknown> {
+async function* slice(ctx: Ctx, from: string, to: string): AsyncGenerator<unknown> {
   const base = { [ctx.config.window_params.from]: from, [ctx.config.window_params.to]: to };
   const p = ctx.config.pagination;
   let cursor: string | undefined;
@@ -121,7 +156,7 @@ async function* slice(ctx: Ctx, accessToken: string, from: string, to: string): 
       params[p.page_param] = String(page);
       if (p.page_size_param) params[p.page_size_param] = String(p.page_size);
     }
-    const body = await getPage(ctx, accessToken, params);
+    const body = await getPage(ctx, params, `page ${n + 1} of ${from}..${to}`);
     const records = recordsOf(ctx, body);
     for (const record of records) yield record;
     if (p.type === 'none') return;
@@ -145,17 +180,32 @@ export const httpJsonProvider: Provider<HttpJsonConfig, HttpJsonSecrets, unknown
     'REST/JSON API with OAuth2 (refresh-token or client-credentials), record selector, cursor or page pagination.',
   configSchema: HttpJsonConfig as unknown as z.ZodType<HttpJsonConfig>,
   secretsSchema: HttpJsonSecrets,
+  nango: true,
+  oauth: (config) =>
+    config.nango
+      ? undefined
+      : {
+          token_url: config.token_url!,
+          grant_type: config.grant_type!,
+          scope: config.scope,
+          token_auth: config.token_auth,
+          timeout_ms: config.timeout_ms,
+        },
+  outboundTargets: (config) => [
+    { path: 'config.url', url: config.url },
+    ...(config.token_url ? [{ path: 'config.token_url', url: config.token_url }] : []),
+  ],
   async verify(ctx) {
     let accessToken: string | undefined;
     let expired = false;
     const token_check = await timed(async () => {
       try {
-        accessToken = await token(ctx);
+        accessToken = await tokensOf(ctx).check();
       } catch (error) {
         expired = error instanceof ProviderError && error.status === 'expired';
         throw error;
       }
-      return 'access token issued';
+      return ctx.tokens?.source === 'nango' ? 'access token from Nango' : 'access token issued';
     }, explainError);
     const connectivity = accessToken
       ? await timed(async () => {
@@ -166,7 +216,7 @@ export const httpJsonProvider: Provider<HttpJsonConfig, HttpJsonSecrets, unknown
           };
           if (ctx.config.pagination.type === 'page')
             params[ctx.config.pagination.page_param] = String(ctx.config.pagination.first_page);
-          recordsOf(ctx, await getPage(ctx, accessToken!, params));
+          recordsOf(ctx, await getPage(ctx, params, 'the test request'));
           return 'API answered with records';
         }, explainError)
       : { ok: false, ms: 0, reason: 'skipped: no access token' };
@@ -174,12 +224,11 @@ export const httpJsonProvider: Provider<HttpJsonConfig, HttpJsonSecrets, unknown
     return { status, token_check, connectivity };
   },
   async *fetch(ctx, window: DateWindow) {
-    const accessToken = await token(ctx);
     const days = dayNumber(window.to) - dayNumber(window.from) + 1;
     for (let offset = 0; offset < days; offset += ctx.config.window_days) {
       const from = addDays(window.from, offset);
       const to = addDays(window.from, Math.min(days - 1, offset + ctx.config.window_days - 1));
-      yield* slice(ctx, accessToken, from, to);
+      yield* slice(ctx, from, to);
     }
   },
   toCanonical: (record, ctx) => mapRecord(record, ctx.config.mapping, ctx.config.defaults),

@@ -1,11 +1,6 @@
-import { ProviderError } from './provider.js';
-
-export interface OAuthSettings {
-  token_url: string;
-  grant_type: 'refresh_token' | 'client_credentials';
-  scope?: string;
-  timeout_ms: number;
-}
+import { discard, readBody } from '../../platform/outbound/outbound-request.js';
+import { ProviderError, type OAuthSettings, type ProviderContext } from './provider.js';
+import { sourceRequest } from './source-request.js';
 
 export interface OAuthSecrets {
   client_id: string;
@@ -13,11 +8,24 @@ export interface OAuthSecrets {
   refresh_token?: string;
 }
 
+export interface IssuedToken {
+  access_token: string;
+  /** Seconds, as the token endpoint said; undefined when it did not say. */
+  expires_in: number | undefined;
+  /** A new refresh token when the endpoint rotates them (RFC 6749 §6): the old one is dead now. */
+  refresh_token: string | undefined;
+}
+
 /**
- * One real token request (RFC 6749 §4.4 / §6). Failures become ProviderErrors with a reason an
- * operator can act on; `invalid_grant` on a refresh token means the grant expired or was revoked.
+ * One real token request (RFC 6749 §4.4 / §6) under the outbound policy. Failures become
+ * ProviderErrors with a reason an operator can act on; `invalid_grant` on a refresh token means the
+ * grant expired or was revoked. Client credentials go where the connection says (`token_auth`).
  */
-export async function requestAccessToken(settings: OAuthSettings, secrets: OAuthSecrets): Promise<string> {
+export async function requestAccessToken(
+  settings: OAuthSettings,
+  secrets: OAuthSecrets,
+  ctx: Pick<ProviderContext, 'outbound' | 'clock' | 'signal'>,
+): Promise<IssuedToken> {
   const form = new URLSearchParams({ grant_type: settings.grant_type });
   if (settings.grant_type === 'refresh_token') {
     if (!secrets.refresh_token)
@@ -25,35 +33,48 @@ export async function requestAccessToken(settings: OAuthSettings, secrets: OAuth
     form.set('refresh_token', secrets.refresh_token);
   }
   if (settings.scope) form.set('scope', settings.scope);
-  const basic = Buffer.from(
-    `${encodeURIComponent(secrets.client_id)}:${encodeURIComponent(secrets.client_secret)}`,
-  ).toString('base64');
-  const res = await fetch(settings.token_url, {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (settings.token_auth === 'body') {
+    form.set('client_id', secrets.client_id);
+    form.set('client_secret', secrets.client_secret);
+  } else {
+    headers.authorization = `Basic ${Buffer.from(
+      `${encodeURIComponent(secrets.client_id)}:${encodeURIComponent(secrets.client_secret)}`,
+    ).toString('base64')}`;
+  }
+  const answer = await sourceRequest(ctx, settings.token_url, {
+    what: 'the token request',
     method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-      authorization: `Basic ${basic}`,
-    },
-    body: form,
-    signal: AbortSignal.timeout(settings.timeout_ms),
+    headers,
+    body: form.toString(),
+    timeoutMs: settings.timeout_ms,
   });
-  const text = await res.text();
+  const { res } = answer;
   let body: Record<string, unknown> = {};
   try {
-    body = JSON.parse(text) as Record<string, unknown>;
+    body = JSON.parse((await readBody(res, 1024 * 1024)).toString('utf8')) as Record<string, unknown>;
   } catch {
+    discard(res);
     // not JSON: judged by the status alone
   }
-  if (!res.ok) {
+  if (res.status < 200 || res.status >= 300) {
     const code = typeof body.error === 'string' ? body.error.slice(0, 60) : undefined;
     const expired = code === 'invalid_grant';
+    const tries = answer.exhausted ? ` after ${answer.tries} tries` : '';
     throw new ProviderError(
-      `${res.status} from the token endpoint${code ? ` (${code})` : ''}${expired ? ': the grant expired or was revoked; reconnect and rotate the refresh token' : res.status === 401 ? ': client credentials refused' : ''}`,
+      `${res.status} from the token endpoint${tries}${code ? ` (${code})` : ''}${expired ? ': the grant expired or was revoked; reconnect and rotate the refresh token' : res.status === 401 ? ': client credentials refused' : ''}`,
       expired ? 'expired' : 'error',
     );
   }
   if (typeof body.access_token !== 'string' || !body.access_token)
     throw new ProviderError('the token endpoint answered without an access_token');
-  return body.access_token;
+  const expiresIn = Number(body.expires_in);
+  return {
+    access_token: body.access_token,
+    expires_in: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined,
+    refresh_token: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : undefined,
+  };
 }

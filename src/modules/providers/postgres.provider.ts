@@ -1,4 +1,7 @@
+import net from 'node:net';
 import pg from 'pg';
+import { parse, parseIntoClientConfig } from 'pg-connection-string';
+import { OutboundRefusedError, privateAddressRefusal, resolvePinned } from '../../platform/outbound/address-policy.js';
 import { z } from 'zod';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord } from './mapping.js';
 import {
@@ -44,9 +47,39 @@ export type PostgresSecrets = z.infer<typeof PostgresSecrets>;
 
 type Ctx = ProviderContext<PostgresConfig, PostgresSecrets>;
 
+/** The host a connection string names ('' for a Unix socket directory, which is this machine). */
+export function databaseHost(connectionString: string): { host: string; socket: boolean } {
+  const parsed = parse(connectionString);
+  const host = parsed.host ?? 'localhost';
+  return { host, socket: host.startsWith('/') };
+}
+
+/**
+ * Connects to the address the outbound policy checked: the host is resolved once, the driver is
+ * given that address (so a second resolution cannot move it), and TLS still verifies the name.
+ */
 async function connect(ctx: Ctx): Promise<pg.Client> {
+  const parsed = parseIntoClientConfig(ctx.secrets.connection_string);
+  const host = parsed.host ?? 'localhost';
+  const { policy } = ctx.outbound;
+  if (host.startsWith('/') && !policy.allowPrivate)
+    throw new ProviderError(privateAddressRefusal('a Unix socket', 'this machine', policy.setting));
+  let address = host;
+  if (!host.startsWith('/')) {
+    try {
+      address = (await resolvePinned(host, policy)).address;
+    } catch (error) {
+      if (error instanceof OutboundRefusedError) throw new ProviderError(error.message);
+      throw new ProviderError(`DNS: ${(error as Error).message}`);
+    }
+  }
+  const named = address !== host && net.isIP(host) === 0;
+  const ssl =
+    parsed.ssl && named ? { ...(typeof parsed.ssl === 'object' ? parsed.ssl : {}), servername: host } : parsed.ssl;
   const client = new pg.Client({
-    connectionString: ctx.secrets.connection_string,
+    ...parsed,
+    host: address,
+    ssl,
     connectionTimeoutMillis: ctx.config.connect_timeout_ms,
   });
   client.on('error', () => undefined);
@@ -66,6 +99,11 @@ export const postgresProvider: Provider<PostgresConfig, PostgresSecrets, Record<
   description: 'A parameterized, read-only SQL query against an external PostgreSQL.',
   configSchema: PostgresConfig as unknown as z.ZodType<PostgresConfig>,
   secretsSchema: PostgresSecrets,
+  outboundTargets: (_config, secrets) => {
+    if (!secrets.connection_string) return [];
+    const { host, socket } = databaseHost(secrets.connection_string);
+    return [{ path: 'secrets.connection_string', host: socket ? 'localhost' : host }];
+  },
   async verify(ctx) {
     let client: pg.Client | undefined;
     const token_check = await timed(async () => {

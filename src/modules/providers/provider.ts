@@ -1,5 +1,8 @@
 import type { ZodType } from 'zod';
 import type { Clock } from '../../platform/clock.js';
+import type { OutboundPolicy } from '../../platform/outbound/address-policy.js';
+import { OutboundError } from '../../platform/outbound/outbound-http.js';
+import { realSleep, type RetrySettings, type Sleeper } from '../../platform/outbound/request-retry.js';
 
 /** The canonical ad-performance record every provider maps its rows to (one campaign-day). */
 export interface CanonicalRecord {
@@ -35,6 +38,35 @@ export interface VerifyOutcome {
   connectivity: CheckResult;
 }
 
+/** How a provider reaches its source: under the outbound policy, with per-request retries. */
+export interface SourceOutbound {
+  policy: OutboundPolicy;
+  retry: RetrySettings;
+  sleep: Sleeper;
+}
+
+/**
+ * Where an OAuth connection's access token comes from: the token manager (its own token endpoint)
+ * or Nango. `current` is cached until shortly before it expires; `renew` is called once after the
+ * source refused `rejected`, and answers a token another run already refreshed when there is one.
+ */
+export interface AccessTokens {
+  readonly source: 'stored' | 'nango';
+  current(): Promise<string>;
+  renew(rejected: string): Promise<string>;
+  /** Verify's token check: a token asked for now, not a cached one. */
+  check(): Promise<string>;
+}
+
+/** The defaults: private networks refused, 5 tries and 5 minutes per request, real waiting. */
+export function defaultSourceOutbound(): SourceOutbound {
+  return {
+    policy: { allowPrivate: false, setting: 'OUTBOUND_ALLOW_PRIVATE_NETWORKS' },
+    retry: { maxTries: 5, maxWaitMs: 300_000, baseDelayMs: 1000 },
+    sleep: realSleep,
+  };
+}
+
 /** What a provider call gets: the connection's settings and (decrypted, in memory only) secrets. */
 export interface ProviderContext<C = Record<string, unknown>, S = Record<string, unknown>> {
   config: C;
@@ -42,7 +74,23 @@ export interface ProviderContext<C = Record<string, unknown>, S = Record<string,
   dataDir: string;
   clock: Clock;
   signal?: AbortSignal;
+  outbound: SourceOutbound;
+  /** Set for connections that use OAuth (own token endpoint or Nango). */
+  tokens?: AccessTokens;
 }
+
+/** The OAuth settings of a connection that gets its tokens from its own token endpoint. */
+export interface OAuthSettings {
+  token_url: string;
+  grant_type: 'refresh_token' | 'client_credentials';
+  scope?: string | undefined;
+  /** Client credentials in a Basic header (RFC 6749 §2.3.1's preferred way) or in the form body. */
+  token_auth: 'basic' | 'body';
+  timeout_ms: number;
+}
+
+/** A URL or host of a connection, judged by the outbound policy when the connection is saved. */
+export type OutboundTarget = { path: string; url: string } | { path: string; host: string };
 
 /**
  * One built-in source. `fetch` streams the window's source records (never the whole window in
@@ -54,6 +102,12 @@ export interface Provider<C = Record<string, unknown>, S = Record<string, unknow
   readonly description: string;
   readonly configSchema: ZodType<C>;
   readonly secretsSchema: ZodType<S>;
+  /** Whether the connection may take its credentials from Nango (`config.nango`). */
+  readonly nango?: boolean;
+  /** The token endpoint settings, for connections that get tokens themselves. */
+  oauth?(config: C): OAuthSettings | undefined;
+  /** What the connection will reach, for the checks that need no resolver (at creation). */
+  outboundTargets?(config: C, secrets: Partial<S>): OutboundTarget[];
   verify(ctx: ProviderContext<C, S>): Promise<VerifyOutcome>;
   fetch(ctx: ProviderContext<C, S>, window: DateWindow): AsyncIterable<R>;
   toCanonical(record: R, ctx: ProviderContext<C, S>): CanonicalRecord;
@@ -98,6 +152,8 @@ export function explainError(error: unknown): string {
 
 /** Node/undici network failures → the words an operator needs: timeout, DNS, TLS, refused. */
 export function explainNetworkError(error: unknown): string {
+  // The outbound module's own words (a policy refusal above all) are already safe and complete.
+  if (error instanceof OutboundError) return error.message;
   const err = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError' || err?.name === 'AbortError')
     return 'timeout: no answer within the time limit';

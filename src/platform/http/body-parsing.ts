@@ -8,11 +8,19 @@ export const MALFORMED_JSON = Symbol('malformed-json');
 /** The archive types a route may take (a gzip'd tar; routes read and check what it holds). */
 export const BINARY_MEDIA_TYPES = ['application/gzip', 'application/x-gzip'];
 
+/** The JSON text as it arrived, for routes that verify a signature over it (`keepsRawJson`). */
+const rawJsonTexts = new WeakMap<object, string>();
+
+export function rawJsonOf(request: object): string | undefined {
+  return rawJsonTexts.get(request);
+}
+
 /** JSON bodies: an empty body is "no body" (action endpoints), a malformed one a clear 400. */
 export function installBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
+    if (request.routeOptions.config?.keepsRawJson) rawJsonTexts.set(request, text);
     if (text.trim() === '') return done(null, undefined);
     let value: unknown;
     try {

@@ -37,6 +37,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   successStatus?: number;
   /** Raw request bodies of these media types are passed as strings (e.g. text/markdown). */
   rawBody?: string[];
+  /** The JSON body's text is kept as it arrived (rawJsonOf): a signature is over those bytes. */
+  keepsRawJson?: true;
   bodyLimit?: number;
   /** A POST that changes nothing (a parse preview): the REST audit fallback records no entry for it. */
   readOnly?: true;

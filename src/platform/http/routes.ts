@@ -14,6 +14,8 @@ declare module 'fastify' {
     readOnly?: boolean;
     /** The route answers malformed JSON itself instead of a problem+json 400. */
     ownsMalformedJson?: boolean;
+    /** The JSON body's text is kept for the route (a signature over it); see body-parsing.ts. */
+    keepsRawJson?: boolean;
     /** Media types of the bodies a state-changing route takes (default: JSON); see cross-site.ts. */
     accepts?: readonly string[];
     /** Who checks the Origin of a state-changing request (default `service`); see cross-site.ts. */
@@ -84,6 +86,7 @@ export function registerRoute(
       readOnly: route.readOnly === true,
       // A body schema or none: JSON (an empty body, or `{}`, for action routes); raw bodies: their types.
       ...(route.rawBody ? { accepts: route.rawBody } : {}),
+      ...(route.keepsRawJson ? { keepsRawJson: true } : {}),
     },
     handler: async (request, reply) => {
       // A read (GET; HEAD is its twin) that lost its database connection runs once more on a fresh

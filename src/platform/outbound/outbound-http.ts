@@ -29,7 +29,7 @@ export interface OutboundResponse {
   latencyMs: number;
 }
 
-export type OutboundFailureKind = 'refused' | 'unresolved' | 'timeout' | 'network' | 'invalid_url';
+export type OutboundFailureKind = 'refused' | 'unresolved' | 'unreachable' | 'timeout' | 'network' | 'invalid_url';
 
 export class OutboundError extends Error {
   constructor(

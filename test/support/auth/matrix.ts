@@ -40,6 +40,13 @@ export const PROBLEM_KEYS = new Set([
 /** Routes that are MCP transports: the matrix sends them bad credentials only (a valid GET /sse never ends). */
 export const TRANSPORT_URLS = new Set(['/mcp', '/sse', '/messages']);
 
+/**
+ * Public routes that authenticate a request by its own signature (a webhook from a service that
+ * holds no token of ours): the gate lets everything through, and the route itself answers an
+ * unsigned request 401 with this code, whatever Authorization header it carries.
+ */
+export const SIGNED_WEBHOOK_URLS = new Map([['/api/connectors/nango/webhook', 'webhook_signature_invalid']]);
+
 export function isProjectScoped(url: string): boolean {
   return /:(project_id|projectId)\b/.test(url) || /^\/api\/projects\/:id\b/.test(url);
 }

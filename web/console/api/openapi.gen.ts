@@ -385,6 +385,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/connectors/nango/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Nango's auth webhooks, signed with X-Nango-Hmac-Sha256 (public: the signature is the authentication; anything unsigned is a 401 and changes nothing) */
+        post: operations["postApiConnectorsNangoWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/config": {
         parameters: {
             query?: never;
@@ -485,6 +502,23 @@ export interface paths {
         put?: never;
         /** Create or rotate a connection (secrets go in, never out) */
         post: operations["postApiCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/connect-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A Nango connect link (POST /connect/sessions) for a connection whose credentials Nango holds */
+        post: operations["postApiCredentialsConnectLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4291,6 +4325,39 @@ export interface operations {
             };
         };
     };
+    postApiConnectorsNangoWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiConsoleConfig: {
         parameters: {
             query?: never;
@@ -4798,12 +4865,66 @@ export interface operations {
                             };
                         } | null;
                         last_verified_at: string | null;
+                        /** @description The outbound policy refusal of the last verify or run, when that is why it failed */
+                        outbound_refusal: string | null;
                         project_id: string;
                         provider: string;
                         secrets_rotated_at: string | null;
                         /** @enum {string} */
                         status: "active" | "error" | "expired" | "revoked";
+                        token: {
+                            expires_at: string | null;
+                            last_error: string | null;
+                            last_refresh_at: string | null;
+                            /**
+                             * @description Where the credentials come from: stored secrets, tokens from its own token endpoint, or Nango
+                             * @enum {string}
+                             */
+                            source: "secrets" | "token_endpoint" | "nango";
+                        };
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiCredentialsConnectLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connection_ref_id: string;
+                    /** @description Project id (e.g. proj_marketing), or a console URL naming it. */
+                    project_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connect_link: string | null;
+                        expires_at: string;
+                        /** @description The connect session token (for Nango's frontend SDK) */
+                        token: string;
                     };
                 };
             };
@@ -4860,11 +4981,23 @@ export interface operations {
                                 };
                             } | null;
                             last_verified_at: string | null;
+                            /** @description The outbound policy refusal of the last verify or run, when that is why it failed */
+                            outbound_refusal: string | null;
                             project_id: string;
                             provider: string;
                             secrets_rotated_at: string | null;
                             /** @enum {string} */
                             status: "active" | "error" | "expired" | "revoked";
+                            token: {
+                                expires_at: string | null;
+                                last_error: string | null;
+                                last_refresh_at: string | null;
+                                /**
+                                 * @description Where the credentials come from: stored secrets, tokens from its own token endpoint, or Nango
+                                 * @enum {string}
+                                 */
+                                source: "secrets" | "token_endpoint" | "nango";
+                            };
                             updated_at: string;
                         }[];
                         next_cursor: string | null;
