@@ -3,6 +3,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { DEMO_TIMEZONE } from '../../src/modules/demo/demo.service.js';
 import { dayInZone } from '../../src/modules/providers/dates.js';
+import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { api, startService } from './service.js';
 import {
@@ -23,22 +24,24 @@ import {
  * test/anomalies/demo.test.ts) still seed a new store.
  *
  * Built once per worker, store kind and demo day (today in the demo project's timezone, on the
- * worker's own clock), so "today" in the copy is the day the suite runs, also in a run that crosses
- * midnight there. PGlite: a plain tar of the data directory after a CHECKPOINT,
+ * worker's own clock, or on the suite's when it passes `clock`: the demo is then seeded and
+ * backfilled relative to that clock), so "today" in the copy is the day the suite runs, also in a
+ * run that crosses midnight there. PGlite: a plain tar of the data directory after a CHECKPOINT,
  * opened like the migrated template (pglite-template-fs.ts). PostgreSQL: a database kept as the
  * template of the copies, named after the run's template so that the run's teardown drops it.
  */
 const built = new Map<string, Promise<string>>();
 
 /** A new store holding the settled demo. */
-export async function openDemoDatabase(kind: StoreKind): Promise<TestDatabase> {
-  const day = dayInZone(new Date(), DEMO_TIMEZONE);
-  const key = `${kind} ${day}`;
+export async function openDemoDatabase(kind: StoreKind, clock: Clock = systemClock): Promise<TestDatabase> {
+  const day = dayInZone(clock.now(), DEMO_TIMEZONE);
+  // A suite's own clock gets a demo of its own day, seeded and backfilled on that clock.
+  const key = `${kind} ${day} ${clock === systemClock ? 'system' : 'suite'}`;
   let template = built.get(key);
   // A rerun in watch mode removes what the run before built (global-setup.ts): build it again.
   if (template && !(await stillThere(kind, await template.catch(() => '')))) template = undefined;
   if (!template) {
-    template = build(kind, day);
+    template = build(kind, day, clock);
     built.set(key, template);
     template.catch(() => built.delete(key));
   }
@@ -58,12 +61,12 @@ async function stillThere(kind: StoreKind, source: string): Promise<boolean> {
 }
 
 /** The settled demo: a tar file (PGlite) or a database name (PostgreSQL). */
-async function build(kind: StoreKind, day: string): Promise<string> {
+async function build(kind: StoreKind, day: string, clock: Clock): Promise<string> {
   const store =
     kind === 'pglite'
       ? await openTestDatabase('pglite')
       : await postgresStore(await createPostgresDatabase(demoPrefix()));
-  const service = await startService(kind, { store });
+  const service = await startService(kind, { store, clock });
   try {
     await service.app.services.demo.run(service.app.systemContext());
     await settled(service.url, service.store);
@@ -72,7 +75,7 @@ async function build(kind: StoreKind, day: string): Promise<string> {
       const pglite = (service.store.db as PgliteDatabase).pglite;
       await pglite.exec('CHECKPOINT');
       const tar = new Uint8Array(await ((await pglite.dumpDataDir('none')) as Blob).arrayBuffer());
-      const file = path.join(inject('runDir'), `demo-store-${process.pid}-${day}.tar`);
+      const file = path.join(inject('runDir'), `demo-store-${process.pid}-${day}-${built.size}.tar`);
       fs.writeFileSync(file, tar);
       await service.store.drop();
       return file;

@@ -43,7 +43,8 @@ export async function startService(
     store?: TestDatabase;
   } = {},
 ): Promise<RunningService> {
-  const store = options.store ?? (options.demo ? await openDemoDatabase(kind) : await openTestDatabase(kind));
+  const store =
+    options.store ?? (options.demo ? await openDemoDatabase(kind, options.clock) : await openTestDatabase(kind));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-test-'));
   const config = loadConfig({
     PORT: '0',
