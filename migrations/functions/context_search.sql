@@ -16,8 +16,9 @@
 --    their partial BM25F sum ranks them, and the best p_rescore are scored exactly (the stems
 --    a candidate holds beyond a stem's top postings are looked up by primary key).
 -- 4. Graph expansion from the best p_seeds keys and objects: what a matched key explains or a Skill
---    references, and the keys a matched object is linked to, each adding p_graph times the best
---    seed score that reaches it.
+--    references, and the keys a matched object is linked to, that the question's words did not
+--    match themselves, score p_graph times the best seed score that reaches them (a direct match
+--    keeps its own score: the link is not counted twice).
 -- 5. One total order: score rounded to 6 decimals (both stores compute the same IEEE sums, but
 --    ln() of two libms may differ in the last bit), then kind, then id.
 DROP FUNCTION IF EXISTS context_search(text, text, text, integer, integer, integer);
@@ -145,7 +146,7 @@ BEGIN
   ),
   scored AS (
     SELECT coalesce(d.kind, g.kind) AS kind, coalesce(d.doc_id, g.doc_id) AS doc_id,
-           round((coalesce(d.bm25, 0) + coalesce(g.boost, 0))::numeric, 6)::float8 AS score,
+           round(coalesce(d.bm25, g.boost)::numeric, 6)::float8 AS score,
            CASE WHEN d.doc_id IS NULL THEN 3 WHEN d.in_title THEN 1 ELSE 2 END AS tier,
            d.words, d.field_nos, d.parts, d.bm25, g.boost, g.via
       FROM direct d FULL JOIN graph g ON g.kind = d.kind AND g.doc_id = d.doc_id
@@ -178,7 +179,7 @@ BEGIN
                  FROM unnest(coalesce(r.field_nos, '{}')) n),
          coalesce(r.words, '{}'),
          CASE WHEN p_explain THEN jsonb_build_object('bm25f', round(coalesce(r.bm25, 0)::numeric, 6), 'terms', coalesce(r.parts, '[]'::jsonb),
-                'graph', CASE WHEN r.boost IS NULL THEN NULL ELSE jsonb_build_object('boost', round(r.boost::numeric, 6), 'via', r.via) END,
+                'graph', CASE WHEN r.boost IS NULL OR r.bm25 IS NOT NULL THEN NULL ELSE jsonb_build_object('boost', round(r.boost::numeric, 6), 'via', r.via) END,
                 'documents', n_docs) END,
          cardinality(q_terms), cardinality(all_terms) - cardinality(q_terms)
     FROM ranked r

@@ -146,7 +146,9 @@ export class SearchService {
     if (!this.cache.enabled) return { ...base, ...(await this.find(projectId, read, input.limit, explain)) };
     // The version is read before the search runs: if a write lands in between, the entry is
     // tagged older than the data it holds and simply never matches again.
-    const key = `${projectId}\n${input.limit}\n${explain}\n${read}`;
+    // Case and the punctuation to_tsvector treats as a separator do not change the stems.
+    const spelled = read.toLowerCase().replace(/[^\p{L}\p{N}._\-@/:+]+/gu, ' ').trim();
+    const key = `${projectId}\n${input.limit}\n${explain}\n${spelled}`;
     const version = await this.versions.read(projectId);
     const cached = this.cache.get(key, version);
     if (cached) return { ...base, ...cached };
