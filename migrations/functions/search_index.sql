@@ -36,6 +36,13 @@ RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT ln(1 + (n - df + 0.5) / (df + 0.5))
 $$;
 
+-- A business key's own identifier is part of its label field: `kpi.roas` as one token, as
+-- documents that cite it hold it (its segments are in title_text already).
+CREATE OR REPLACE FUNCTION search_key_tsv(k text, tsv tsvector)
+RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT tsv || setweight(to_tsvector('english'::regconfig, k), 'A')
+$$;
+
 DROP TYPE IF EXISTS search_doc CASCADE;
 CREATE TYPE search_doc AS (project_id text, doc_id text, tsv tsvector);
 
@@ -126,13 +133,13 @@ BEGIN
   -- Only rows whose searchable text or liveness changed move (an update of updated_at alone costs nothing).
   IF k = 'b' THEN
     IF TG_OP = 'INSERT' THEN
-      added := ARRAY(SELECT ROW(n.project_id, n.key, n.doc_tsv)::search_doc FROM new_rows n);
+      added := ARRAY(SELECT ROW(n.project_id, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n);
     ELSIF TG_OP = 'DELETE' THEN
-      removed := ARRAY(SELECT ROW(o.project_id, o.key, o.doc_tsv)::search_doc FROM old_rows o);
+      removed := ARRAY(SELECT ROW(o.project_id, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o);
     ELSE
-      removed := ARRAY(SELECT ROW(o.project_id, o.key, o.doc_tsv)::search_doc FROM old_rows o WHERE NOT EXISTS (
+      removed := ARRAY(SELECT ROW(o.project_id, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o WHERE NOT EXISTS (
         SELECT 1 FROM new_rows n WHERE n.project_id = o.project_id AND n.key = o.key AND n.doc_tsv = o.doc_tsv));
-      added := ARRAY(SELECT ROW(n.project_id, n.key, n.doc_tsv)::search_doc FROM new_rows n WHERE NOT EXISTS (
+      added := ARRAY(SELECT ROW(n.project_id, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n WHERE NOT EXISTS (
         SELECT 1 FROM old_rows o WHERE n.project_id = o.project_id AND n.key = o.key AND n.doc_tsv = o.doc_tsv));
     END IF;
   ELSE
@@ -168,6 +175,8 @@ END
 $$;
 
 CREATE OR REPLACE FUNCTION search_stats_fold_project(p text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  gone text[];
 BEGIN
   WITH d AS (
     SELECT t.term, sum(t.delta)::integer AS delta FROM search_pending_terms t WHERE t.project_id = p
@@ -178,7 +187,11 @@ BEGIN
     ON CONFLICT (project_id, term) DO UPDATE SET df = s.df + excluded.df
     RETURNING s.term, s.df
   )
-  DELETE FROM search_terms s USING up WHERE s.project_id = p AND s.term = up.term AND up.df <= 0;
+  SELECT array_agg(up.term) INTO gone FROM up WHERE up.df <= 0;
+  -- A statement of its own: a data-modifying CTE's rows are invisible to the rest of its statement.
+  IF gone IS NOT NULL THEN
+    DELETE FROM search_terms s WHERE s.project_id = p AND s.term = ANY(gone) AND s.df <= 0;
+  END IF;
   INSERT INTO search_fields AS s (project_id, kind, docs, len1, len2, len3)
   SELECT p, f.kind, sum(f.docs), sum(f.len1), sum(f.len2), sum(f.len3) FROM search_pending_fields f
    WHERE f.project_id = p GROUP BY f.kind ORDER BY f.kind
@@ -207,7 +220,7 @@ BEGIN
          coalesce(cardinality(array_positions(u.weights, 'C')), 0) + coalesce(cardinality(array_positions(u.weights, 'D')), 0) AS tf3
     FROM (SELECT 's'::"char" AS kind, s.id AS doc_id, s.doc_tsv FROM skills s WHERE s.project_id = p AND s.deleted_at IS NULL
           UNION ALL SELECT 'k', k.id, k.doc_tsv FROM knowledge k WHERE k.project_id = p AND k.deleted_at IS NULL
-          UNION ALL SELECT 'b', b.key, b.doc_tsv FROM business_keys b WHERE b.project_id = p) x
+          UNION ALL SELECT 'b', b.key, search_key_tsv(b.key, b.doc_tsv) FROM business_keys b WHERE b.project_id = p) x
     CROSS JOIN LATERAL unnest(x.doc_tsv) u;
   CREATE TEMP TABLE search_rebuild_docs ON COMMIT DROP AS
   SELECT l.kind, l.doc_id, sum(l.tf1) AS len1, sum(l.tf2) AS len2, sum(l.tf3) AS len3 FROM search_rebuild_lex l GROUP BY 1, 2;

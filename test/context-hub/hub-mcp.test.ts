@@ -197,7 +197,9 @@ describe.each(STORES)('context hub over MCP [%s]', (store) => {
       matched: { fields: ['label'], words: ['roa'] },
     });
     // Inside a question too: the unknown word is replaced, the known ones stay.
-    const question = dataOf(await call('search_context', { query: 'why did roaz fall on facebook', project_id: P }));
+    const question = dataOf(
+      await call('search_context', { query: 'why did roaz fall on facebook', project_id: P, limit: 20 }),
+    );
     expect(question.hits.map((h: { key: string }) => h.key)).toContain('kpi.roas');
     expect(question.hits.map((h: { key: string }) => h.key)).toContain('channel.paid_social');
   });

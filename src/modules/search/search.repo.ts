@@ -86,10 +86,9 @@ export async function searchHub(
 
 /** How many stems a question has (to tell "only stop words" from "no match"). */
 export async function countStems(db: SqlExecutor, query: string): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    "SELECT cardinality(tsvector_to_array(to_tsvector('english', $1))) AS n",
-    [query],
-  );
+  const rows = await db.query<{ n: number }>("SELECT cardinality(tsvector_to_array(to_tsvector('english', $1))) AS n", [
+    query,
+  ]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -112,7 +111,7 @@ WITH lex AS (
   SELECT x.kind, x.doc_id, u.lexeme AS term, cardinality(u.weights) AS n FROM (
     SELECT 's'::"char" AS kind, s.id AS doc_id, s.doc_tsv FROM skills s WHERE s.project_id = $1 AND s.deleted_at IS NULL
     UNION ALL SELECT 'k', k.id, k.doc_tsv FROM knowledge k WHERE k.project_id = $1 AND k.deleted_at IS NULL
-    UNION ALL SELECT 'b', b.key, b.doc_tsv FROM business_keys b WHERE b.project_id = $1) x
+    UNION ALL SELECT 'b', b.key, search_key_tsv(b.key, b.doc_tsv) FROM business_keys b WHERE b.project_id = $1) x
   CROSS JOIN LATERAL unnest(x.doc_tsv) u
 ),
 want AS (SELECT l.term, count(*)::integer AS df FROM lex l GROUP BY l.term),
@@ -133,7 +132,13 @@ SELECT
 export async function searchStatsDrift(
   db: SqlExecutor,
   projectId: string,
-): Promise<{ terms_wrong: number; kinds_wrong: number; postings_expected: number; postings_stored: number; terms: number }> {
+): Promise<{
+  terms_wrong: number;
+  kinds_wrong: number;
+  postings_expected: number;
+  postings_stored: number;
+  terms: number;
+}> {
   const rows = await db.query<{
     terms_wrong: number;
     kinds_wrong: number;

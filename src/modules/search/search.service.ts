@@ -147,7 +147,10 @@ export class SearchService {
     // The version is read before the search runs: if a write lands in between, the entry is
     // tagged older than the data it holds and simply never matches again.
     // Case and the punctuation to_tsvector treats as a separator do not change the stems.
-    const spelled = read.toLowerCase().replace(/[^\p{L}\p{N}._\-@/:+]+/gu, ' ').trim();
+    const spelled = read
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}._\-@/:+]+/gu, ' ')
+      .trim();
     const key = `${projectId}\n${input.limit}\n${explain}\n${spelled}`;
     const version = await this.versions.read(projectId);
     const cached = this.cache.get(key, version);
@@ -213,7 +216,9 @@ function presentExplain(row: SearchRow): NonNullable<Hit['explain']> {
       ...(t.asked !== t.term ? { typo_of: t.asked, similarity: Math.round(Number(t.typo_factor) * 1e4) / 1e4 } : {}),
       idf: Number(t.idf),
       fields: Object.fromEntries(
-        fieldNames.map((name, i) => [name, { tf: Number(t.tf[i]), length: Number(t.len[i]) }]).filter(([, f]) => (f as { tf: number }).tf > 0),
+        fieldNames
+          .map((name, i) => [name, { tf: Number(t.tf[i]), length: Number(t.len[i]) }])
+          .filter(([, f]) => (f as { tf: number }).tf > 0),
       ),
       score: Number(t.score),
     })),
