@@ -17,7 +17,8 @@ describe.each(STORES)('search ranking [%s]', (store) => {
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
   const search = async (q: string, limit = 10, project = P) =>
     dataOf(await call('search_context', { query: q, project_id: project, limit }));
-  const keys = (data: { hits: { kind: string; key: string }[] }) => data.hits.map((h) => `${h.kind}:${h.key}`);
+  const keys = (data: Record<string, any>) =>
+    (data.hits as { kind: string; key: string }[]).map((h) => `${h.kind}:${h.key}`);
   const expectTrueStats = async (project: string) => {
     const drift = await searchStatsDrift(service.store.db, project);
     expect(drift).toMatchObject({ terms_wrong: 0, kinds_wrong: 0 });
