@@ -6,7 +6,6 @@ import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
-// biome-ignore lint/suspicious/noExplicitAny: structured content is checked field by field below
 const dataOf = (r: Result) => (r.structuredContent as { data: Record<string, any> }).data;
 const textOf = (r: Result) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const P = 'proj_demo';

@@ -60,7 +60,7 @@ function bestPassageAt(points: string[], stems: string[]): number {
   if (wanted.length === 0) return 0;
   const matches: { at: number; stem: number }[] = [];
   for (const w of wordsAt(points)) {
-    const stem = wanted.findIndex((s) => w.word.startsWith(s) || s.startsWith(w.word + '.'));
+    const stem = wanted.findIndex((s) => w.word.startsWith(s) || s.startsWith(`${w.word}.`));
     if (stem !== -1) matches.push({ at: w.at, stem });
   }
   let best = { at: 0, distinct: 0, count: 0 };
