@@ -152,10 +152,7 @@ BEGIN
       FROM direct d FULL JOIN graph g ON g.kind = d.kind AND g.doc_id = d.doc_id
   ),
   live AS (
-    SELECT x.*, coalesce(s.name, k.topic_id, b.key) AS key, coalesce(s.name, k.title, b.label) AS title,
-           CASE x.kind WHEN 's' THEN s.description || E'\n' || left(s.body_md, 4000)
-                       WHEN 'k' THEN left(k.body_md, 4000)
-                       ELSE coalesce(b.description, '') || ' ' || array_to_string(b.synonyms, ', ') END AS text
+    SELECT x.*, coalesce(s.name, k.topic_id, b.key) AS key, coalesce(s.name, k.title, b.label) AS title
       FROM scored x
       LEFT JOIN skills s ON x.kind = 's' AND s.id = x.doc_id AND s.deleted_at IS NULL
       LEFT JOIN knowledge k ON x.kind = 'k' AND k.id = x.doc_id AND k.deleted_at IS NULL
@@ -172,7 +169,12 @@ BEGIN
      LIMIT p_limit
   )
   SELECT CASE r.kind WHEN 's' THEN 'skill' WHEN 'k' THEN 'knowledge' ELSE 'business_key' END,
-         r.doc_id, r.key, r.title, r.tier, r.score, r.total, r.n_title, r.n_description, r.n_graph, is_capped, r.text,
+         r.doc_id, r.key, r.title, r.tier, r.score, r.total, r.n_title, r.n_description, r.n_graph, is_capped,
+         -- The snippet's text only for the hits answered (reading bodies is the costly part).
+         CASE r.kind WHEN 's' THEN (SELECT s.description || E'\n' || left(s.body_md, 4000) FROM skills s WHERE s.id = r.doc_id)
+                     WHEN 'k' THEN (SELECT left(k.body_md, 4000) FROM knowledge k WHERE k.id = r.doc_id)
+                     ELSE (SELECT coalesce(b.description, '') || ' ' || array_to_string(b.synonyms, ', ') FROM business_keys b
+                            WHERE b.project_id = p_project AND b.key = r.doc_id) END,
          ARRAY(SELECT CASE r.kind WHEN 's' THEN (ARRAY['name', 'description', 'body'])[n]
                                   WHEN 'k' THEN (ARRAY['title', 'headings', 'body'])[n]
                                   ELSE (ARRAY['label', 'description', 'other'])[n] END

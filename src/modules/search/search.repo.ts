@@ -59,7 +59,7 @@ export interface SearchExplainRow {
  * - GRAPH_SEEDS / GRAPH_WEIGHT: graph expansion from the best matched keys and objects, adding
  *   this fraction of the best seed's score to what it reaches.
  */
-export const RANKING = { MAX_TERMS: 64, DEPTH: 800, RESCORE: 100, GRAPH_SEEDS: 20, GRAPH_WEIGHT: 0.5 } as const;
+export const RANKING = { MAX_TERMS: 64, DEPTH: 400, RESCORE: 100, GRAPH_SEEDS: 20, GRAPH_WEIGHT: 0.5 } as const;
 
 /** The SQL text of a search (one call of context_search, migrations/functions/context_search.sql). */
 export const SEARCH_SQL = 'SELECT * FROM context_search($1, $2, $3, $4, $5, $6, $7, $8, $9)';

@@ -15,7 +15,7 @@ export const SearchInput = z
         'The question as you would ask it (a sentence is fine: stop words are ignored, stems and identifiers such as kpi.roas match), or a few words: a KPI, a problem, a procedure.',
       ),
     project_id: ProjectRef,
-    limit: z.number().int().min(1).max(50).default(10),
+    limit: z.number().int().min(1).max(100).default(10),
   })
   .strict();
 export type SearchInput = z.infer<typeof SearchInput>;
@@ -23,7 +23,7 @@ export type SearchInput = z.infer<typeof SearchInput>;
 export const SearchQuery = z.object({
   q: SearchInput.shape.query,
   project_id: ProjectRef,
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
   explain: z
     .enum(['true', 'false'])
     .default('false')
