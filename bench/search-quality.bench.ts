@@ -39,6 +39,8 @@ const SETS = (args.sets ?? 'own,beir').split(',');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const children: ChildProcess[] = [];
+/** PostgreSQL stores need one (the embedded one writes its own); a bench database is thrown away. */
+const SECRETS_KEY = randomBytes(32).toString('base64');
 
 interface Metrics {
   ndcg10: number;
@@ -121,6 +123,7 @@ async function startServe(env: Record<string, string>): Promise<{ url: string; c
       PORT: String(port),
       HOST: '127.0.0.1',
       SERVICE_AUTH_MODE: 'disabled',
+      SECRETS_KEY,
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -342,7 +345,7 @@ async function runStore(store: string, sets: LabelledSet[]): Promise<Row[]> {
     await withScratchDatabase(async (url) => {
       const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'seed-demo'], {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', SECRETS_KEY },
         stdio: 'inherit',
       });
       if (seeded.status !== 0) throw new Error('seed-demo failed');
