@@ -17,8 +17,8 @@ CREATE INDEX knowledge_doc_tsv ON knowledge USING gin (doc_tsv) WITH (fastupdate
 -- kind: 's' Skill (fields: name, description, body and steps), 'k' Knowledge (title, headings,
 -- body), 'b' business key (label with key segments and synonyms, description, -). doc_id is
 -- skills.id, knowledge.id or business_keys.key. impact orders a stem's postings for candidate
--- generation (the field-weighted, saturated term frequency with the averages of its write); the
--- score itself is computed from tf/len with the current averages.
+-- generation (the field-weighted, saturated term frequency with fixed reference lengths:
+-- search_impact); the score itself is computed from tf/len with the current averages.
 CREATE TABLE search_postings (
   project_id text NOT NULL,
   term text NOT NULL,

@@ -30,6 +30,14 @@ RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
      + 1.0 * tf3 / (0.25 + 0.75 * len3 / greatest(a3, 1e-9))) + 1.2)
 $$;
 
+-- The order of a stem's postings for candidate generation: search_bm25f with fixed reference
+-- lengths (8, 20, 100) instead of the kind's averages, so that it depends on the document alone,
+-- never on what else was written before it: every store and every write history orders alike.
+CREATE OR REPLACE FUNCTION search_impact(tf1 float8, tf2 float8, tf3 float8, len1 float8, len2 float8, len3 float8)
+RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT search_bm25f(tf1, tf2, tf3, len1, len2, len3, 8, 20, 100)::real
+$$;
+
 -- Lucene's inverse document frequency (never negative).
 CREATE OR REPLACE FUNCTION search_idf(n float8, df float8)
 RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -92,20 +100,11 @@ BEGIN
       SELECT l.*, sum(l.tf1) OVER w AS len1, sum(l.tf2) OVER w AS len2, sum(l.tf3) OVER w AS len3
         FROM lex l WINDOW w AS (PARTITION BY l.project_id, l.doc_id)
     ),
-    -- Averages for the impact: the committed ones, or this statement's when the kind has none yet.
-    avgs AS (
-      SELECT d.project_id,
-             coalesce(max(f.len1::float8 / nullif(f.docs, 0)), sum(d.tf1)::float8 / count(DISTINCT d.doc_id)) AS a1,
-             coalesce(max(f.len2::float8 / nullif(f.docs, 0)), sum(d.tf2)::float8 / count(DISTINCT d.doc_id)) AS a2,
-             coalesce(max(f.len3::float8 / nullif(f.docs, 0)), sum(d.tf3)::float8 / count(DISTINCT d.doc_id)) AS a3
-        FROM lex d LEFT JOIN search_fields f ON f.project_id = d.project_id AND f.kind = p_kind
-       GROUP BY d.project_id
-    ),
     ins AS (
       INSERT INTO search_postings (project_id, term, kind, doc_id, tf1, tf2, tf3, len1, len2, len3, impact)
       SELECT d.project_id, d.term, p_kind, d.doc_id, d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3,
-             search_bm25f(d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3, a.a1, a.a2, a.a3)
-        FROM doc d JOIN avgs a ON a.project_id = d.project_id
+             search_impact(d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3)
+        FROM doc d
       RETURNING project_id, term, doc_id, len1, len2, len3
     ),
     terms AS (INSERT INTO search_pending_terms SELECT i.project_id, i.term, count(*) FROM ins i GROUP BY 1, 2)
@@ -228,10 +227,9 @@ BEGIN
   SELECT p, d.kind, count(*), sum(d.len1), sum(d.len2), sum(d.len3) FROM search_rebuild_docs d GROUP BY d.kind;
   INSERT INTO search_postings (project_id, term, kind, doc_id, tf1, tf2, tf3, len1, len2, len3, impact)
   SELECT p, l.term, l.kind, l.doc_id, l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3,
-         search_bm25f(l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3, f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs)
+         search_impact(l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3)
     FROM search_rebuild_lex l
-    JOIN search_rebuild_docs d ON d.kind = l.kind AND d.doc_id = l.doc_id
-    JOIN search_fields f ON f.project_id = p AND f.kind = l.kind;
+    JOIN search_rebuild_docs d ON d.kind = l.kind AND d.doc_id = l.doc_id;
   INSERT INTO search_terms (project_id, term, df) SELECT p, l.term, count(*) FROM search_rebuild_lex l GROUP BY l.term;
   RETURN QUERY SELECT (SELECT count(*) FROM search_rebuild_docs), (SELECT count(*) FROM search_rebuild_lex),
                       (SELECT count(*) FROM search_terms t WHERE t.project_id = p);
