@@ -380,7 +380,12 @@ async function main() {
     ),
   ];
   for (const l of lines) out(l);
-  if (args.write) writeBenchmarkSection(path.join(root, 'BENCHMARKS.md'), 'search-quality', `${lines.join('\n')}\n`);
+  if (args.write)
+    writeBenchmarkSection(
+      path.join(root, 'BENCHMARKS.md'),
+      'search-quality',
+      `## search-quality\n\n${lines.join('\n')}\n`,
+    );
 }
 
 main()
