@@ -20,7 +20,8 @@
 --    match themselves, score p_graph times the best seed score that reaches them (a direct match
 --    keeps its own score: the link is not counted twice).
 -- 5. One total order: score rounded to 6 decimals (both stores compute the same IEEE sums, but
---    ln() of two libms may differ in the last bit), then kind, then id.
+--    ln() of two libms may differ in the last bit), then kind, then id in byte order (COLLATE "C":
+--    a database's default collation must not decide a tie).
 DROP FUNCTION IF EXISTS context_search(text, text, text, integer, integer, integer);
 CREATE OR REPLACE FUNCTION context_search(p_project text, p_query text, p_limit integer, p_explain boolean,
                                           p_max_terms integer, p_depth integer, p_rescore integer, p_seeds integer, p_graph float8)
@@ -70,7 +71,7 @@ BEGIN
         CROSS JOIN LATERAL (
           SELECT s.term, s.df, similarity(s.term, q.term)::float8 AS sim FROM search_terms s
            WHERE s.term % q.term AND s.project_id = p_project
-           ORDER BY similarity(s.term, q.term) DESC, s.df DESC, s.term LIMIT 1) m
+           ORDER BY similarity(s.term, q.term) DESC, s.df DESC, s.term COLLATE "C" LIMIT 1) m
        WHERE length(q.term) >= 4 AND q.term !~ '[0-9]' AND q.term <> ALL(q_asked) AND m.term <> ALL(q_term)
        ORDER BY m.term, m.sim DESC, q.term
     ) t;
@@ -79,7 +80,7 @@ BEGIN
   SELECT coalesce(bool_or(d > q_depth), false) INTO is_capped FROM unnest(q_df) d;
 
   -- Candidates by impact, ranked by their partial score; the best p_rescore go on.
-  SELECT array_agg(c.kind ORDER BY c.partial DESC, c.kind, c.doc_id), array_agg(c.doc_id ORDER BY c.partial DESC, c.kind, c.doc_id)
+  SELECT array_agg(c.kind ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C"), array_agg(c.doc_id ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C")
     INTO c_kind, c_doc
     FROM (
       SELECT p.kind, p.doc_id, sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
@@ -87,10 +88,10 @@ BEGIN
         FROM unnest(q_term, q_idf, q_factor) q(term, idf, factor)
         CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
                              WHERE sp.project_id = p_project AND lower(sp.term) = q.term
-                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_id LIMIT q_depth) p
+                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_id COLLATE "C" LIMIT q_depth) p
         JOIN search_fields f ON f.project_id = p_project AND f.kind = p.kind
        GROUP BY p.kind, p.doc_id
-       ORDER BY partial DESC, p.kind, p.doc_id
+       ORDER BY partial DESC, p.kind, p.doc_id COLLATE "C"
        LIMIT p_rescore
     ) c;
 
@@ -119,8 +120,8 @@ BEGIN
              FILTER (WHERE p_explain) AS parts
       FROM parts x GROUP BY x.kind, x.doc_id
   ),
-  seed_keys AS (SELECT d.doc_id AS key, d.bm25 FROM direct d WHERE d.kind = 'b' ORDER BY d.bm25 DESC, d.doc_id LIMIT p_seeds),
-  seed_objs AS (SELECT d.kind, d.doc_id, d.bm25 FROM direct d WHERE d.kind <> 'b' ORDER BY d.bm25 DESC, d.kind, d.doc_id LIMIT p_seeds),
+  seed_keys AS (SELECT d.doc_id AS key, d.bm25 FROM direct d WHERE d.kind = 'b' ORDER BY d.bm25 DESC, d.doc_id COLLATE "C" LIMIT p_seeds),
+  seed_objs AS (SELECT d.kind, d.doc_id, d.bm25 FROM direct d WHERE d.kind <> 'b' ORDER BY d.bm25 DESC, d.kind, d.doc_id COLLATE "C" LIMIT p_seeds),
   reached AS (
     SELECT CASE l.source_type WHEN 'skill' THEN 's' ELSE 'k' END::"char" AS kind, l.source_id AS doc_id, sk.bm25, sk.key AS via
       FROM seed_keys sk
@@ -131,7 +132,7 @@ BEGIN
     SELECT 's', r.id, sk.bm25, sk.key
       FROM seed_keys sk
       CROSS JOIN LATERAL (SELECT s.id FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
-                            AND s.mdm_references @> ARRAY[sk.key] ORDER BY s.id LIMIT 25) r
+                            AND s.mdm_references @> ARRAY[sk.key] ORDER BY s.id COLLATE "C" LIMIT 25) r
     UNION ALL
     SELECT 'b', l.business_key, so.bm25, so.doc_id
       FROM seed_objs so JOIN business_links l ON l.source_id = so.doc_id AND l.project_id = p_project
@@ -141,7 +142,7 @@ BEGIN
       CROSS JOIN LATERAL unnest(s.mdm_references) AS r(key)
   ),
   graph AS (
-    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) AS boost, (array_agg(r.via ORDER BY r.bm25 DESC, r.via))[1] AS via
+    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) AS boost, (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
       FROM reached r GROUP BY r.kind, r.doc_id
   ),
   scored AS (
@@ -165,7 +166,7 @@ BEGIN
            count(*) FILTER (WHERE l.tier = 2) OVER () AS n_description,
            count(*) FILTER (WHERE l.tier = 3) OVER () AS n_graph
       FROM live l
-     ORDER BY l.score DESC, l.kind, l.doc_id
+     ORDER BY l.score DESC, l.kind, l.doc_id COLLATE "C"
      LIMIT p_limit
   )
   SELECT CASE r.kind WHEN 's' THEN 'skill' WHEN 'k' THEN 'knowledge' ELSE 'business_key' END,
@@ -185,6 +186,6 @@ BEGIN
                 'documents', n_docs) END,
          cardinality(q_terms), cardinality(all_terms) - cardinality(q_terms)
     FROM ranked r
-   ORDER BY r.score DESC, r.kind, r.doc_id;
+   ORDER BY r.score DESC, r.kind, r.doc_id COLLATE "C";
 END
 $fn$;
