@@ -48,7 +48,9 @@ export function snippetOf(text: string, stems: string[]): string {
   const points = Array.from(plain);
   if (points.length <= SNIPPET_MAX) return plain;
   const at = bestPassageAt(points, stems);
-  const start = Math.max(0, Math.min(at - 20, points.length - SNIPPET_MAX));
+  let start = Math.max(0, Math.min(at - 20, points.length - SNIPPET_MAX));
+  // Begin at a word: skip the rest of one cut in two (never past the passage itself).
+  while (start > 0 && start < at && !/\s/u.test(points[start - 1]!)) start += 1;
   const lead = start > 0 ? '…' : '';
   const room = SNIPPET_MAX - lead.length;
   if (start + room >= points.length) return lead + points.slice(start).join('');
