@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindexSearch } from '../../src/modules/search/index.js';
 import { searchStatsDrift } from '../../src/modules/search/search.repo.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
@@ -195,7 +196,15 @@ describe.each(STORES)('search ranking [%s]', (store) => {
     expect((await search('walrus', 10, W)).total).toBe(12);
     // The rebuild an operator runs agrees with what the writes kept.
     const before = keys(await search('walrus colony ice', 20, W));
-    await service.store.db.query('SELECT search_index_rebuild($1)', [W]);
+    const lines: string[] = [];
+    expect(await reindexSearch(service.store.db, { projectId: W, check: false }, (l) => lines.push(l))).toBe(0);
+    expect(lines[0]).toMatch(new RegExp(`^${W}: \\d+ documents, \\d+ postings, \\d+ stems$`));
+    expect(await reindexSearch(service.store.db, { projectId: W, check: true }, (l) => lines.push(l))).toBe(0);
+    expect(lines[1]).toMatch(new RegExp(`^${W}: true `));
+    // A posting lost behind the index's back is reported as drift, and the rebuild repairs it.
+    await service.store.db.query('DELETE FROM search_postings WHERE project_id = $1 AND term = $2', [W, 'ice']);
+    expect(await reindexSearch(service.store.db, { projectId: W, check: true }, (l) => lines.push(l))).toBe(1);
+    await reindexSearch(service.store.db, { projectId: W, check: false }, () => {});
     await expectTrueStats(W);
     expect(keys(await search('walrus colony ice', 20, W))).toEqual(before);
   });
