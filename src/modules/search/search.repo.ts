@@ -55,7 +55,9 @@ export interface SearchExplainRow {
  * - MAX_TERMS: distinct stems of a question that count (a 64-word question has about 35);
  * - DEPTH: postings per stem that enter the candidates, split among the stems (at least a
  *   quarter of it each), highest impact first;
- * - RESCORE: candidates scored exactly (≥ the largest limit, so every limit cuts one order);
+ * - RESCORE: candidates scored exactly (≥ the largest limit, so every limit cuts one order); the
+ *   set is chosen by partial sums, so it is what recall rests on: 300 matched BM25's recall on
+ *   the labelled set but cost 1.7× the time of a call (BENCHMARKS.md, search-quality notes);
  * - GRAPH_SEEDS / GRAPH_WEIGHT: graph expansion from the best matched keys and objects, adding
  *   this fraction of the best seed's score to what it reaches.
  */
