@@ -20,8 +20,9 @@
 --    match themselves, score p_graph times the best seed score that reaches them (a direct match
 --    keeps its own score: the link is not counted twice).
 -- 5. One total order: score rounded to 6 decimals (both stores compute the same IEEE sums, but
---    ln() of two libms may differ in the last bit), then kind, then id in byte order (COLLATE "C":
---    a database's default collation must not decide a tie).
+--    ln() of two libms may differ in the last bit), then kind, then the key a user sees (Skill
+--    name, topic_id, business key; the same on every store a hub is imported into, where internal
+--    ids are random), in byte order (COLLATE "C": no database's collation decides a tie).
 DROP FUNCTION IF EXISTS context_search(text, text, text, integer, integer, integer);
 CREATE OR REPLACE FUNCTION context_search(p_project text, p_query text, p_limit integer, p_explain boolean,
                                           p_max_terms integer, p_depth integer, p_rescore integer, p_seeds integer, p_graph float8)
@@ -166,7 +167,7 @@ BEGIN
            count(*) FILTER (WHERE l.tier = 2) OVER () AS n_description,
            count(*) FILTER (WHERE l.tier = 3) OVER () AS n_graph
       FROM live l
-     ORDER BY l.score DESC, l.kind, l.doc_id COLLATE "C"
+     ORDER BY l.score DESC, l.kind, l.key COLLATE "C", l.doc_id COLLATE "C"
      LIMIT p_limit
   )
   SELECT CASE r.kind WHEN 's' THEN 'skill' WHEN 'k' THEN 'knowledge' ELSE 'business_key' END,
@@ -186,6 +187,6 @@ BEGIN
                 'documents', n_docs) END,
          cardinality(q_terms), cardinality(all_terms) - cardinality(q_terms)
     FROM ranked r
-   ORDER BY r.score DESC, r.kind, r.doc_id COLLATE "C";
+   ORDER BY r.score DESC, r.kind, r.key COLLATE "C", r.doc_id COLLATE "C";
 END
 $fn$;
