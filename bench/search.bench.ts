@@ -12,7 +12,7 @@
 // --write replaces the "## search" section of BENCHMARKS.md.
 // zod configured as the CLI entry configures it, before any schema is built.
 import '../src/platform/zod-runtime.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,11 +63,26 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 interface LatencyRow {
   store: string;
   loadSeconds: number;
+  beforeP50: number;
+  beforeP99: number;
   p50: number;
   p99: number;
   max: number;
   slowest: string;
   hitsPerQuery: string;
+}
+
+const BEFORE_COMMIT = 'e73f30a';
+
+function beforeFunctionSql(): string {
+  const text = execFileSync('git', ['show', `${BEFORE_COMMIT}:migrations/functions/context_search.sql`], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return text.replace(
+    /CREATE OR REPLACE FUNCTION context_search\(/,
+    'CREATE OR REPLACE FUNCTION context_search_before(',
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -83,6 +98,10 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
   const t0 = performance.now();
   await loadHub(db, PROJECT, SIZE);
   const loadSeconds = (performance.now() - t0) / 1000;
+  for (const table of ['search_postings', 'search_terms', 'search_fields']) await db.query(`ANALYZE ${table}`);
+  // The implementation before the relevance ranking, side by side in the same run: its function
+  // file as of BEFORE_COMMIT, under another name, called as its caller called it.
+  await db.query(beforeFunctionSql());
   out(`${store}: hub loaded in ${loadSeconds.toFixed(1)} s`);
   // Wired as src/app/services.ts wires it: project rows come from the in-memory directory.
   const search = new SearchService(
@@ -99,6 +118,7 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
   for (const query of QUERY_MIX)
     totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
   const all: number[] = [];
+  const before: number[] = [];
   const perQuery = new Map<string, number[]>();
   for (let i = 0; i < ITERATIONS; i++) {
     const query = QUERY_MIX[i % QUERY_MIX.length]!;
@@ -107,8 +127,24 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
     const ms = performance.now() - started;
     all.push(ms);
     perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
+    const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 12);
+    if (words.length === 0) continue;
+    const t1 = performance.now();
+    await db.query('SELECT * FROM context_search_before($1, $2, $3, $4, $5, $6)', [
+      PROJECT,
+      words.join(' '),
+      words.length <= 1 ? words.join(' ') : '',
+      10,
+      50,
+      20,
+    ]);
+    before.push(performance.now() - t1);
   }
   all.sort((a, b) => a - b);
+  before.sort((a, b) => a - b);
+  out(
+    `${store}: before (tiered SQL function alone): p50 ${percentile(before, 50).toFixed(2)} ms, p99 ${percentile(before, 99).toFixed(2)} ms`,
+  );
   const medians = [...perQuery]
     .map(
       ([q, l]) =>
@@ -124,6 +160,8 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
   const row = {
     store,
     loadSeconds,
+    beforeP50: percentile(before, 50),
+    beforeP99: percentile(before, 99),
     p50: percentile(all, 50),
     p99: percentile(all, 99),
     max: all[all.length - 1]!,
@@ -411,12 +449,14 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
     '',
     `${ITERATIONS} calls of \`SearchService.search\` (grant check on the in-memory project directory as the service wires it, the one search function call, snippets), limit 10, round-robin over a fixed mix of ${QUERY_MIX.length} queries (bench/search-data.ts: common and rare words, the typo \`roaz\`, operator noise, a query that matches nothing). Goal on PostgreSQL: p50 ≤ 10 ms, p99 ≤ 50 ms.`,
     '',
-    '| store | load time s | p50 ms | p99 ms | max ms | slowest query | hits per query |',
-    '|---|---:|---:|---:|---:|---|---|',
+    '| store | load time s | p50 ms | p99 ms | max ms | before: p50 ms | before: p99 ms | slowest query | hits per query |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---|',
     ...latencies.map(
       (r) =>
-        `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.slowest} | ${r.hitsPerQuery} |`,
+        `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.beforeP50.toFixed(2)} | ${r.beforeP99.toFixed(2)} | ${r.slowest} | ${r.hitsPerQuery} |`,
     ),
+    '',
+    `"before": the tiered function of ${BEFORE_COMMIT} (migrations/functions/context_search.sql there), the SQL call alone, timed in the same loop right after each ranked call on the same data.`,
   ];
   if (calls.length > 0) {
     lines.push(

@@ -1,221 +1,192 @@
--- context_search: tiered search over Skills, Knowledge and business keys for one project
--- (src/modules/search/search.repo.ts explains the tiers). Re-runnable: the migration runner applies
--- this file after the numbered migrations whenever its text changes (DEVELOPING.md, "Migrations").
--- First created by migration 0002, replaced by 0007; this file is its current definition. A change
--- of its arguments or result columns needs `DROP FUNCTION IF EXISTS` of the old signature first.
+-- context_search: relevance-ranked search over Skills, Knowledge and business keys of one project
+-- (docs/api.md, "How a search is ranked", is the formula; src/modules/search/search.repo.ts the
+-- caller). Re-runnable: the migration runner applies this file after the numbered migrations
+-- whenever its text changes (DEVELOPING.md, "Migrations"). It reads the index of
+-- search_index.sql (tables: migration 0050).
 --
--- plpgsql so each connection plans the statements once and reuses them (planning costs more than
--- running them). Bounds keep a very common word cheap: at most p_cap candidates per kind and per
--- way of matching, graph expansion from the best p_seeds keys and objects, at most 25 neighbours
--- per key.
---
--- Matching is AND-first. Every kind and way of matching (s/k/b = Skills, Knowledge, keys; t =
--- title words, d = any text) ranks at most p_cap candidates, those with all the words first; only
--- when fewer than p_cap have them all is the rest filled with objects that have some of them.
--- A capped sample of a common word's matches is arbitrary, so filling it with objects that match
--- every word first makes the ranked set the relevant one; and intersecting posting lists is much
--- cheaper than uniting those of several common words. `capped` says a bound was hit (the total
--- is then a lower bound).
---
--- gin_fuzzy_search_limit: GIN hands back a random sample of about this many rows when every word
--- of a scan is very common, instead of a bitmap of tens of thousands only to rank p_cap. It is on
--- for one-lexeme scans and off for the all-words scans, where sampling each word's list first
--- would leave almost nothing of their intersection. Skills and Knowledge are filled word by word
--- in query order, stopping at p_cap: a single common word is then sampled, while a scan for "any
--- of the words" is only sampled when every word is common, and one rare word made it a bitmap of
--- every row that has any of the others. Keys are few: filled at once.
---
--- p_words: the query words (letters and digits only, never tsquery syntax). p_raw: the text for
--- trigram typo matching on key labels/synonyms and Skill names, '' for queries of several words
--- (see TYPO_MAX_WORDS in the repo). Typos are not matched on Knowledge titles: a common trigram
--- would cost a recheck of every title; the sheets a typo means are still found as graph
--- neighbours of the key it matched.
-CREATE OR REPLACE FUNCTION context_search(p_project text, p_words text, p_raw text, p_limit integer, p_cap integer, p_seeds integer)
+-- 1. The question's stems: to_tsvector of the text as given (so identifiers such as kpi.roas stay
+--    one token, as they do in documents) and of the text with . _ - as spaces (their parts), in
+--    order of appearance, the first p_max_terms distinct. to_tsvector never reads syntax: quotes,
+--    & | ! :* are plain separators.
+-- 2. A stem no document holds (a typo) is replaced by the vocabulary's most similar stem (trigram
+--    similarity ≥ 0.3, then document frequency, then the stem itself), its score scaled by that
+--    similarity. Stems of digits keep no substitute (a SKU or a code is exact).
+-- 3. Candidates: per stem its p_depth postings of highest impact (all of them for a stem held by
+--    fewer documents), so what enters depends only on scores, never on the order of the words;
+--    their partial BM25F sum ranks them, and the best p_rescore are scored exactly (the stems
+--    a candidate holds beyond a stem's top postings are looked up by primary key).
+-- 4. Graph expansion from the best p_seeds keys and objects: what a matched key explains or a Skill
+--    references, and the keys a matched object is linked to, that the question's words did not
+--    match themselves, score p_graph times the best seed score that reaches them (a direct match
+--    keeps its own score: the link is not counted twice).
+-- 5. One total order: score rounded to 6 decimals (both stores compute the same IEEE sums, but
+--    ln() of two libms may differ in the last bit), then kind, then the key a user sees (Skill
+--    name, topic_id, business key; the same on every store a hub is imported into, where internal
+--    ids are random), in byte order (COLLATE "C": no database's collation decides a tie).
+DROP FUNCTION IF EXISTS context_search(text, text, text, integer, integer, integer);
+CREATE OR REPLACE FUNCTION context_search(p_project text, p_query text, p_limit integer, p_explain boolean,
+                                          p_max_terms integer, p_depth integer, p_rescore integer, p_seeds integer, p_graph float8)
 RETURNS TABLE (kind text, id text, key text, title text, tier integer, score float8,
-               total bigint, n_title bigint, n_description bigint, n_graph bigint, capped boolean, text text)
+               total bigint, n_title bigint, n_description bigint, n_graph bigint, capped boolean, text text,
+               fields text[], words text[], explain jsonb, terms_used integer, terms_dropped integer)
 LANGUAGE plpgsql STABLE
--- Every candidate query has a GIN index and must use it: with LIMIT the planner otherwise walks a
--- b-tree or the table and tests each row (word similarity, a detoasted tsvector), because it
--- misjudges how many rows a full-text or trigram condition matches.
 SET enable_seqscan = off
-SET enable_indexscan = off
-SET gin_fuzzy_search_limit = 1000
--- Planning these statements costs several times running them on a small hub, and the plan cache,
--- comparing estimates, kept choosing a fresh custom plan per call.
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_column
 DECLARE
-  -- The query's lexemes in query order; to_tsvector drops stop words without a NOTICE and merges
-  -- words with one stem ("compute computing").
-  lexemes text[] := ARRAY(SELECT t.lexeme FROM unnest(to_tsvector('english', p_words)) t ORDER BY t.positions[1]);
-  each_word tsquery[] := ARRAY(SELECT quote_literal(l)::tsquery FROM unnest(lexemes) l);
-  qall tsquery;
-  qany tsquery;
-  widen boolean := cardinality(lexemes) > 1;
-  c_kind text[];
-  c_id text[];
-  c_src text[];
-  room_st integer;
-  room_sd integer;
-  room_kt integer;
-  room_kd integer;
+  all_terms text[];
+  q_terms text[];
+  n_docs float8;
+  q_depth integer;
   is_capped boolean;
+  c_kind "char"[];
+  q_term text[];
+  q_asked text[];
+  q_factor float8[];
+  q_df integer[];
+  q_idf float8[];
+  c_doc text[];
 BEGIN
-  IF cardinality(lexemes) > 0 THEN
-    qall := array_to_string(each_word, ' & ')::tsquery;
-    qany := array_to_string(each_word, ' | ')::tsquery;
-  ELSIF p_raw = '' THEN
+  all_terms := ARRAY(
+    SELECT t.lexeme FROM unnest(to_tsvector('english', p_query) || to_tsvector('english', regexp_replace(p_query, '[._-]+', ' ', 'g'))) t
+     GROUP BY t.lexeme ORDER BY min(t.positions[1]), t.lexeme);
+  q_terms := all_terms[1:p_max_terms];
+  IF cardinality(q_terms) = 0 THEN
     RETURN;
   END IF;
+  SELECT coalesce(sum(f.docs), 0) INTO n_docs FROM search_fields f WHERE f.project_id = p_project;
+  q_depth := greatest(p_depth / 4, p_depth / greatest(cardinality(q_terms), 1));
 
-  IF widen THEN
-    PERFORM set_config('gin_fuzzy_search_limit', '0', true);
-  END IF;
-  WITH
-  bt_a AS (SELECT b.key AS id FROM business_keys b WHERE b.project_id = p_project
-             AND to_tsvector('english'::regconfig, b.title_text) @@ qall LIMIT p_cap + 1),
-  bt_o AS (SELECT b.key AS id FROM business_keys b WHERE widen AND b.project_id = p_project
-             AND to_tsvector('english'::regconfig, b.title_text) @@ qany AND NOT to_tsvector('english'::regconfig, b.title_text) @@ qall
-           LIMIT (SELECT p_cap + 1 - count(*) FROM bt_a)),
-  bd_a AS (SELECT b.key AS id FROM business_keys b WHERE b.project_id = p_project AND b.doc_tsv @@ qall LIMIT p_cap + 1),
-  bd_o AS (SELECT b.key AS id FROM business_keys b WHERE widen AND b.project_id = p_project
-             AND b.doc_tsv @@ qany AND NOT b.doc_tsv @@ qall LIMIT (SELECT p_cap + 1 - count(*) FROM bd_a))
-  SELECT coalesce(array_agg(x.kind), '{}'), coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.src), '{}')
-    INTO c_kind, c_id, c_src
+  -- Known stems score as themselves; an unknown one by its nearest neighbour in the vocabulary.
+  SELECT coalesce(array_agg(s.term ORDER BY q.ord), '{}'), coalesce(array_agg(q.term ORDER BY q.ord), '{}'),
+         coalesce(array_agg(1.0::float8 ORDER BY q.ord), '{}'), coalesce(array_agg(s.df ORDER BY q.ord), '{}')
+    INTO q_term, q_asked, q_factor, q_df
+    FROM unnest(q_terms) WITH ORDINALITY q(term, ord) JOIN search_terms s ON s.project_id = p_project AND s.term = q.term;
+  SELECT q_term || coalesce(array_agg(t.term ORDER BY t.term), '{}'), q_asked || coalesce(array_agg(t.asked ORDER BY t.term), '{}'),
+         q_factor || coalesce(array_agg(t.sim ORDER BY t.term), '{}'), q_df || coalesce(array_agg(t.df ORDER BY t.term), '{}')
+    INTO q_term, q_asked, q_factor, q_df
     FROM (
-      (SELECT 'skill'::text AS kind, s.id, 'st'::text AS src FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
-         AND to_tsvector('english'::regconfig, s.title_text) @@ qall LIMIT p_cap + 1)
-      UNION ALL
-      (SELECT 'skill', s.id, 'sd' FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL AND s.doc_tsv @@ qall LIMIT p_cap + 1)
-      UNION ALL
-      (SELECT 'skill', s.id, 'tt' FROM skills s WHERE p_raw <> '' AND s.project_id = p_project AND s.deleted_at IS NULL
-         AND p_raw <% s.title_text LIMIT p_cap + 1)
-      UNION ALL
-      (SELECT 'knowledge', k.id, 'kt' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL
-         AND to_tsvector('english'::regconfig, k.title) @@ qall LIMIT p_cap + 1)
-      UNION ALL
-      (SELECT 'knowledge', k.id, 'kd' FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL AND k.doc_tsv @@ qall LIMIT p_cap + 1)
-      UNION ALL
-      SELECT 'business_key', b.id, 'bt' FROM (SELECT * FROM bt_a UNION ALL SELECT * FROM bt_o) b
-      UNION ALL
-      SELECT 'business_key', b.id, 'bd' FROM (SELECT * FROM bd_a UNION ALL SELECT * FROM bd_o) b
-      UNION ALL
-      (SELECT 'business_key', b.key, 'tt' FROM business_keys b WHERE p_raw <> '' AND b.project_id = p_project AND p_raw <% b.title_text LIMIT p_cap + 1)
-    ) x;
+      SELECT DISTINCT ON (m.term) m.term, q.term AS asked, m.sim, m.df
+        FROM unnest(q_terms) q(term)
+        CROSS JOIN LATERAL (
+          SELECT s.term, s.df, similarity(s.term, q.term)::float8 AS sim FROM search_terms s
+           WHERE s.term % q.term AND s.project_id = p_project
+           ORDER BY similarity(s.term, q.term) DESC, s.df DESC, s.term COLLATE "C" LIMIT 1) m
+       WHERE length(q.term) >= 4 AND q.term !~ '[0-9]' AND q.term <> ALL(q_asked) AND m.term <> ALL(q_term)
+       ORDER BY m.term, m.sim DESC, q.term
+    ) t;
+  q_idf := ARRAY(SELECT search_idf(n_docs, d) FROM unnest(q_df) WITH ORDINALITY u(d, o) ORDER BY o);
 
-  SELECT p_cap + 1 - count(*) FILTER (WHERE s = 'st'), p_cap + 1 - count(*) FILTER (WHERE s = 'sd'),
-         p_cap + 1 - count(*) FILTER (WHERE s = 'kt'), p_cap + 1 - count(*) FILTER (WHERE s = 'kd')
-    INTO room_st, room_sd, room_kt, room_kd
-    FROM unnest(c_src) s;
+  SELECT coalesce(bool_or(d > q_depth), false) INTO is_capped FROM unnest(q_df) d;
 
-  IF widen AND (room_st > 0 OR room_sd > 0 OR room_kt > 0 OR room_kd > 0) THEN
-    PERFORM set_config('gin_fuzzy_search_limit', '1000', true);
-    -- A fill row may repeat an earlier word's (both words in it): the ranking keeps one.
-    SELECT c_kind || coalesce(array_agg(x.kind), '{}'), c_id || coalesce(array_agg(x.id), '{}'), c_src || coalesce(array_agg(x.src), '{}')
-      INTO c_kind, c_id, c_src
-      FROM (
-        (SELECT 'skill'::text AS kind, f.id, 'st'::text AS src FROM unnest(each_word) w(q)
-           CROSS JOIN LATERAL (SELECT s.id FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
-             AND to_tsvector('english'::regconfig, s.title_text) @@ w.q AND s.id <> ALL(c_id) LIMIT room_st) f LIMIT room_st)
-        UNION ALL
-        (SELECT 'skill', f.id, 'sd' FROM unnest(each_word) w(q)
-           CROSS JOIN LATERAL (SELECT s.id FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
-             AND s.doc_tsv @@ w.q AND s.id <> ALL(c_id) LIMIT room_sd) f LIMIT room_sd)
-        UNION ALL
-        (SELECT 'knowledge', f.id, 'kt' FROM unnest(each_word) w(q)
-           CROSS JOIN LATERAL (SELECT k.id FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL
-             AND to_tsvector('english'::regconfig, k.title) @@ w.q AND k.id <> ALL(c_id) LIMIT room_kt) f LIMIT room_kt)
-        UNION ALL
-        (SELECT 'knowledge', f.id, 'kd' FROM unnest(each_word) w(q)
-           CROSS JOIN LATERAL (SELECT k.id FROM knowledge k WHERE k.project_id = p_project AND k.deleted_at IS NULL
-             AND k.doc_tsv @@ w.q AND k.id <> ALL(c_id) LIMIT room_kd) f LIMIT room_kd)
-      ) x;
-  END IF;
-  SELECT coalesce(bool_or(g.n > p_cap), false) INTO is_capped FROM (SELECT count(*) AS n FROM unnest(c_src) s GROUP BY s) g;
-  -- What follows only looks rows up by key (~400 candidates, their links): b-tree index scans.
-  PERFORM set_config('enable_indexscan', 'on', true);
+  -- Candidates by impact, ranked by their partial score; the best p_rescore go on.
+  SELECT array_agg(c.kind ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C"), array_agg(c.doc_id ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C")
+    INTO c_kind, c_doc
+    FROM (
+      SELECT p.kind, p.doc_id, sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
+                                   f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs)) AS partial
+        FROM unnest(q_term, q_idf, q_factor) q(term, idf, factor)
+        CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
+                             WHERE sp.project_id = p_project AND lower(sp.term) = q.term
+                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_id COLLATE "C" LIMIT q_depth) p
+        JOIN search_fields f ON f.project_id = p_project AND f.kind = p.kind
+       GROUP BY p.kind, p.doc_id
+       ORDER BY partial DESC, p.kind, p.doc_id COLLATE "C"
+       LIMIT p_rescore
+    ) c;
 
   RETURN QUERY
   WITH
-  cand AS (SELECT * FROM unnest(c_kind, c_id, c_src) AS c(kind, id, src)),
-  -- One row per object. by_title: found by its title words; typo_only: found by a typo alone. Full
-  -- text ranks such a row at 0, so it scores the typo's word similarity plus the similarity of the
-  -- whole label or name: "roaz" is as close to a word of "roas variant 7" as to "ROAS", not to all
-  -- of it.
-  first_match AS (
-    SELECT c.kind, c.id, bool_or(c.src IN ('st', 'kt', 'bt')) AS by_title, bool_and(c.src = 'tt') AS typo_only, bool_or(c.src = 'tt') AS typo
-      FROM cand c GROUP BY c.kind, c.id
+  cand AS (SELECT * FROM unnest(c_kind, c_doc) WITH ORDINALITY AS c(kind, doc_id, ord)),
+  parts AS (
+    SELECT c.kind, c.doc_id, q.term, q.asked, q.factor, q.idf, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
+           q.idf * q.factor * search_bm25f(sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
+                                           f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs) AS part
+      FROM cand c CROSS JOIN unnest(q_term, q_asked, q_idf, q_factor) q(term, asked, idf, factor)
+      -- One primary-key probe per candidate and stem (OFFSET 0: never flattened into a scan by kind).
+      CROSS JOIN LATERAL (SELECT x.tf1, x.tf2, x.tf3, x.len1, x.len2, x.len3 FROM search_postings x
+                           WHERE x.project_id = p_project AND x.term = q.term AND x.kind = c.kind AND x.doc_id = c.doc_id
+                           OFFSET 0) sp
+      JOIN search_fields f ON f.project_id = p_project AND f.kind = c.kind
   ),
-  -- The tier is decided per object (a query word in its title text, or a typo match on it), so an
-  -- object found by its text whose title also matches is a title hit even when the title pass was
-  -- capped before reaching it.
   direct AS (
-    SELECT c.kind, c.id, s.name AS key, s.name AS title,
-           CASE WHEN c.by_title OR c.typo OR to_tsvector('english'::regconfig, s.title_text) @@ qany THEN 1 ELSE 2 END AS tier,
-           (coalesce(ts_rank(s.doc_tsv, qany), 0) + CASE WHEN c.typo_only THEN word_similarity(p_raw, s.title_text) + similarity(p_raw, s.title_text) ELSE 0 END)::float8 AS score
-      FROM first_match c JOIN skills s ON c.kind = 'skill' AND s.id = c.id
-    UNION ALL
-    SELECT c.kind, c.id, k.topic_id, k.title,
-           CASE WHEN c.by_title OR to_tsvector('english'::regconfig, k.title) @@ qany THEN 1 ELSE 2 END,
-           ts_rank(k.doc_tsv, qany)::float8
-      FROM first_match c JOIN knowledge k ON c.kind = 'knowledge' AND k.id = c.id
-    UNION ALL
-    SELECT c.kind, c.id, b.key, b.label,
-           CASE WHEN c.by_title OR c.typo OR to_tsvector('english'::regconfig, b.title_text) @@ qany THEN 1 ELSE 2 END,
-           (coalesce(ts_rank(b.doc_tsv, qany), 0) + CASE WHEN c.typo_only THEN word_similarity(p_raw, b.title_text) + similarity(p_raw, b.label) ELSE 0 END)::float8
-      FROM first_match c JOIN business_keys b ON c.kind = 'business_key' AND b.project_id = p_project AND b.key = c.id
+    SELECT x.kind, x.doc_id, sum(x.part) AS bm25, bool_or(x.tf1 > 0) AS in_title,
+           array_agg(x.term ORDER BY x.term) AS words,
+           array_remove(ARRAY[CASE WHEN bool_or(x.tf1 > 0) THEN 1 END, CASE WHEN bool_or(x.tf2 > 0) THEN 2 END,
+                              CASE WHEN bool_or(x.tf3 > 0) THEN 3 END], NULL) AS field_nos,
+           jsonb_agg(jsonb_build_object('term', x.term, 'asked', x.asked, 'typo_factor', x.factor,
+                  'idf', round(x.idf::numeric, 4), 'tf', jsonb_build_array(x.tf1, x.tf2, x.tf3),
+                  'len', jsonb_build_array(x.len1, x.len2, x.len3), 'score', round(x.part::numeric, 4)) ORDER BY x.term)
+             FILTER (WHERE p_explain) AS parts
+      FROM parts x GROUP BY x.kind, x.doc_id
   ),
-  -- Ties (a typo is as similar to "roas" as to "roas variant 7") go to the shorter, broader key.
-  hit_keys AS (SELECT d.key, d.score FROM direct d WHERE d.kind = 'business_key' ORDER BY d.tier, d.score DESC, d.key LIMIT p_seeds),
-  hit_objs AS (SELECT d.kind, d.id, d.score FROM direct d WHERE d.kind <> 'business_key' ORDER BY d.tier, d.score DESC, d.key LIMIT p_seeds),
-  neighbors AS (
-    SELECT l.source_type AS kind, l.source_id AS id, coalesce(s.name, k.topic_id) AS key, coalesce(s.name, k.title) AS title, 3 AS tier, hk.score * 0.5 AS score
-      FROM hit_keys hk
+  seed_keys AS (SELECT d.doc_id AS key, d.bm25 FROM direct d WHERE d.kind = 'b' ORDER BY d.bm25 DESC, d.doc_id COLLATE "C" LIMIT p_seeds),
+  seed_objs AS (SELECT d.kind, d.doc_id, d.bm25 FROM direct d WHERE d.kind <> 'b' ORDER BY d.bm25 DESC, d.kind, d.doc_id COLLATE "C" LIMIT p_seeds),
+  reached AS (
+    SELECT CASE l.source_type WHEN 'skill' THEN 's' ELSE 'k' END::"char" AS kind, l.source_id AS doc_id, sk.bm25, sk.key AS via
+      FROM seed_keys sk
       CROSS JOIN LATERAL (SELECT bl.source_type, bl.source_id FROM business_links bl
-                           WHERE bl.project_id = p_project AND bl.business_key = hk.key LIMIT 25) l
-      LEFT JOIN skills s ON l.source_type = 'skill' AND s.id = l.source_id AND s.deleted_at IS NULL
-      LEFT JOIN knowledge k ON l.source_type = 'knowledge' AND k.id = l.source_id AND k.deleted_at IS NULL
-     WHERE s.id IS NOT NULL OR k.id IS NOT NULL
+                           WHERE bl.project_id = p_project AND bl.business_key = sk.key
+                           ORDER BY bl.source_type, bl.source_id LIMIT 25) l
     UNION ALL
-    SELECT 'skill', r.id, r.name, r.name, 3, hk.score * 0.5
-      FROM hit_keys hk
-      CROSS JOIN LATERAL (SELECT s.id, s.name FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
-                            AND s.mdm_references @> ARRAY[hk.key] LIMIT 25) r
+    SELECT 's', r.id, sk.bm25, sk.key
+      FROM seed_keys sk
+      CROSS JOIN LATERAL (SELECT s.id FROM skills s WHERE s.project_id = p_project AND s.deleted_at IS NULL
+                            AND s.mdm_references @> ARRAY[sk.key] ORDER BY s.id COLLATE "C" LIMIT 25) r
     UNION ALL
-    SELECT 'business_key', bk.key, bk.key, bk.label, 3, ho.score * 0.5
-      FROM hit_objs ho
-      JOIN business_links l ON l.source_id = ho.id AND l.project_id = p_project
-      JOIN business_keys bk ON bk.project_id = p_project AND bk.key = l.business_key
+    SELECT 'b', l.business_key, so.bm25, so.doc_id
+      FROM seed_objs so JOIN business_links l ON l.source_id = so.doc_id AND l.project_id = p_project
     UNION ALL
-    SELECT 'business_key', bk.key, bk.key, bk.label, 3, ho.score * 0.5
-      FROM hit_objs ho
-      JOIN skills s ON ho.kind = 'skill' AND s.id = ho.id
+    SELECT 'b', r.key, so.bm25, so.doc_id
+      FROM seed_objs so JOIN skills s ON so.kind = 's' AND s.id = so.doc_id
       CROSS JOIN LATERAL unnest(s.mdm_references) AS r(key)
-      JOIN business_keys bk ON bk.project_id = p_project AND bk.key = r.key
   ),
-  best AS (
-    SELECT DISTINCT ON (a.kind, a.id) a.kind, a.id, a.key, a.title, a.tier, a.score
-      FROM (SELECT * FROM direct UNION ALL SELECT * FROM neighbors) a
-     ORDER BY a.kind, a.id, a.tier, a.score DESC
+  graph AS (
+    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) AS boost, (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
+      FROM reached r GROUP BY r.kind, r.doc_id
+  ),
+  scored AS (
+    SELECT coalesce(d.kind, g.kind) AS kind, coalesce(d.doc_id, g.doc_id) AS doc_id,
+           round(coalesce(d.bm25, g.boost)::numeric, 6)::float8 AS score,
+           CASE WHEN d.doc_id IS NULL THEN 3 WHEN d.in_title THEN 1 ELSE 2 END AS tier,
+           d.words, d.field_nos, d.parts, d.bm25, g.boost, g.via
+      FROM direct d FULL JOIN graph g ON g.kind = d.kind AND g.doc_id = d.doc_id
+  ),
+  live AS (
+    SELECT x.*, coalesce(s.name, k.topic_id, b.key) AS key, coalesce(s.name, k.title, b.label) AS title
+      FROM scored x
+      LEFT JOIN skills s ON x.kind = 's' AND s.id = x.doc_id AND s.deleted_at IS NULL
+      LEFT JOIN knowledge k ON x.kind = 'k' AND k.id = x.doc_id AND k.deleted_at IS NULL
+      LEFT JOIN business_keys b ON x.kind = 'b' AND b.project_id = p_project AND b.key = x.doc_id
+     WHERE s.id IS NOT NULL OR k.id IS NOT NULL OR b.key IS NOT NULL
   ),
   ranked AS (
-    SELECT b.*, count(*) OVER () AS total,
-           count(*) FILTER (WHERE b.tier = 1) OVER () AS n_title,
-           count(*) FILTER (WHERE b.tier = 2) OVER () AS n_description,
-           count(*) FILTER (WHERE b.tier = 3) OVER () AS n_graph
-      FROM best b
-     ORDER BY b.tier, b.score DESC, b.key
+    SELECT l.*, count(*) OVER () AS total,
+           count(*) FILTER (WHERE l.tier = 1) OVER () AS n_title,
+           count(*) FILTER (WHERE l.tier = 2) OVER () AS n_description,
+           count(*) FILTER (WHERE l.tier = 3) OVER () AS n_graph
+      FROM live l
+     ORDER BY l.score DESC, l.kind, l.key COLLATE "C", l.doc_id COLLATE "C"
      LIMIT p_limit
   )
-  SELECT r.kind, r.id, r.key, r.title, r.tier, r.score, r.total, r.n_title, r.n_description, r.n_graph, is_capped,
-         CASE r.kind WHEN 'skill' THEN s.description || E'\n' || left(s.body_md, 4000)
-                     WHEN 'knowledge' THEN left(k.body_md, 4000)
-                     ELSE coalesce(bk.description, '') || ' ' || array_to_string(bk.synonyms, ', ') END
+  SELECT CASE r.kind WHEN 's' THEN 'skill' WHEN 'k' THEN 'knowledge' ELSE 'business_key' END,
+         r.doc_id, r.key, r.title, r.tier, r.score, r.total, r.n_title, r.n_description, r.n_graph, is_capped,
+         -- The snippet's text only for the hits answered (reading bodies is the costly part).
+         CASE r.kind WHEN 's' THEN (SELECT s.description || E'\n' || left(s.body_md, 4000) FROM skills s WHERE s.id = r.doc_id)
+                     WHEN 'k' THEN (SELECT left(k.body_md, 4000) FROM knowledge k WHERE k.id = r.doc_id)
+                     ELSE (SELECT coalesce(b.description, '') || ' ' || array_to_string(b.synonyms, ', ') FROM business_keys b
+                            WHERE b.project_id = p_project AND b.key = r.doc_id) END,
+         ARRAY(SELECT CASE r.kind WHEN 's' THEN (ARRAY['name', 'description', 'body'])[n]
+                                  WHEN 'k' THEN (ARRAY['title', 'headings', 'body'])[n]
+                                  ELSE (ARRAY['label', 'description', 'other'])[n] END
+                 FROM unnest(coalesce(r.field_nos, '{}')) n),
+         coalesce(r.words, '{}'),
+         CASE WHEN p_explain THEN jsonb_build_object('bm25f', round(coalesce(r.bm25, 0)::numeric, 6), 'terms', coalesce(r.parts, '[]'::jsonb),
+                'graph', CASE WHEN r.boost IS NULL OR r.bm25 IS NOT NULL THEN NULL ELSE jsonb_build_object('boost', round(r.boost::numeric, 6), 'via', r.via) END,
+                'documents', n_docs) END,
+         cardinality(q_terms), cardinality(all_terms) - cardinality(q_terms)
     FROM ranked r
-    LEFT JOIN skills s ON r.kind = 'skill' AND s.id = r.id
-    LEFT JOIN knowledge k ON r.kind = 'knowledge' AND k.id = r.id
-    LEFT JOIN business_keys bk ON r.kind = 'business_key' AND bk.project_id = p_project AND bk.key = r.id
-   ORDER BY r.tier, r.score DESC, r.key;
+   ORDER BY r.score DESC, r.kind, r.key COLLATE "C", r.doc_id COLLATE "C";
 END
 $fn$;

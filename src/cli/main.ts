@@ -24,6 +24,8 @@ Commands:
               On an empty embedded store it creates the demo project proj_demo.
   worker      Run jobs and schedules only (needs DATABASE_URL: several replicas share one PostgreSQL).
   migrate     Apply pending database migrations and exit.
+  search-reindex [--check] [--project ID]: rebuild the search index (postings and statistics) of
+              one project or all from their live rows; --check only reports drift (exit 1 if any).
   members     add [--role viewer|editor|admin|owner] [--email e] <subject> | list — organization members
               (the first owner: members add --role owner <subject>, or ORG_OWNER_SUBJECT).
   seed-demo   Create and fill the demo project proj_demo (idempotent) and exit.
@@ -40,7 +42,16 @@ Storage: embedded PGlite under DATA_DIR (default ./data) unless DATABASE_URL=pos
 Configuration is read from the environment; see README.md for every variable.`;
 
 /** The commands that do their work and exit, as opposed to `serve` and `worker`. */
-const ONE_SHOT = new Set(['migrate', 'members', 'seed-demo', 'backup', 'restore', 'export', 'import']);
+const ONE_SHOT = new Set([
+  'migrate',
+  'search-reindex',
+  'members',
+  'seed-demo',
+  'backup',
+  'restore',
+  'export',
+  'import',
+]);
 
 export async function runCli(argv: string[]): Promise<number> {
   const command = argv[0] ?? '--help';
@@ -57,6 +68,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await worker(loadConfig());
       case 'migrate':
         return await migrateCommand(loadConfig());
+      case 'search-reindex':
+        return await searchReindexCommand(argv.slice(1), loadConfig());
       case 'members':
         return await membersCommand(argv.slice(1), loadConfig());
       case 'seed-demo':
@@ -199,6 +212,27 @@ async function migrateCommand(config: Config): Promise<number> {
     await db.close();
   }
   return 0;
+}
+
+async function searchReindexCommand(args: string[], config: Config): Promise<number> {
+  const { openDatabase } = await import('../platform/db/open.js');
+  const { migrate } = await import('../platform/db/migrate.js');
+  const { reindexSearch } = await import('../modules/search/index.js');
+  const at = args.indexOf('--project');
+  const projectId = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && !projectId) {
+    process.stderr.write('context-hub: search-reindex --project needs a project id\n');
+    return 2;
+  }
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    return await reindexSearch(db, { projectId, check: args.includes('--check') }, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+  } finally {
+    await db.close();
+  }
 }
 
 /** export/import on a store that no process serves: the service graph over it, for the hub-files CLI. */

@@ -212,6 +212,18 @@ describe.each(STORES)('console: Skills, Knowledge, taxonomy and search [%s]', (s
     expect(summary).toMatch(/roas/i);
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
     await suite.ui.check('search');
+    // Explain: each hit's score parts (stems, fields, idf, the graph boost).
+    await page.getByLabel('Explain scores (editors and up)').check();
+    await page.getByLabel('Query').fill('why is our return on ad spend lower this week on facebook');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('tbody tr details').first().waitFor();
+    const titles = await page.locator('tbody tr td:nth-child(3)').allTextContents();
+    expect(titles).toEqual(expect.arrayContaining(['ROAS', 'investigate-roas-drop']));
+    await page.locator('tbody tr details summary').first().click();
+    const parts = page.getByRole('table', { name: /^Score parts of / }).first();
+    await expect.poll(() => parts.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await parts.textContent()).toMatch(/return/);
+    await suite.ui.check('search-explain');
     // Dark theme (the header's toggle, kept for the next pages): the editor and the tree.
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await suite.ui.open(`${P}/skills/investigate-roas-drop`);

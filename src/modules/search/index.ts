@@ -1,3 +1,4 @@
 export { searchRoutes } from './search.routes.js';
 export { searchTools } from './search.tools.js';
 export { SearchService } from './search.service.js';
+export { reindexSearch } from './search.reindex.js';

@@ -8,13 +8,21 @@ export function searchRoutes(search: SearchService) {
     defineRoute({
       method: 'GET',
       url: '/api/search',
-      summary: 'Tiered search over Skills, Knowledge and business keys (what search_context answers)',
+      summary:
+        'Relevance-ranked search over Skills, Knowledge and business keys (what search_context answers); explain=true (editors and up) adds score parts',
       tags: ['search'],
       rule: { permission: 'context.read' },
       query: SearchQuery,
       response: SearchOutput,
       handler: async ({ ctx, query }) =>
-        presentSearch(await search.search(ctx, { query: query.q, project_id: query.project_id, limit: query.limit })),
+        presentSearch(
+          await search.search(ctx, {
+            query: query.q,
+            project_id: query.project_id,
+            limit: query.limit,
+            explain: query.explain,
+          }),
+        ),
     }),
   ];
 }

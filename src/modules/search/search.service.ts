@@ -3,23 +3,11 @@ import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';
 import { ContextVersionReader } from './search.versions.js';
-import { searchHub, type SearchRow } from './search.repo.js';
+import { countStems, searchHub, type SearchRow } from './search.repo.js';
 import { SNIPPET_MAX, TIERS, type Hit, type SearchOutput } from './search.schemas.js';
 
-/** More words than this add noise, not recall; the rest of a long query is ignored (and said so). */
-const MAX_WORDS = 12;
-const MAX_WORD_CHARS = 64;
-
-/**
- * The words of a query: letters and digits only. Everything else (quotes, &, |, !, :*, \) is a
- * separator, so no user text ever reaches to_tsquery as syntax.
- */
-export function queryWords(query: string): { words: string[]; dropped: number } {
-  const all = [
-    ...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= MAX_WORD_CHARS)),
-  ];
-  return { words: all.slice(0, MAX_WORDS), dropped: Math.max(0, all.length - MAX_WORDS) };
-}
+/** Characters of a question that are read (the rest is ignored and said so). */
+export const MAX_READ_CHARS = 10_000;
 
 function plainText(markdown: string): string {
   return markdown
@@ -31,43 +19,64 @@ function plainText(markdown: string): string {
     .trim();
 }
 
-/** ≤ 160 code points around the first query word found, never splitting a surrogate pair. */
-export function snippetOf(text: string, words: string[]): string {
+/** Words of a text with their code point offsets (letters, digits and the . _ - inside identifiers). */
+function wordsAt(points: string[]): { at: number; word: string }[] {
+  const out: { at: number; word: string }[] = [];
+  let cur = '';
+  let at = 0;
+  for (let i = 0; i <= points.length; i += 1) {
+    const c = points[i];
+    if (c !== undefined && /[\p{L}\p{N}]/u.test(c)) {
+      if (cur === '') at = i;
+      cur += c;
+    } else if (cur !== '') {
+      out.push({ at, word: cur.toLowerCase() });
+      cur = '';
+    }
+  }
+  return out;
+}
+
+/**
+ * ≤ 160 code points around the best-matching passage: the window holding the most distinct stems
+ * of the question (a word matches a stem it starts with: "roas" for roa, "computing" for comput),
+ * then the most matches, then the earliest. Never splits a surrogate pair.
+ */
+export function snippetOf(text: string, stems: string[]): string {
   const plain = plainText(text);
-  // Code points ≤ UTF-16 units: a short text needs no splitting into code points.
   if (plain.length <= SNIPPET_MAX) return plain;
   const points = Array.from(plain);
   if (points.length <= SNIPPET_MAX) return plain;
-  const at = firstWordAt(plain, points, words);
-  const start = at <= 40 ? 0 : at - 40;
+  const at = bestPassageAt(points, stems);
+  let start = Math.max(0, Math.min(at - 20, points.length - SNIPPET_MAX));
+  // Begin at a word: skip the rest of one cut in two (never past the passage itself).
+  while (start > 0 && start < at && !/\s/u.test(points[start - 1]!)) start += 1;
   const lead = start > 0 ? '…' : '';
-  const room = SNIPPET_MAX - (start > 0 ? 1 : 0);
-  const body = points.slice(start, start + room);
-  if (start + room >= points.length) return lead + body.join('');
-  return `${lead + body.slice(0, room - 1).join('')}…`;
+  const room = SNIPPET_MAX - lead.length;
+  if (start + room >= points.length) return lead + points.slice(start).join('');
+  return `${lead}${points.slice(start, start + room - 1).join('')}…`;
 }
 
-/** Code point index of the first of `words` (in their order) that occurs in the text, or -1. */
-function firstWordAt(plain: string, points: string[], words: string[]): number {
-  const lower = plain.toLowerCase();
-  if (lower.length === plain.length) {
-    // Same length, so a UTF-16 index into `lower` is one into `plain` (one string search per
-    // word instead of comparing every code point; this runs for every hit of every call).
-    for (const word of words) {
-      const unit = lower.indexOf(word);
-      if (unit !== -1) return Array.from(plain.slice(0, unit)).length;
-    }
-    return -1;
+function bestPassageAt(points: string[], stems: string[]): number {
+  const wanted = stems.map((s) => s.toLowerCase()).filter((s) => s.length > 0);
+  if (wanted.length === 0) return 0;
+  const matches: { at: number; stem: number }[] = [];
+  for (const w of wordsAt(points)) {
+    const stem = wanted.findIndex((s) => w.word.startsWith(s) || s.startsWith(`${w.word}.`));
+    if (stem !== -1) matches.push({ at: w.at, stem });
   }
-  // Lowercasing changed the length (e.g. "İ"): compare code point by code point.
-  const lowerPoints = points.map((p) => p.toLowerCase());
-  for (const word of words) {
-    const wp = Array.from(word);
-    for (let i = 0; i + wp.length <= lowerPoints.length; i += 1) {
-      if (wp.every((c, j) => lowerPoints[i + j] === c)) return i;
+  let best = { at: 0, distinct: 0, count: 0 };
+  for (let i = 0; i < matches.length; i += 1) {
+    const seen = new Set<number>();
+    let count = 0;
+    for (let j = i; j < matches.length && matches[j]!.at < matches[i]!.at + SNIPPET_MAX - 40; j += 1) {
+      seen.add(matches[j]!.stem);
+      count += 1;
     }
+    if (seen.size > best.distinct || (seen.size === best.distinct && count > best.count))
+      best = { at: matches[i]!.at, distinct: seen.size, count };
   }
-  return -1;
+  return best.at;
 }
 
 function nextCall(row: SearchRow, projectId: string): Hit['next'] {
@@ -79,11 +88,15 @@ function nextCall(row: SearchRow, projectId: string): Hit['next'] {
 
 export interface SearchResult extends Omit<SearchOutput, 'summary'> {
   resolved: ResolvedProject;
-  ignored_words: number;
+  /** Code points beyond MAX_READ_CHARS, not read. */
+  ignored_chars: number;
 }
 
-/** What a search found, independent of how the query was spelled (cached per query words). */
-type Found = Pick<SearchOutput, 'hits' | 'total' | 'total_is_lower_bound' | 'truncated' | 'tiers'>;
+/** What a search found (cached per question text, limit and explain). */
+type Found = Pick<
+  SearchOutput,
+  'hits' | 'total' | 'total_is_lower_bound' | 'truncated' | 'tiers' | 'ignored_words' | 'empty_reason'
+>;
 
 export class SearchService {
   private readonly cache: VersionedCache<Found>;
@@ -123,37 +136,48 @@ export class SearchService {
 
   async search(
     ctx: RequestContext,
-    input: { query: string; project_id: string; limit: number },
+    input: { query: string; project_id: string; limit: number; explain?: boolean },
   ): Promise<SearchResult> {
-    const resolved = await this.projects.resolve(ctx, input.project_id, 'context.read');
-    const { words, dropped } = queryWords(input.query);
-    const base = { resolved, query: input.query, ignored_words: dropped };
-    if (words.length === 0) {
+    const explain = input.explain === true;
+    // Score parts show how the hub's documents compare: an editor's view, not a reader's.
+    const resolved = await this.projects.resolve(ctx, input.project_id, explain ? 'context.write' : 'context.read');
+    const points = Array.from(input.query);
+    const read = points.length > MAX_READ_CHARS ? points.slice(0, MAX_READ_CHARS).join('') : input.query;
+    const base = { resolved, query: input.query, ignored_chars: Math.max(0, points.length - MAX_READ_CHARS) };
+    const projectId = resolved.project.id;
+    if (!this.cache.enabled) return { ...base, ...(await this.find(projectId, read, input.limit, explain)) };
+    // The version is read before the search runs: if a write lands in between, the entry is
+    // tagged older than the data it holds and simply never matches again.
+    // Case and the punctuation to_tsvector treats as a separator do not change the stems.
+    const spelled = read
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}._\-@/:+]+/gu, ' ')
+      .trim();
+    const key = `${projectId}\n${input.limit}\n${explain}\n${spelled}`;
+    const version = await this.versions.read(projectId);
+    const cached = this.cache.get(key, version);
+    if (cached) return { ...base, ...cached };
+    const found = await this.find(projectId, read, input.limit, explain);
+    this.cache.set(key, version, found);
+    return { ...base, ...found };
+  }
+
+  private async find(projectId: string, query: string, limit: number, explain: boolean): Promise<Found> {
+    const rows = await searchHub(this.db, projectId, query, limit, explain);
+    const first = rows[0];
+    if (!first) {
+      const stems = /[\p{L}\p{N}]/u.test(query) ? await countStems(this.db, query) : 0;
       return {
-        ...base,
         hits: [],
         total: 0,
         total_is_lower_bound: false,
         truncated: false,
         tiers: { title: 0, description: 0, 'graph-neighbor': 0 },
+        ignored_words: 0,
+        empty_reason: !/[\p{L}\p{N}]/u.test(query) ? 'no_words' : stems === 0 ? 'only_stop_words' : 'no_match',
       };
     }
-    const projectId = resolved.project.id;
-    if (!this.cache.enabled) return { ...base, ...(await this.find(projectId, words, input.limit)) };
-    // The version is read before the search runs: if a write lands in between, the entry is
-    // tagged older than the data it holds and simply never matches again.
-    const key = `${projectId}\n${input.limit}\n${words.join(' ')}`;
-    const version = await this.versions.read(projectId);
-    const cached = this.cache.get(key, version);
-    if (cached) return { ...base, ...cached };
-    const found = await this.find(projectId, words, input.limit);
-    this.cache.set(key, version, found);
-    return { ...base, ...found };
-  }
-
-  private async find(projectId: string, words: string[], limit: number): Promise<Found> {
-    const rows = await searchHub(this.db, projectId, words, limit);
-    const first = rows[0];
+    const stems = [...new Set(rows.flatMap((r) => r.words))];
     const hits: Hit[] = rows.map((row) => ({
       kind: row.kind,
       id: row.id,
@@ -161,20 +185,51 @@ export class SearchService {
       title: row.title,
       tier: TIERS[row.tier - 1]!,
       score: Math.round(Number(row.score) * 10000) / 10000,
-      snippet: snippetOf(row.text ?? '', words),
+      matched: { fields: row.fields, words: row.words },
+      snippet: snippetOf(row.text ?? '', row.words.length > 0 ? row.words : stems),
       next: nextCall(row, projectId),
+      ...(explain && row.explain ? { explain: presentExplain(row) } : {}),
     }));
-    const total = first ? Number(first.total) : 0;
+    const total = Number(first.total);
     return {
       hits,
       total,
-      total_is_lower_bound: first?.capped === true,
+      total_is_lower_bound: first.capped === true,
       truncated: total > hits.length,
       tiers: {
-        title: first ? Number(first.n_title) : 0,
-        description: first ? Number(first.n_description) : 0,
-        'graph-neighbor': first ? Number(first.n_graph) : 0,
+        title: Number(first.n_title),
+        description: Number(first.n_description),
+        'graph-neighbor': Number(first.n_graph),
       },
+      ignored_words: Number(first.terms_dropped),
     };
   }
 }
+
+function presentExplain(row: SearchRow): NonNullable<Hit['explain']> {
+  const e = row.explain!;
+  const fieldNames = FIELD_NAMES[row.kind];
+  return {
+    score: Math.round(Number(row.score) * 1e6) / 1e6,
+    bm25f: Number(e.bm25f),
+    documents: Number(e.documents),
+    terms: e.terms.map((t) => ({
+      term: t.term,
+      ...(t.asked !== t.term ? { typo_of: t.asked, similarity: Math.round(Number(t.typo_factor) * 1e4) / 1e4 } : {}),
+      idf: Number(t.idf),
+      fields: Object.fromEntries(
+        fieldNames
+          .map((name, i) => [name, { tf: Number(t.tf[i]), length: Number(t.len[i]) }])
+          .filter(([, f]) => (f as { tf: number }).tf > 0),
+      ),
+      score: Number(t.score),
+    })),
+    boosts: e.graph ? [{ kind: 'graph', via: e.graph.via, score: Number(e.graph.boost) }] : [],
+  };
+}
+
+const FIELD_NAMES: Record<SearchRow['kind'], string[]> = {
+  skill: ['name', 'description', 'body'],
+  knowledge: ['title', 'headings', 'body'],
+  business_key: ['label', 'description', 'other'],
+};

@@ -24,7 +24,8 @@ export function searchTools(search: SearchService) {
           summary: searchSummary(result),
           projectId: result.resolved.project.id,
           provenance: provenanceOf(result.resolved, {
-            ranking: 'full-text (weighted) + trigram; tiers title > description > graph-neighbor',
+            ranking:
+              'BM25F over fields (IDF, saturation, length normalisation) + taxonomy graph boost; ties by kind and id',
           }),
           data: presentSearch(result),
           neverWithhold: ['hits'],

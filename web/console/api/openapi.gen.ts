@@ -1069,7 +1069,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tiered search over Skills, Knowledge and business keys (what search_context answers) */
+        /** Relevance-ranked search over Skills, Knowledge and business keys (what search_context answers); explain=true (editors and up) adds score parts */
         get: operations["getApiSearch"];
         put?: never;
         post?: never;
@@ -7183,6 +7183,7 @@ export interface operations {
     getApiSearch: {
         parameters: {
             query: {
+                explain?: "true" | "false";
                 limit?: number;
                 project_id?: string;
                 q: string;
@@ -7200,11 +7201,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description Why nothing was found: no letters or digits, only stop words, or no document holds the words.
+                         * @enum {string}
+                         */
+                        empty_reason?: "no_words" | "only_stop_words" | "no_match";
                         hits: {
+                            explain?: {
+                                bm25f: number;
+                                boosts: {
+                                    /** @enum {string} */
+                                    kind: "graph";
+                                    score: number;
+                                    via: string;
+                                }[];
+                                /** @description N: documents of every kind in the project. */
+                                documents: number;
+                                /** @description The final score: bm25f plus every boost, rounded to 6 decimals. */
+                                score: number;
+                                terms: {
+                                    fields: {
+                                        [key: string]: {
+                                            length: number;
+                                            tf: number;
+                                        };
+                                    };
+                                    idf: number;
+                                    score: number;
+                                    /** @description Trigram similarity of the two: the part is scaled by it. */
+                                    similarity?: number;
+                                    /** @description The stem scored. */
+                                    term: string;
+                                    /** @description The stem asked for, which no document holds. */
+                                    typo_of?: string;
+                                }[];
+                            };
                             id: string;
                             key: string;
                             /** @enum {string} */
                             kind: "skill" | "knowledge" | "business_key";
+                            /** @description The fields a question stem occurs in and the stems (empty for a graph neighbour only). */
+                            matched: {
+                                fields: string[];
+                                words: string[];
+                            };
                             next: {
                                 arguments: {
                                     [key: string]: unknown;
@@ -7217,6 +7257,8 @@ export interface operations {
                             tier: "title" | "description" | "graph-neighbor";
                             title: string;
                         }[];
+                        /** @description Distinct stems beyond the 64 that count. */
+                        ignored_words: number;
                         query: string;
                         /** @description The text lines search_context gives an agent (the envelope's summary). */
                         summary: string[];
@@ -7226,7 +7268,7 @@ export interface operations {
                             title: number;
                         };
                         total: number;
-                        /** @description True when more objects matched than are ranked (50 per kind and way of matching, those with all the words first); total then counts the ranked ones. */
+                        /** @description True when a stem of the question is held by more documents than enter the candidates (the best by term impact); total then counts the candidates. */
                         total_is_lower_bound: boolean;
                         truncated: boolean;
                     };

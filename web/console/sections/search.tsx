@@ -10,9 +10,15 @@ function Search() {
   const { project } = useProject();
   const link = useLinks();
   const [query, setQuery] = useState('');
+  const [explain, setExplain] = useState(false);
   const [answer, setAnswer] = useState<Answer>();
   const run = useSubmit(
-    () => ok(api.GET('/api/search', { params: { query: { q: query, project_id: project.id, limit: 20 } } })),
+    () =>
+      ok(
+        api.GET('/api/search', {
+          params: { query: { q: query, project_id: project.id, limit: 20, explain: explain ? 'true' : 'false' } },
+        }),
+      ),
     setAnswer,
   );
   const target = (h: Answer['hits'][number]) =>
@@ -29,6 +35,10 @@ function Search() {
           <Field label="Query" error={run.fieldError('q')}>
             {(a) => <input {...a} type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
           </Field>
+          <label class="row small">
+            <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.currentTarget.checked)} />
+            Explain scores (editors and up)
+          </label>
           <button type="submit" class="action primary" disabled={run.busy || !query.trim()}>
             Search
           </button>
@@ -51,7 +61,7 @@ function Search() {
           <TableWrap>
             <DataTable
               caption={`Hits for ${answer.query}`}
-              columns={['Tier', 'Kind', 'Title', 'Snippet', { num: 'Score' }, 'Next call']}
+              columns={['Tier', 'Kind', 'Title', 'Matched', 'Snippet', { num: 'Score' }, 'Next call']}
             >
               {answer.hits.map((h) => (
                 <tr key={`${h.kind}:${h.id}`}>
@@ -60,8 +70,12 @@ function Search() {
                   <td>
                     <a href={target(h)}>{h.title}</a>
                   </td>
+                  <td class="small">
+                    {h.matched.fields.join(', ') || '—'}
+                    {h.matched.words.length > 0 && <span class="mono"> ({h.matched.words.join(' ')})</span>}
+                  </td>
                   <td class="small prose-cell">{h.snippet}</td>
-                  <td class="num">{h.score.toFixed(2)}</td>
+                  <td class="num">{h.explain ? <ScoreParts hit={h} /> : h.score.toFixed(2)}</td>
                   <td class="mono small">{h.next.tool}</td>
                 </tr>
               ))}
@@ -70,6 +84,56 @@ function Search() {
         </div>
       )}
     </>
+  );
+}
+
+/** A hit's score parts: per stem its idf, field frequencies and part; then the boosts. */
+function ScoreParts({ hit }: { hit: Answer['hits'][number] }) {
+  const e = hit.explain!;
+  return (
+    <details>
+      <summary>{hit.score.toFixed(4)}</summary>
+      <table class="small">
+        <caption class="visually-hidden">Score parts of {hit.title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Stem</th>
+            <th scope="col">Fields (tf / length)</th>
+            <th scope="col" class="num">
+              idf
+            </th>
+            <th scope="col" class="num">
+              Part
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {e.terms.map((t) => (
+            <tr key={t.term}>
+              <td class="mono">
+                {t.term}
+                {t.typo_of ? ` (typo of ${t.typo_of}, ×${t.similarity})` : ''}
+              </td>
+              <td>
+                {Object.entries(t.fields)
+                  .map(([name, f]) => `${name} ${f.tf}/${f.length}`)
+                  .join(', ')}
+              </td>
+              <td class="num">{t.idf.toFixed(3)}</td>
+              <td class="num">{t.score.toFixed(3)}</td>
+            </tr>
+          ))}
+          {e.boosts.map((b) => (
+            <tr key={`boost:${b.via}`}>
+              <td>graph boost</td>
+              <td class="mono">via {b.via}</td>
+              <td />
+              <td class="num">{b.score.toFixed(3)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
