@@ -162,6 +162,12 @@ describe.each(STORES)('after ingestion: surveillance, data quality, facts, insig
   });
 
   it('serves the data tools and resources over MCP', async () => {
+    // The second run's monitors write their checks after the run succeeds, in the after-run
+    // pipeline, and its recomposed insight can land first: wait for both runs' checks.
+    await until(
+      () => api(`${service.url}/api/dq/status?project_id=${P}`),
+      (r) => r.body.health?.checks_last_7_days === 12,
+    );
     const client = await connectModern(service.url);
     const insight = (await client.callTool({ name: 'get_daily_insight', arguments: { date: '2026-05-15' } })) as any;
     expect(insight.isError).toBeFalsy();
