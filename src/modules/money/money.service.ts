@@ -4,6 +4,8 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import { actorHas } from '../../platform/auth/actor.js';
 import type { Database } from '../../platform/db/database.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
+import type { OutboundPolicy } from '../../platform/outbound/address-policy.js';
+import { discard, outboundRequest, readBody } from '../../platform/outbound/outbound-request.js';
 import { daysBetween, todayIn } from './calendar.js';
 import { FeedFormatError, latestAcceptableDate, parseEcbFeed, type ParsedFeed } from './ecb-feed.js';
 import { FxFeedError, UnknownCurrencyError } from './money.errors.js';
@@ -256,12 +258,19 @@ function describeUrl(raw: string): string {
   }
 }
 
+/**
+ * The feed's address is the operator's own setting, not a user's, so private addresses and plain
+ * http are allowed (a mirror on the internal network); the request still goes through the outbound
+ * core: resolved once and pinned, each redirect judged again, bounded in time and size.
+ */
+const FEED_POLICY: OutboundPolicy = { allowPrivate: true, setting: 'OUTBOUND_ALLOW_PRIVATE_NETWORKS' };
+
 async function fetchFeed(raw: string): Promise<Uint8Array> {
   const url = new URL(raw);
   if (url.protocol === 'file:') return fs.promises.readFile(fileURLToPath(url));
-  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-  if (!response.ok) {
-    await response.body?.cancel();
+  const response = await outboundRequest(raw, { policy: FEED_POLICY, timeoutMs: FETCH_TIMEOUT_MS });
+  if (response.status < 200 || response.status > 299) {
+    discard(response);
     throw new FxFeedError(
       'fx_feed_unreachable',
       `The rates feed at ${describeUrl(raw)} answered HTTP ${response.status}. No rate was changed.`,
@@ -270,12 +279,10 @@ async function fetchFeed(raw: string): Promise<Uint8Array> {
       },
     );
   }
-  const declared = Number(response.headers.get('content-length') ?? '0');
+  const declared = Number(response.headers['content-length'] ?? '0');
   if (declared > MAX_FEED_BYTES) {
-    await response.body?.cancel();
+    response.body.destroy();
     throw new FeedFormatError(`it is larger than ${MAX_FEED_BYTES} bytes`);
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_FEED_BYTES) throw new FeedFormatError(`it is larger than ${MAX_FEED_BYTES} bytes`);
-  return bytes;
+  return new Uint8Array(await readBody(response, MAX_FEED_BYTES));
 }
