@@ -1,7 +1,7 @@
 // npm run bench:detection [-- --write] [--stores=pglite,postgres] [--seeds=2] [--nab=false]
 //   [--detections=days]
 //
-// How well anomaly surveillance finds what matters, on labelled series (issue 29, item 4):
+// How well anomaly surveillance finds what matters, on labelled series:
 //   (a) synthetic marketing series from the seeded generator in bench/detection/synthetic.ts;
 //   (b) when NAB_DIR points at a checkout of github:numenta/NAB, NAB's realAWSCloudwatch and
 //       artificialWithAnomaly categories (its other categories are held out: never read here).
@@ -47,7 +47,10 @@ const NO_VOLUME_GUARD = {
   cvr: { min_volume: 0 },
   ctr: { min_volume: 0 },
 };
-/** The rule before issue 29, spelled out (today's defaults), so it survives a change of defaults. */
+/**
+ * The first rule (a 28-day mean, no seasonality, z over 3), spelled out so it
+ * survives a change of defaults.
+ */
 const PREVIOUS_RULE = {
   window_days: 28,
   seasonality: 'none',

@@ -1,6 +1,6 @@
 // npm run bench:parsers -- [--b=<checkout>] [--rounds=5] [--write]
 //
-// Issue 32's libraries against the code they replaced (or would have), on the largest realistic
+// The maintained parser libraries against the code they replaced (or would have), on the largest realistic
 // inputs, round by round (this build first, then the other first, ...):
 // - the line diff of Skill/Knowledge bodies: this build's hand-written Myers against the `diff`
 //   package (jsdiff, a devDependency kept for this comparison), same edit cap, same edit counts;
@@ -218,7 +218,7 @@ if (args.write) {
     [
       '## parsers',
       '',
-      `Command: \`npm run bench:parsers -- --write${b ? ' --b=<checkout of the commit before issue 32>' : ''}\` ` +
+      `Command: \`npm run bench:parsers -- --write${b ? ' --b=<checkout without the parser libraries>' : ''}\` ` +
         `(median of ${ROUNDS} rounds, the two sides alternating; node ${process.version}).`,
       '',
       ...table,

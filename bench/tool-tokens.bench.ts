@@ -18,7 +18,7 @@ import { startServiceProcess } from './support/service-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = new Set(process.argv.slice(2));
-/** The budget issue 31 sets for the whole model-visible list. */
+/** The budget for the whole model-visible list: what every session pays before its first call. */
 const BUDGET_TOKENS = 6_000;
 /** MCP Apps: what a host that renders views declares (ext-apps EXTENSION_ID, RESOURCE_MIME_TYPE). */
 const APPS_CAPABILITY = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };

@@ -1,4 +1,4 @@
-// Labelled synthetic marketing series for bench:detection (issue 29, item 4a): a seeded generator,
+// Labelled synthetic marketing series for bench:detection (its part (a)): a seeded generator,
 // so every run and every machine sees the same days. Each series is one channel of daily ad rows
 // (spend, revenue, conversions, clicks, impressions) with one watched metric; the labels are
 // windows of days, NAB-style, around what a person would want to be told about.

@@ -1,13 +1,13 @@
 // npx tsx bench/detection/tune.ts ['{"threshold": 4, ...}'] [--sets=nab,synthetic,demo] [--per-file] [--days]
 //
-// The tuning loop of the detection rule (issue 29): the rule itself (anomalies.rule.ts) called
+// The tuning loop of the detection rule: the rule itself (anomalies.rule.ts) called
 // per series in memory, with any settings, on the series the rule may be tuned on: NAB's two open
 // categories (NAB_DIR; its other categories are held out and never read here), the seeded
 // synthetic series, and the demo project's points (bench/detection/demo-points.ts). Seconds per
 // setting instead of bench:detection's half hour through the real ingestion; bench:detection stays
 // the measurement of record (same rule, same scorer, through the real evaluator on both stores).
 // A detection is the first day of each anomaly (a run of fired days on one side, as episodes are);
-// --days counts every fired day (how the issue measured the rule before episodes).
+// --days counts every fired day (how the rule was measured before it grouped days into episodes).
 import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@ import type { Permission } from '../platform/auth/permissions.js';
 import type { RequestContext } from '../platform/context/request-context.js';
 
 /**
- * The kinds of value `completion/complete` offers (issue 31): a prompt argument or a resource
+ * The kinds of value `completion/complete` offers: a prompt argument or a resource
  * template variable names one, and the completer (modules/completion) knows where its values live.
  */
 export const VALUE_KINDS = ['project', 'skill', 'topic', 'business_key', 'metric', 'channel', 'run'] as const;

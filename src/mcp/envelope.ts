@@ -56,7 +56,7 @@ export interface EnvelopeResult {
 }
 
 /**
- * Builds the dual-channel result of DESIGN §6: the prompt sees a short summary and the inline
+ * Builds the dual-channel result every tool answers with: the prompt sees a short summary and the inline
  * data; a `data.<key>` over the byte budget is replaced by the withheld descriptor; the app
  * channel carries everything, withholding nothing. Each data key is serialized once, to measure
  * it; that text rides on the result (result-json.ts) so the answer is not serialized again. A

@@ -65,7 +65,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       logging: {},
-      // Skills are prompts (issue 31); their list changes when a Skill is added, revised or deleted.
+      // Skills are prompts; their list changes when a Skill is added, revised or deleted.
       ...(deps.registry.prompts ? { prompts: { listChanged: true }, completions: {} } : {}),
     },
     ...Object.assign({}, ...deps.registry.extensions.map((e) => (e as McpExtension).serverOptions ?? {})),
@@ -136,8 +136,8 @@ const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 /**
  * The registry's tools' inputSchemas without the `$schema` zod writes when it names MCP's default
  * dialect anyway: the same schema for every client, ~15 fewer tokens per tool in what a model reads
- * (issue 31). A tool an extension registers keeps what it declared (the conformance suite checks
- * that a declared `$schema` is preserved); output schemas keep theirs: validators read them.
+ * (every session pays for the tool list). A tool an extension registers keeps what it declared (the
+ * conformance suite checks that a declared `$schema` is preserved); output schemas keep theirs: validators read them.
  */
 function withoutDefaultDialect(listing: ListToolsResult, own: ReadonlySet<string>): ListToolsResult {
   return {
@@ -153,7 +153,7 @@ function withoutDefaultDialect(listing: ListToolsResult, own: ReadonlySet<string
 }
 
 /**
- * Issue 4: tools a caller cannot use are absent from its tools/list, and calling one anyway is
+ * Tools a caller cannot use are absent from its tools/list, and calling one anyway is
  * answered role_forbidden before argument validation (the answer does not depend on the args).
  * The SDK's own handlers are wrapped, not reimplemented, so schemas and results stay the SDK's.
  */

@@ -71,7 +71,8 @@ export class SessionStore {
 /**
  * Resumability for one session. Events of the standalone GET stream go to the database (so a
  * reconnect to another replica or after a restart replays them); events of POST response streams
- * live in memory only, as DESIGN §6 allows. Event ids: `g<seq>` (database) or `p<n>:<stream>`.
+ * live in memory only, which the protocol allows (resuming a stream is optional for a server).
+ * Event ids: `g<seq>` (database) or `p<n>:<stream>`.
  */
 class SessionEventStore implements EventStore {
   private readonly memory: { id: string; streamId: StreamId; message: JSONRPCMessage }[] = [];

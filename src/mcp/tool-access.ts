@@ -4,7 +4,7 @@ import type { Permission } from '../platform/auth/permissions.js';
 import type { McpRegistry } from './registry.js';
 
 /**
- * Which tools a caller sees and may call (issue 4): a registry tool needs its permission; a tool
+ * Which tools a caller sees and may call: a registry tool needs its permission; a tool
  * an extension registers (the conformance fixtures) is open to every caller the gate let in.
  * tools/list, tools/call on the SDK path and the fast path all decide through `allows`.
  */

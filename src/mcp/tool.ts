@@ -9,14 +9,14 @@ export interface ToolContext extends RequestContext {
   signal: AbortSignal;
 }
 
-/** An enveloped answer (DESIGN §6): a short summary, provenance and the data keys. */
+/** An enveloped answer: a short summary, provenance and the data keys. */
 export interface EnvelopedAnswer {
   kind: 'enveloped';
   summary: string[];
   projectId: string | null;
   provenance: Record<string, unknown>;
   data: Record<string, unknown>;
-  /** Data keys that stay inline whatever their size (search hits: DESIGN §6 says never withheld). */
+  /** Data keys that stay inline whatever their size (search hits: an agent cannot act on a hit it was not shown). */
   neverWithhold?: string[];
 }
 

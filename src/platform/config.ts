@@ -5,7 +5,7 @@ import { ConfigError } from './errors.js';
 export type AuthMode = 'disabled' | 'static' | 'oauth';
 export type HostValidationMode = 'auto' | 'strict' | 'off';
 
-/** Every environment variable of DESIGN §4, parsed once at start. Names are part of the contract. */
+/** Every environment variable the service reads, parsed once at start. Names are part of the contract. */
 export interface Config {
   port: number;
   host: string;

@@ -2,7 +2,7 @@
  * Line diffs (Myers' O(ND) algorithm) and their unified-diff text, as `diff -u` writes it.
  * No business rules: the Skills and Knowledge diffs build on it.
  *
- * Kept hand-written (issue 32) because the `diff` package measured slower where it matters: the
+ * Kept hand-written because the `diff` package measured slower where it matters: the
  * same edit scripts, but 8 to 12 times the time on large, heavily edited bodies and 3 to 5 times at
  * the edit cap, which is how long a diff request holds the event loop (`npm run bench:parsers`,
  * BENCHMARKS.md "parsers"). It parses nothing: lines in, operations out, bounded by MAX_MYERS_EDITS.

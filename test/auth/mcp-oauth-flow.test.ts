@@ -26,7 +26,7 @@ interface Step {
 }
 
 /**
- * Issue 23 item 2: one identity provider carries an MCP client through the flow Claude and VS Code
+ * One identity provider carries an MCP client through the flow Claude and VS Code
  * run against a remote server, on plain loopback (test/auth/proxy.test.ts runs it behind TLS):
  * protected-resource metadata → authorization-server metadata → dynamic client registration →
  * authorization code with PKCE and the resource indicator, the user signing in and consenting on

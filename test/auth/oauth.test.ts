@@ -151,7 +151,8 @@ describe('oauth mode: RS256 tokens from the issuer, keys from a JWKS over loopba
     );
     expect(call.status).toBe(403);
     expect(JSON.parse(call.text).code).toBe('insufficient_scope');
-    // Every scope the call needs, the granted context.read included (issue 20 item 10).
+    // Every scope the call needs, the granted context.read included: a client that asks for exactly
+    // this set keeps what it had.
     expect(call.headers.get('www-authenticate')).toContain(
       `error="insufficient_scope", scope="context.read ${other!.permission === 'owner' ? 'admin' : other!.permission}"`,
     );

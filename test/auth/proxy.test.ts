@@ -17,7 +17,7 @@ import { startService, type RunningService } from '../support/service.js';
 const OWNER = 'owner-1';
 
 /**
- * Issue 20 item 9: deployed as a remote server is, behind a proxy that terminates HTTPS (Host
+ * Deployed as a remote server is, behind a proxy that terminates HTTPS (Host
  * kept, X-Forwarded-Proto: https), the official clients' OAuth support runs the whole flow against
  * a real OpenID provider and ends connected over https. Before TRUSTED_PROXIES / PUBLIC_BASE_URL
  * the service advertised http:// URLs built from the request, and both SDKs refused the resource
@@ -114,7 +114,7 @@ describe('behind a TLS-terminating proxy (TRUSTED_PROXIES): the official clients
     await connected.close();
   });
 
-  it('step-up (item 10): the 2025-era client follows a 403 insufficient_scope; its retried call succeeds', async () => {
+  it('step-up: the 2025-era client follows a 403 insufficient_scope; its retried call succeeds', async () => {
     const user = new UserAgentOAuthProvider(proxy.fetch);
     const transport = () =>
       new LegacyTransport(new URL(`${proxy.url}/mcp`), { authProvider: user, fetch: proxy.fetch });

@@ -20,7 +20,7 @@ const BODY = [
 ].join('\n');
 
 /**
- * Issue 28 finding 8: `[[key]]` linking ran on the sanitized HTML, so a reference inside an image's
+ * `[[key]]` linking once ran on the sanitized HTML, so a reference inside an image's
  * alt or title broke out of the attribute, and a link whose title held one lost its
  * rel="noopener noreferrer". References are now linked in text only, before sanitizing.
  */

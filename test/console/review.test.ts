@@ -8,7 +8,7 @@ import { connectModern } from '../support/mcp-clients.js';
 import { api, type RunningService, startService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-// Issue 24 in the console: the review screen, history with authorship, diff and restore, the
+// Governed writes in the console: the review screen, history with authorship, diff and restore, the
 // agent_writes setting, and what each role is offered. One service, one browser per store.
 
 const P = 'proj_demo';

@@ -7,9 +7,9 @@ import { STORES } from '../support/stores.js';
 
 const P = 'proj_hostile';
 const MiB = 1024 * 1024;
-/** Whatever an archive holds, an answer stays this small (finding 3: 246 MiB). */
+/** Whatever an archive holds, an answer stays this small (an archive of long names once drew 246 MiB). */
 const ANSWER_BYTES = 64 * 1024;
-/** Memory an import may add while it runs (finding 3: the process grew to ~2.2 GiB). */
+/** Memory an import may add while it runs (the long-names archive once grew the process to ~2.2 GiB). */
 const MEMORY_BYTES = 256 * MiB;
 
 const SKILL = '---\nname: check-spend\ndescription: Check spend first\n---\n1. Open [[kpi.spend]].\n';
@@ -23,7 +23,7 @@ const archiveInvalid = (match: RegExp) => ({ code: 'archive_invalid', match });
 const importInvalid = (match: RegExp) => ({ code: 'import_invalid', match });
 
 const CASES: Case[] = [
-  // Finding 2: what is not an archive was read as an empty folder, and prune emptied the hub.
+  // What is not an archive was once read as an empty folder, and prune emptied the hub.
   ['an empty body', () => Buffer.alloc(0), '?prune=true', archiveInvalid(/empty/)],
   ['23 bytes of text', () => Buffer.from('this is not an archive!'), '?prune=true', archiveInvalid(/not gzip/)],
   ['JSON', () => Buffer.from('{"skills": []}'), '?prune=true', archiveInvalid(/not gzip/)],
@@ -86,7 +86,7 @@ const CASES: Case[] = [
     archiveInvalid(/is a link/),
   ],
   ['a fifo', () => tarOf([{ name: 'knowledge/pipe.md', type: 'fifo' }]), '', archiveInvalid(/not a file/)],
-  // Huge names (finding 3: GNU long names of 60 KB, every one echoed back) and pax long names.
+  // Huge names (GNU long names of 60 KB, each once echoed back in the answer) and pax long names.
   ['1,000 GNU long names of 60 KB', () => gnuLongNames(1000, 60_000), '?dry_run=true', archiveInvalid(/name longer/)],
   [
     'a pax name of 5,000 bytes',
@@ -114,7 +114,7 @@ const CASES: Case[] = [
     '?prune=true',
     importInvalid(/no file of the layout/),
   ],
-  // Finding 5: YAML aliases (a "billion laughs", an alias to no anchor) answered 500.
+  // YAML aliases (a "billion laughs", an alias to no anchor) once answered 500.
   [
     'a taxonomy.yaml alias bomb',
     () =>
@@ -190,7 +190,7 @@ const CASES: Case[] = [
     '',
     importInvalid(/taxonomy\.yaml:\d+ nests deeper than 64 levels/),
   ],
-  // Finding 6: front matter was not bounded (only the body was).
+  // Front matter once went unbounded (only the body was bounded).
   [
     'a SKILL.md with 100 KiB of front matter',
     () =>
@@ -206,7 +206,7 @@ const CASES: Case[] = [
 ];
 
 /**
- * Issue 28's hostile-archive suite: every body above is refused with a 4xx problem, leaves the
+ * The hostile-archive suite: every body above is refused with a 4xx problem, leaves the
  * hub exactly as it was (its export byte for byte, its audit log), answers in a few KiB, adds at
  * most MEMORY_BYTES to the process while it runs, and /healthz keeps answering meanwhile.
  */
@@ -297,7 +297,7 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
     expect(await auditLength()).toBe(audited);
   });
 
-  it('19,000 ignored files with long names: the answer counts them and names 20 (finding 3)', async () => {
+  it('19,000 ignored files with long names: the answer counts them and names only 20', async () => {
     const name = (i: number) => `attic/${String(i).padStart(5, '0')}-${'z'.repeat(900)}`;
     const body = await tarOf([...manySheets(19_000, name), { name: 'skills/check-spend/SKILL.md', data: SKILL }]);
     const answer = await attempt(body, '?dry_run=true');
@@ -332,7 +332,7 @@ describe.each(STORES)('hostile archives on POST /api/projects/{id}/import [%s]',
     }
   });
 
-  it('POST /api/skills/import refuses a SKILL.md with 1 MiB of front matter (finding 6)', async () => {
+  it('POST /api/skills/import refuses a SKILL.md with 1 MiB of front matter', async () => {
     const fat = `---\nname: check-spend\ndescription: Fat\nmetadata:\n  blob: "${'b'.repeat(MiB)}"\n---\nbody\n`;
     const res = await api(`${service.url}/api/skills/import?project_id=${P}`, {
       method: 'POST',

@@ -12,7 +12,7 @@ const SHEETS = 19_999;
 const KEYS = 2_000;
 
 /**
- * 19,999 tiny Knowledge sheets (the archive of finding 4: 20,000 in 235 KB, which stopped the
+ * 19,999 tiny Knowledge sheets (like the archive that once stopped an import: 20,000 in 235 KB, which stopped the
  * process for 11–16 s), with a taxonomy.yaml of KEYS keys, each explained by a sheet.
  */
 function sheets(suffix: string) {
@@ -39,7 +39,7 @@ function sheets(suffix: string) {
 }
 
 /**
- * Issue 28 finding 4: a large import never blocks the event loop for long. The service runs in
+ * A large import never blocks the event loop for long. The service runs in
  * this process, so the loop's delay is measured here (perf_hooks), while /healthz is asked again
  * and again over loopback for as long as the import runs.
  */
@@ -77,7 +77,7 @@ describe.each(STORES)('an import of 20,000 files keeps the process answering [%s
     };
   };
 
-  /** One pass: every sheet `action`ed, the loop and /healthz as the issue asks. */
+  /** One pass: every sheet `action`ed, the event-loop delay and /healthz measured all along. */
   const pass = async (suffix: string, action: 'create' | 'update') => {
     const archive = await writeTarGz(sheets(suffix));
     const { res, workMs, probes, durationMs } = await importWhileProbing(archive, '');

@@ -3,7 +3,7 @@ import { connectLegacy, connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-// Issue 20 item 5: the interface's own examples work. Before, event_type was a closed list of nine
+// The interface's own examples work. Before, event_type was a closed list of nine
 // (launch, checkout_change → 400), a snake_case topic_id was refused, and a refused Skill name
 // said what was wrong but not what to send instead.
 

@@ -28,7 +28,7 @@ async function attackerSite(html: string): Promise<{ url: string; close(): Promi
 }
 
 /**
- * Issue 28 finding 1: the three cross-site writes that ran from another origin: a no-cors fetch
+ * The three cross-site writes that once ran from another origin: a no-cors fetch
  * with a text/plain SKILL.md (revised a Skill), a text/plain form (created one), a body-less POST
  * (ran an evaluation). The form posts into a hidden frame so the page stays put.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-// Issue 20 item 11: every REST list answers its named array plus next_cursor (null on the last
+// Every REST list answers its named array plus next_cursor (null on the last
 // page). Before, GET /api/anomalies, /api/credentials/list and the two version histories answered
 // a bare array that stopped (or would grow) without saying so.
 
@@ -11,7 +11,7 @@ import { STORES } from '../support/stores.js';
  * convention names the same). Anything else with an array must also answer next_cursor.
  */
 const NOT_PAGINATED: Record<string, string> = {
-  '/api/flows': 'datastreams and report definitions, bounded by the datastreams_per_project entitlement (DESIGN §7)',
+  '/api/flows': 'datastreams and report definitions, bounded by the datastreams_per_project entitlement',
   '/api/org/members/{subject}/grants': 'at most one grant per project, bounded by the projects entitlement',
   '/api/org/settings': 'roles: the fixed set of roles',
   '/api/taxonomy': 'a tree, not a list (key_count says its size); /api/taxonomy/keys pages the same keys',

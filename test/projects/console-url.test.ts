@@ -3,7 +3,7 @@ import { connectLegacy, connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 
-// Issue 23 item 3: a console URL is a project reference wherever project_id is taken (REST body and
+// A console URL is a project reference wherever project_id is taken (REST body and
 // query, MCP arguments on both eras), and a URL that names no project is refused saying what works.
 
 const P = 'proj_console_ref';

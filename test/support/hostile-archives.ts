@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { type Header, pack } from 'tar-stream';
 
 /**
- * Archives an attacker would send to POST /api/projects/{id}/import (issue 28). Well-formed ones
+ * Archives an attacker would send to POST /api/projects/{id}/import. Well-formed ones
  * come from tar-stream; the few shapes it will not write (a GNU long name, a gzip bomb streamed
  * without holding it) are made here byte by byte, as the attacker's own tools would.
  */
@@ -61,8 +61,8 @@ function header(name: string, size: number, type: string): Buffer {
 const pad = (length: number) => Buffer.alloc((512 - (length % 512)) % 512);
 
 /**
- * Finding 3's archive: `count` empty files, each named by a GNU long-name record of `nameBytes`
- * bytes (the finding: 4,300 names of 60 KB in 541 KB of tar.gz, an answer of 246 MiB).
+ * The long-names archive: `count` empty files, each named by a GNU long-name record of `nameBytes`
+ * bytes (4,300 names of 60 KB fit in 541 KB of tar.gz and once drew an answer of 246 MiB).
  */
 export function gnuLongNames(count: number, nameBytes: number): Buffer {
   const parts: Buffer[] = [];

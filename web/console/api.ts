@@ -20,7 +20,7 @@ export type Res<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] e
       : never
   : never;
 
-/** A problem+json answer (DESIGN §7): `detail` to show, `errors[]` to put next to their fields. */
+/** A problem+json answer: `detail` to show, `errors[]` to put next to their fields. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -42,7 +42,7 @@ const auth: Middleware = {
   onRequest({ request }) {
     const token = session.token();
     if (token) request.headers.set('authorization', `Bearer ${token}`);
-    // Versions written from here are recorded as `via: console` (issue 24).
+    // Versions written from here are recorded as `via: console` in their authorship.
     request.headers.set(CLIENT_HEADER, 'console');
     return request;
   },

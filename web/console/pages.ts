@@ -1,5 +1,5 @@
 /**
- * Every page of a cursor-paged list (DESIGN §7: `limit`, `cursor`, `next_cursor`), up to a cap,
+ * Every page of a cursor-paged list (`limit`, `cursor`, `next_cursor`), up to a cap,
  * as one answer of the same shape: the items under `key` are all pages' items. The lists the
  * console shows whole (and filters in the browser) are read so, so nothing past a first page is
  * silently missing; past the cap, `truncated` says it stopped.

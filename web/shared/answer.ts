@@ -2,7 +2,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 
 export type CallToolResult = Awaited<ReturnType<App['callServerTool']>>;
 
-/** The `_meta` key where the service puts the whole answer, nothing withheld (DESIGN §6). */
+/** The `_meta` key where the service puts the whole answer, nothing withheld (the app channel of the envelope). */
 export const APP_PAYLOAD_KEY = 'service.app_payload';
 
 export interface Answer<T> {

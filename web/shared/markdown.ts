@@ -31,7 +31,8 @@ export interface MarkdownOptions {
 /**
  * Markdown to sanitized HTML: GitHub-flavoured, no raw script, style or event handler survives.
  * `[[key]]` references become links before sanitizing, and only in text (never in an attribute, a
- * link's words or code), so the sanitizer has the last word on everything (issue 28, finding 8).
+ * link's words or code), so the sanitizer has the last word on everything (a reference
+ * linked inside an alt or title once broke out of the attribute).
  */
 export function renderMarkdown(source: string, options: MarkdownOptions = {}): string {
   let html = options.inline

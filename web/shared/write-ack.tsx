@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Answer } from './answer.js';
 
 /**
- * What add_skill and add_knowledge answer: the version saved, or (issue 24, a project that reviews
+ * What add_skill and add_knowledge answer: the version saved, or (in a project that reviews
  * agent writes) pending_review with the proposal that holds the change.
  */
 export interface WriteAck {

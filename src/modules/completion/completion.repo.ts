@@ -12,7 +12,7 @@ export interface RankedValues {
 }
 
 /**
- * One ranking for every kind of value (issue 31): values that start with the typed text first,
+ * One ranking for every kind of value: values that start with the typed text first,
  * then by pg_trgm similarity, then alphabetically; a value that neither starts with, contains nor
  * resembles the text is left out, and an empty text matches everything. `candidates` is SQL
  * producing the column `v` (distinct values); `$2` is the typed text. The statement shapes are

@@ -29,7 +29,7 @@ const PERMISSION: Record<Exclude<ValueKind, 'project'>, Permission> = {
 const MAX_TYPED = 200;
 
 /**
- * completion/complete's values (issue 31): project ids, Skill names, Knowledge topic ids, business
+ * completion/complete's values: project ids, Skill names, Knowledge topic ids, business
  * keys, metric and channel names and run ids, only from what the caller may see: a project it has
  * no grant for (or whose data its role may not read) completes nothing, exactly as a project that
  * does not exist, so completion cannot be used to probe. Ranked by prefix, then similarity

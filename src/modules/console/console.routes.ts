@@ -37,7 +37,7 @@ export function consoleSecurityHeaders(config: Pick<Config, 'oauthIssuer' | 'aut
 const CONSOLE_SCOPES = ['openid', ...SCOPES];
 
 /**
- * The console (DESIGN §9): a single-page app on the public REST API. Its shell and assets are
+ * The console: a single-page app on the public REST API. Its shell and assets are
  * public (the data comes from the API with the user's own credentials); every /console/* path
  * answers with the shell so deep links survive a reload.
  */

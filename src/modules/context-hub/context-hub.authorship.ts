@@ -3,7 +3,7 @@ import type { RequestContext, WriteChannel } from '../../platform/context/reques
 import { WRITE_CHANNELS } from '../../platform/context/request-context.js';
 import type { ProjectRow } from '../projects/projects.service.js';
 
-// Issue 24: what Skills and Knowledge share about who wrote a version, and the seam through which
+// What Skills and Knowledge share about who wrote a version, and the seam through which
 // the proposals module decides whether a write publishes or waits for review.
 
 /** Who wrote a version and how; stored with every Skill and Knowledge version. */

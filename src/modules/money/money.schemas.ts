@@ -82,5 +82,8 @@ export const RefreshOutput = z.object({
 });
 export type RefreshOutput = z.infer<typeof RefreshOutput>;
 
-/** How old a rate may be before an answer says stale (DESIGN: more than 14 days). */
+/**
+ * How old a rate may be before an answer says stale: more than 14 days, longer than any gap
+ * between two ECB publication days.
+ */
 export const STALE_AFTER_DAYS = 14;

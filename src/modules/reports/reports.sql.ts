@@ -25,7 +25,7 @@ const ANOMALY_EXPR: Record<string, string> = {
   value: 'avg(value)',
   expected: 'avg(baseline_mean)',
   deviation: 'avg(value - baseline_mean)',
-  // The detector's score in [0, 1] (issue 29), no longer the raw z.
+  // The detector's score in [0, 1], no longer the raw z: comparable across rules and series.
   score: 'avg(score)',
 };
 

@@ -77,7 +77,7 @@ export class TaxonomyService {
     private readonly projects: ProjectsService,
     /** Where links' sources live: a live Skill (by id or name) or Knowledge sheet (by id or topic id). */
     private readonly sources: LinkSources,
-    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
+    /** Entitlement limits (how many context objects a project may hold); absent in unit wiring. */
     private readonly limits?: ProjectLimits,
   ) {}
 
@@ -317,7 +317,7 @@ export class TaxonomyService {
   }
 
   /**
-   * What a Skill's prompt names beside its steps (issue 31): the keys it references or links to,
+   * What a Skill's prompt names beside its steps: the keys it references or links to,
    * with their labels (null: not in the taxonomy), and the live Knowledge sheets linked to those
    * keys, `explains` first, at most `limit` (`more` counts the rest). No grant check: the caller
    * read the Skill through its grant (SkillPromptsService).

@@ -7,7 +7,7 @@ import { bearerToken, type Authenticator } from './authenticator.js';
 import { JwksCache } from './jwks.js';
 import { higherRole, SCOPES, type Role } from './permissions.js';
 
-/** Clock skew tolerated on exp/nbf/iat (issue 4: at most 60 s). */
+/** Clock skew tolerated on exp/nbf/iat: a minute covers drifting clocks and keeps expiry meaningful. */
 export const CLOCK_SKEW_SECONDS = 60;
 
 /** What the organization knows about a subject (org_members + grants). */

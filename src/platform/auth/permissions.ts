@@ -5,7 +5,7 @@
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** `context.review` (issue 24): approving or rejecting proposals, and publishing directly under `review`. */
+/** `context.review`: approving or rejecting proposals, and publishing directly under `review`. */
 export const PERMISSIONS = ['context.read', 'data.read', 'context.write', 'context.review', 'admin', 'owner'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -28,7 +28,7 @@ export function higherRole(a: Role, b: Role): Role {
   return roleRank(a) >= roleRank(b) ? a : b;
 }
 
-/** OAuth scopes that can narrow a token (issue 4): the permission each one unlocks. */
+/** OAuth scopes that can narrow a token: the permission each one unlocks. */
 export const SCOPES = ['context.read', 'context.write', 'data.read', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 

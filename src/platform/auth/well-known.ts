@@ -18,7 +18,7 @@ function metadata(request: FastifyRequest, config: Config, urls: PublicUrls, pat
 
 /**
  * RFC 9728 protected-resource metadata, as the MCP authorization spec asks: where to get a token
- * (OAUTH_ISSUER) and which scopes exist. Public, like every /.well-known path (DESIGN §7).
+ * (OAUTH_ISSUER) and which scopes exist. Public, like every /.well-known path: a client reads it before it has a token.
  */
 export function wellKnownRoutes(config: Config, urls: PublicUrls) {
   return [

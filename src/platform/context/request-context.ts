@@ -2,7 +2,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 
-/** How a write reached the service (issue 24): recorded on every Skill and Knowledge version. */
+/** How a write reached the service: recorded on every Skill and Knowledge version. */
 export type WriteChannel = 'mcp' | 'rest' | 'console' | 'import';
 export const WRITE_CHANNELS: readonly WriteChannel[] = ['mcp', 'rest', 'console', 'import'];
 

@@ -30,7 +30,7 @@ function refuseFastifySchemas(): never {
   throw new Error('Fastify route schemas are not used here: validate with zod through defineRoute');
 }
 
-/** Paths exempt from Host validation so platform probes work (DESIGN §7). */
+/** Paths exempt from Host validation so platform probes work: they call by IP or an internal name. */
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
 /** A request whose answer is ready, as the beforeSend hook of HttpAppDeps sees it. */

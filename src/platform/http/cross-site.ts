@@ -49,7 +49,7 @@ export interface CrossSiteGuard {
 }
 
 /**
- * Cross-site request protection for every state-changing route (issue 28). A page on another
+ * Cross-site request protection for every state-changing route. A page on another
  * origin can make a browser send a POST without asking first (a form, or fetch in no-cors mode
  * with a text/plain body); the browser then says where the page is from (Origin,
  * Sec-Fetch-Site). So a request whose Origin is neither the service's own (as the browser reached

@@ -109,7 +109,7 @@ export function serverWithFastPath(door: FastPathDoor): FastifyServerFactory {
         });
         return;
       }
-      // Every answer says what it is: no browser reads one as another type (issue 28).
+      // Every answer says what it is: no browser reads one as another type (no content sniffing).
       res.setHeader(NOSNIFF[0], NOSNIFF[1]);
       handler(req, res);
     });

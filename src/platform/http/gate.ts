@@ -26,7 +26,7 @@ export interface AuthorizableRequest {
 
 export interface GateDeps {
   authenticator: Authenticator;
-  /** Called after authentication on every non-public request (rate limiting, issue 4). */
+  /** Called after authentication on every non-public request (rate limiting per actor). */
   onAuthenticated?: (actor: Actor, request: AuthorizableRequest) => Promise<void>;
 }
 

@@ -15,7 +15,7 @@ export function parseHost(host: string): { hostname: string; port: string | unde
 }
 
 /**
- * DNS-rebinding protection (DESIGN §4): `auto` on a loopback bind admits only local names,
+ * DNS-rebinding protection (HOST_HEADER_VALIDATION): `auto` on a loopback bind admits only local names,
  * `strict` only ALLOWED_HOST entries (a bare name admits any port), `off` anything.
  */
 export function createHostValidator(

@@ -46,7 +46,7 @@ export interface QueueDefinition<T> {
 
 export interface SendOptions {
   singletonKey?: string;
-  /** Debounce: one job per key within this many seconds (a key alone does not dedupe, DESIGN §2). */
+  /** Debounce: one job per key within this many seconds (pg-boss: a key alone does not dedupe). */
   singletonSeconds?: number;
   startAfter?: Date;
 }

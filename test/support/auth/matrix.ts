@@ -3,7 +3,7 @@ import type { RegisteredRoute } from '../../../src/platform/http/app.js';
 export type Role = 'viewer' | 'editor' | 'admin' | 'owner';
 export type Permission = 'context.read' | 'data.read' | 'context.write' | 'context.review' | 'admin' | 'owner';
 
-/** The role table of issue 4, written out independently of the code under test. */
+/** The role table (which permissions each role holds), written out independently of the code under test. */
 const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
   viewer: ['context.read', 'data.read'],
   editor: ['context.read', 'data.read', 'context.write'],

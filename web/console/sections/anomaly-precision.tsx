@@ -7,7 +7,7 @@ import { metricLabel } from './common.js';
 type Suggestion = Res<'/api/anomalies/feedback/suggestions', 'get'>['candidates'][number];
 
 /**
- * How precise surveillance was, by what people triaged (issue 30, item 6), and what candidate
+ * How precise surveillance was, by what people triaged, and what candidate
  * settings would have done to the same 90 days (a replay through the evaluator, nothing written).
  * An admin applies a candidate: the existing PUT of the anomaly settings.
  */

@@ -15,7 +15,7 @@ const WORD: Record<Status, string> = {
 };
 
 /**
- * The anomaly page's triage controls (issue 30): its status with the moves the service allows,
+ * The anomaly page's triage controls: its status with the moves the service allows,
  * a note, an assignee (a member) and a linked context event. Editors and up change it; others
  * read it. The service validates each field; its answers show next to the field.
  */

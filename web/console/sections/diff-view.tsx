@@ -4,7 +4,7 @@ import { TableWrap } from '../ui.js';
 import { Instant } from './common.js';
 import './review.css';
 
-// Issue 24: what the review screen and the Skill and Knowledge histories share: a unified diff
+// What the review screen and the Skill and Knowledge histories share: a unified diff
 // shown in two columns, the parsed changes of a Skill, and who wrote a version.
 
 export type SkillDiff = Res<'/api/skills/{name}/diff', 'get'>;

@@ -5,7 +5,7 @@ import { ErrorBox, Loading, useLoad, useProject, useSubmit, TableWrap } from '..
 import { AuthorLine, DiffTable, type KnowledgeDiff, ParsedChanges, type SkillDiff } from './diff-view.js';
 import { proposalsChanged } from '../pending.js';
 
-// Issue 24: a Skill's or sheet's versions with who wrote each, a diff of any two, and restore.
+// A Skill's or sheet's versions with who wrote each, a diff of any two, and restore.
 
 type Target = { kind: 'skill'; name: string } | { kind: 'knowledge'; topic: string };
 interface Version {

@@ -4,7 +4,7 @@ import { ErrorBox, PageTitle, useProject, useSubmit } from '../ui.js';
 import { useLinks } from './common.js';
 import './review.css';
 
-// Issue 24: the project's settings page, where its admins set how agents' writes land.
+// The project's settings page, where its admins set how agents' writes land.
 
 type Policy = 'publish' | 'review' | 'off';
 const POLICIES: { id: Policy; label: string; explain: string }[] = [

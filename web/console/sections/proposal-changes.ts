@@ -2,7 +2,7 @@ import { api, ok, type Res } from '../api.js';
 import { useLoad, useProject } from '../ui.js';
 import type { SkillDiff } from './diff-view.js';
 
-// Issue 24: what a proposal changes beyond its body (the proposal answer carries only body diffs),
+// What a proposal changes beyond its body (the proposal answer carries only body diffs),
 // computed in the browser from its base version and the service's parse of the proposed body.
 
 type Proposal = Res<'/api/proposals/{id}', 'get'>;

@@ -8,7 +8,7 @@ import { Instant, useLinks } from './common.js';
 import { AuthorLine, DiffTable, ParsedChanges } from './diff-view.js';
 import { useProposedChanges } from './proposal-changes.js';
 
-// Issue 24: the review screen. /console/<project>/proposals lists proposals by status, newest
+// The review screen. /console/<project>/proposals lists proposals by status, newest
 // first; /console/<project>/proposals/<id> shows one with its diffs and the decision.
 
 type ListItem = Res<'/api/proposals', 'get'>['proposals'][number];

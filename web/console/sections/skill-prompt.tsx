@@ -13,7 +13,7 @@ const COMPLETES: Record<string, string> = {
 };
 
 /**
- * How a Skill appears to MCP clients as a prompt (issue 31): the name clients offer as a slash
+ * How a Skill appears to MCP clients as a prompt: the name clients offer as a slash
  * command and the arguments it asks for, as the service computes them for the person looking
  * (GET /api/skills/{name}/prompt). It follows the current version, as prompts/list does.
  */

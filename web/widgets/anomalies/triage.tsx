@@ -3,7 +3,7 @@ import { ErrorNotice, messageOf, StatusBadge } from '../../shared/data-views.js'
 import type { ViewHost } from '../../shared/view.js';
 
 /**
- * The selected anomaly's triage buttons (issue 30). They call the app-only tool
+ * The selected anomaly's triage buttons. They call the app-only tool
  * triage_anomaly_from_view, which passes the same permission check as triage_anomaly: a viewer
  * sees the service's refusal, not a hidden button. Which buttons show follows the service's
  * transitions (docs/api.md "Triage"); the answer's allowed_next replaces them after each change.
