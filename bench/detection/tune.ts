@@ -11,15 +11,15 @@
 import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dayNumber, ruleOf } from '../../src/modules/anomalies/anomalies.evaluate.js';
-import { coveredDays, type ExpectedEvent } from '../../src/modules/anomalies/anomalies.events.js';
-import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/anomalies.explained.js';
+import { dayNumber, ruleOf } from '../../src/modules/anomalies/detection/detection.evaluate.js';
+import { coveredDays, type ExpectedEvent } from '../../src/modules/anomalies/detection/detection.events.js';
+import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/detection/detection.explained.js';
 import {
   type CoveringEvent,
   evaluateSeries,
   type EvaluatedPoint,
   type RuleParams,
-} from '../../src/modules/anomalies/anomalies.rule.js';
+} from '../../src/modules/anomalies/detection/detection.rule.js';
 import {
   type AnomalySettingsInput,
   DEFAULT_MIN_ABS_CHANGE,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETE_RANGE_SQL, STORED_FROM_SQL } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { DELETE_RANGE_SQL, STORED_FROM_SQL } from '../../src/modules/anomalies/detection/detection.evaluate.js';
 import { effective } from '../../src/modules/anomalies/anomalies.service.js';
 import { evaluateRecorded } from '../support/evaluations.js';
 import { createProject } from '../support/flows.js';

@@ -1,4 +1,4 @@
-import { evaluate, lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { evaluate, lookbackDays } from '../../src/modules/anomalies/detection/detection.evaluate.js';
 import type { EffectiveSettings } from '../../src/modules/anomalies/anomalies.schemas.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
-import * as episodes from './anomalies.episodes.js';
+import * as episodes from './detection/detection.episodes.js';
 
 /** What a link names: an anomaly by id, or a day (of a series when metric and channel are given). */
 export interface FocusQuery {

@@ -2,7 +2,7 @@ import type { SqlExecutor } from '../../platform/db/database.js';
 
 // The evaluation (a pass per series in memory) lives in anomalies.evaluate.ts, the rule itself in
 // anomalies.rule.ts, the anomalies people read (episodes) in anomalies.episodes.ts.
-export { evaluate, lookbackDays } from './anomalies.evaluate.js';
+export { evaluate, lookbackDays } from './detection/detection.evaluate.js';
 
 /** The currency kpis_daily holds for a project's days in [from, to] (one reporting currency per project). */
 export async function kpiCurrency(

@@ -7,11 +7,11 @@ import { addDays, CalendarDate, daysBetween, todayIn } from '../money/calendar.j
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
-import * as episodes from './anomalies.episodes.js';
+import * as episodes from './detection/detection.episodes.js';
 import { findFocus, windowIncluding } from './anomalies.focus.js';
 import { presentAnomaly, presentTriage } from './anomalies.presenter.js';
-import * as triageRepo from './anomalies.triage.repo.js';
-import { computeSeries, dateOf } from './anomalies.evaluate.js';
+import * as triageRepo from './triage/triage.repo.js';
+import { computeSeries, dateOf } from './detection/detection.evaluate.js';
 import {
   DEFAULT_MIN_ABS_CHANGE,
   DEFAULT_MIN_VOLUME,

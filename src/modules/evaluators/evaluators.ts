@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../../platform/events/change-feed.js';
 import type { JobQueues } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import { AnomaliesService } from '../anomalies/anomalies.service.js';
-import { AnomalyExplainService } from '../anomalies/anomalies.explain.service.js';
+import { AnomalyExplainService } from '../anomalies/explain/explain.service.js';
 import { anomaliesModel } from '../anomalies/anomalies.model.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import { DataQualityService } from '../data-quality/dq.service.js';

@@ -1,5 +1,5 @@
-import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './anomalies.stats.js';
-import type { RuleParams, SeriesPoint } from './anomalies.rule.js';
+import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './detection.stats.js';
+import type { RuleParams, SeriesPoint } from './detection.rule.js';
 
 /**
  * The baseline of one day as docs/api.md ("The detection rule") spells it out, on plain arrays:

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../../platform/context/request-context.js';
-import type { Database } from '../../platform/db/database.js';
-import { projectRole } from '../../platform/auth/actor.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { ContextEventsService } from '../context-events/context-events.service.js';
-import { addDays, daysBetween } from '../money/calendar.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { RequestContext } from '../../../platform/context/request-context.js';
+import type { Database } from '../../../platform/db/database.js';
+import { projectRole } from '../../../platform/auth/actor.js';
+import { NotFoundError, ValidationError } from '../../../platform/errors.js';
+import type { ContextEventsService } from '../../context-events/context-events.service.js';
+import { addDays, daysBetween } from '../../money/calendar.js';
+import type { ProjectsService, ResolvedProject } from '../../projects/projects.service.js';
 import {
   type BaseMeasure,
   dayWeights,
@@ -15,16 +15,16 @@ import {
   RATIO_PARTS,
   unavailable,
   weightedParts,
-} from './anomalies.explain.math.js';
-import * as repo from './anomalies.explain.repo.js';
+} from './explain.math.js';
+import * as repo from './explain.repo.js';
 import {
   type ExplainOutput,
   MAX_CHECKS,
   MAX_CURRENT_DAYS,
   MAX_PARTS,
   MAX_SKILLS,
-} from './anomalies.explain.schemas.js';
-import { type Metric, TOTAL_CHANNEL } from './anomalies.schemas.js';
+} from './explain.schemas.js';
+import { type Metric, TOTAL_CHANNEL } from '../anomalies.schemas.js';
 
 /** What to explain: one series over the anomaly's days. */
 export interface ExplainRequest {

@@ -1,7 +1,7 @@
-import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../platform/db/binary-values.js';
-import type { CopyIn, SqlExecutor } from '../../platform/db/database.js';
-import type { EvaluatedPoint } from './anomalies.rule.js';
-import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
+import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../../platform/db/binary-values.js';
+import type { CopyIn, SqlExecutor } from '../../../platform/db/database.js';
+import type { EvaluatedPoint } from './detection.rule.js';
+import { METRICS, type EffectiveSettings, type Metric } from '../anomalies.schemas.js';
 
 /**
  * Writing evaluated rows into anomalies_daily. On PostgreSQL a COPY per pass, fed series by series

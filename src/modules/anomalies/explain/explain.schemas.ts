@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import { AnomalyIdParams, CorrelatedEvent } from './anomalies.schemas.js';
+import { ProjectRef } from '../../projects/projects.schemas.js';
+import { AnomalyIdParams, CorrelatedEvent } from '../anomalies.schemas.js';
 
 /** Anomaly ids are `anom_…` (issue 29, item 2). */
 export const AnomalyId = AnomalyIdParams.shape.id;

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import type { TriageStatus } from './anomalies.schemas.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import type { TriageStatus } from '../anomalies.schemas.js';
 
 export interface TriageRow {
   anomaly_id: string;

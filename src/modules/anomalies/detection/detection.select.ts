@@ -1,4 +1,4 @@
-import { MAD_TO_SIGMA, MEAN_AD_TO_SIGMA, WINSOR_K } from './anomalies.stats.js';
+import { MAD_TO_SIGMA, MEAN_AD_TO_SIGMA, WINSOR_K } from './detection.stats.js';
 
 /**
  * The statistics of anomalies.stats.ts on preallocated Float64Array buffers, bit for bit: the rule

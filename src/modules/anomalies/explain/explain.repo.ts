@@ -1,6 +1,6 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { TOTAL_CHANNEL } from './anomalies.schemas.js';
-import type { Sums } from './anomalies.explain.math.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { TOTAL_CHANNEL } from '../anomalies.schemas.js';
+import type { Sums } from './explain.math.js';
 
 /**
  * SQL behind explain_anomaly. It reads other concepts' tables (kpis_daily, ad_performance_daily,

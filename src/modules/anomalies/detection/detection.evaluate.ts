@@ -1,6 +1,6 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { rebuildEpisodes } from './anomalies.episodes.js';
-import { daysBetween } from '../money/calendar.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { rebuildEpisodes } from './detection.episodes.js';
+import { daysBetween } from '../../money/calendar.js';
 import {
   evaluateSeries,
   frameOf,
@@ -10,11 +10,11 @@ import {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from './anomalies.rule.js';
-import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
-import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
-import { coveredDays, readExpectedEvents } from './anomalies.events.js';
-import { dayNumber } from './anomalies.days.js';
+} from './detection.rule.js';
+import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from '../anomalies.schemas.js';
+import { explainAcrossSeries, RATIO_PARTS } from './detection.explained.js';
+import { coveredDays, readExpectedEvents } from './detection.events.js';
+import { dayNumber } from './detection.days.js';
 import {
   key,
   quietEndingOn,
@@ -23,8 +23,8 @@ import {
   type SavedDeques,
   type SeriesKey,
   writeSavedState,
-} from './anomalies.state.js';
-import { openSink, readmit } from './anomalies.write.js';
+} from './detection.state.js';
+import { openSink, readmit } from './detection.write.js';
 
 /**
  * The evaluation's I/O around the rule (anomalies.rule.ts): points are read in bulk (kpis_daily
@@ -34,7 +34,7 @@ import { openSink, readmit } from './anomalies.write.js';
  * (anomalies.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
  */
 
-export { dateOf, dayNumber } from './anomalies.days.js';
+export { dateOf, dayNumber } from './detection.days.js';
 
 /** How many days of history before `from` the evaluation of `from` needs. */
 export function lookbackDays(s: EffectiveSettings): number {

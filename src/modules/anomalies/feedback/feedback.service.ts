@@ -1,12 +1,12 @@
-import type { RequestContext } from '../../platform/context/request-context.js';
-import type { Database } from '../../platform/db/database.js';
-import { addDays, todayIn } from '../money/calendar.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import { computeSeries } from './anomalies.evaluate.js';
-import * as repo from './anomalies.repo.js';
-import type { AnomalySettingsInput } from './anomalies.schemas.js';
-import { effective } from './anomalies.service.js';
-import { FEEDBACK_DAYS } from './anomalies.feedback.schemas.js';
+import type { RequestContext } from '../../../platform/context/request-context.js';
+import type { Database } from '../../../platform/db/database.js';
+import { addDays, todayIn } from '../../money/calendar.js';
+import type { ProjectsService } from '../../projects/projects.service.js';
+import { computeSeries } from '../detection/detection.evaluate.js';
+import * as repo from '../anomalies.repo.js';
+import type { AnomalySettingsInput } from '../anomalies.schemas.js';
+import { effective } from '../anomalies.service.js';
+import { FEEDBACK_DAYS } from './feedback.schemas.js';
 
 /** A triaged anomaly of the period: its series, its days and the verdict. */
 interface Verdict {

@@ -1,6 +1,6 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { dayNumber } from './anomalies.days.js';
-import type { CoveringEvent } from './anomalies.rule.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { dayNumber } from './detection.days.js';
+import type { CoveringEvent } from './detection.rule.js';
 
 /**
  * Context events that explain the days they cover (the setting `expected_event_types`, docs/api.md

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
 
 /**
  * Anomalies as people read them: a maximal run of consecutive fired days of one series on one side

@@ -1,15 +1,15 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { addDays } from '../money/calendar.js';
-import { dayNumber } from './anomalies.days.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { addDays } from '../../money/calendar.js';
+import { dayNumber } from './detection.days.js';
 import {
   readConfirmedDays,
   readPrecedents,
   readSavedState,
   type SavedState,
   toPrecedent,
-} from './anomalies.precedents.js';
-import { type Precedents, pushQuiet, type SeriesState } from './anomalies.rule.js';
-import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
+} from './detection.precedents.js';
+import { type Precedents, pushQuiet, type SeriesState } from './detection.rule.js';
+import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from '../triage/triage.repo.js';
 
 /**
  * What the stored days before an evaluated range left behind, per series, read back for the rule

@@ -6,9 +6,9 @@ import {
   robustScaleSorted,
   sortsBefore,
   stddevOf,
-} from './anomalies.select.js';
-import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './anomalies.baseline.js';
-import { WEEKLY_H_CRITICAL } from './anomalies.stats.js';
+} from './detection.select.js';
+import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './detection.baseline.js';
+import { WEEKLY_H_CRITICAL } from './detection.stats.js';
 
 /**
  * The per-day work of the rule (anomalies.rule.ts: the frame, the weekly profile, the baseline fit)

@@ -1,6 +1,6 @@
-import { scoreOf, severityOf, type Severity } from './anomalies.stats.js';
-import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './anomalies.baseline.js';
-import { FitScratch, sharedScratch } from './anomalies.fit.js';
+import { scoreOf, severityOf, type Severity } from './detection.stats.js';
+import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './detection.baseline.js';
+import { FitScratch, sharedScratch } from './detection.fit.js';
 
 export {
   fitBaseline,
@@ -9,7 +9,7 @@ export {
   TREND_MIN_POINTS,
   WEEKLY_MIN_PER_DAY,
   weeklyProfile,
-} from './anomalies.baseline.js';
+} from './detection.baseline.js';
 
 /**
  * The detection rule for one series (project, metric, channel), as a sequential pass over its days:

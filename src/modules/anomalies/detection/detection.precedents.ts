@@ -1,7 +1,7 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { addDays } from '../money/calendar.js';
-import type { Precedent, Precedents } from './anomalies.rule.js';
-import { CONFIRMED_DAYS, NOT_CONFIRMED } from './anomalies.triage.repo.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { addDays } from '../../money/calendar.js';
+import type { Precedent, Precedents } from './detection.rule.js';
+import { CONFIRMED_DAYS, NOT_CONFIRMED } from '../triage/triage.repo.js';
 
 /**
  * What the precedent check (anomalies.rule.ts) needs of the days before an evaluated range, read
