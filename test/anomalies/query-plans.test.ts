@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookbackDays } from '../../src/modules/anomalies/detection/detection.evaluate.js';
-import { effective } from '../../src/modules/anomalies/anomalies.service.js';
 import {
+  lookbackDays,
+  effective,
   CARRIED_STATE_SQL,
   EXCLUDED_DAYS_SQL,
   QUIET_DAYS_SQL,
   readState,
-} from '../../src/modules/anomalies/detection/detection.state.js';
+} from '../../src/modules/anomalies/index.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/stores.js';

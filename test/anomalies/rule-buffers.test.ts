@@ -6,7 +6,7 @@ import {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from '../../src/modules/anomalies/detection/detection.rule.js';
+} from '../../src/modules/anomalies/index.js';
 
 // The rule runs each day's frame, weekly test and fit on reused buffers (anomalies.fit.ts,
 // anomalies.select.ts) for speed; anomalies.baseline.ts keeps the same steps on plain arrays as

@@ -17,13 +17,7 @@ import {
   weightedParts,
 } from './explain.math.js';
 import * as repo from './explain.repo.js';
-import {
-  type ExplainOutput,
-  MAX_CHECKS,
-  MAX_CURRENT_DAYS,
-  MAX_PARTS,
-  MAX_SKILLS,
-} from './explain.schemas.js';
+import { type ExplainOutput, MAX_CHECKS, MAX_CURRENT_DAYS, MAX_PARTS, MAX_SKILLS } from './explain.schemas.js';
 import { type Metric, TOTAL_CHANNEL } from '../anomalies.schemas.js';
 
 /** What to explain: one series over the anomaly's days. */
