@@ -291,10 +291,19 @@ export class AnomaliesService {
   }
 }
 
-function anomalyNotFound(id: string) {
-  return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
-    hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
-  });
+/**
+ * The one not-found error of an anomaly, whether it does not exist or sits in a project the caller
+ * may not read (an id does not reveal another tenant's anomaly). `inProject`: the caller asked
+ * within a project (the explanation), and the message says so.
+ */
+export function anomalyNotFound(id: string, inProject = false): NotFoundError {
+  return inProject
+    ? new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist in this project.`, {
+        hint: 'List fired anomalies with get_anomalies (or GET /api/anomalies) and pass one of their ids.',
+      })
+    : new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
+        hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
+      });
 }
 
 /** What a link names: an anomaly by id, or a day (of a series when metric and channel are given). */

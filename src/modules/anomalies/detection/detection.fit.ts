@@ -7,7 +7,14 @@ import {
   sortsBefore,
   stddevOf,
 } from './detection.select.js';
-import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './detection.baseline.js';
+import {
+  type Fit,
+  mod7,
+  type RuleParams,
+  TERM_GAIN,
+  TREND_MIN_POINTS,
+  WEEKLY_MIN_PER_DAY,
+} from './detection.params.js';
 import { WEEKLY_H_CRITICAL } from './detection.stats.js';
 
 /**
@@ -23,23 +30,13 @@ import { WEEKLY_H_CRITICAL } from './detection.stats.js';
  */
 
 /** What weeklyProfile, fitBaseline and the frame need of the rule's settings. */
-export interface FitParams {
-  baseline: 'robust' | 'mean';
-  seasonality: 'auto' | 'none' | 'day_of_week';
-}
+export type FitParams = Pick<RuleParams, 'baseline' | 'seasonality'>;
 
 export interface FitPoint {
   d: number;
   value: number;
 }
 
-export interface Fit {
-  expected: number;
-  scale: number | null;
-  model: string;
-}
-
-const mod7 = (d: number) => ((d % 7) + 7) % 7;
 const same = (x: number, y: number) => x === y && (x !== 0 || 1 / x === 1 / y);
 
 /**
