@@ -13,7 +13,7 @@ import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../suppo
 
 /**
  * The plans a one-day evaluation depends on. Its read of what earlier days left behind
- * (anomalies.state.ts readState) must find the few rows that carry state through indexes, not read
+ * (detection.state.ts readState) must find the few rows that carry state through indexes, not read
  * every stored day of the history: a condition added to the state query once took it off its
  * partial index (anomalies_daily_state, migration 0031) and doubled the one-day pass's read phase,
  * which only a benchmark noticed. The statements explained are the ones readState issued, captured

@@ -1,8 +1,10 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
 
-// The evaluation (a pass per series in memory) lives in anomalies.evaluate.ts, the rule itself in
-// anomalies.rule.ts, the anomalies people read (episodes) in anomalies.episodes.ts.
-export { evaluate, lookbackDays } from './detection/detection.evaluate.js';
+/*
+ * The anomaly reads and the settings store: stored settings, a project's KPI range and currency,
+ * and the anomalies (episodes) as people read them. Only queries: the evaluation that writes the
+ * rows these read is detection's (detection/index.ts, `detection.evaluate`).
+ */
 
 /** The currency kpis_daily holds for a project's days in [from, to] (one reporting currency per project). */
 export async function kpiCurrency(
@@ -89,7 +91,7 @@ export type EpisodeWithPeak = EpisodeRow & {
   min_abs_change: number;
   watch: string;
   fired: boolean;
-  /** The triage status (anomaly_triage, issue 30); open when nobody triaged it. */
+  /** The triage status (anomaly_triage); open when nobody triaged it. */
   status: string;
   /** The member the triage assigned it to, if any. */
   assignee: string | null;
@@ -205,7 +207,7 @@ export interface ExplainedDayRow {
   z: number | null;
 }
 
-/** The days of other series that the episode's series explains (anomalies.explained.ts), by date. */
+/** The days of other series that the episode's series explains (detection.explained.ts), by date. */
 export async function explainedBy(
   db: SqlExecutor,
   e: Pick<EpisodeRow, 'project_id' | 'channel' | 'metric' | 'first_date' | 'last_date'>,

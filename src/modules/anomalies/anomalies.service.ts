@@ -216,7 +216,7 @@ export class AnomaliesService {
 
   /**
    * System read: the other series an anomaly explains (a total or a ratio that moved with it on its
-   * days, anomalies.explained.ts), each once, for messages that name them (alerts).
+   * days, detection.explained.ts), each once, for messages that name them (alerts).
    */
   async movedWithIt(
     projectId: string,

@@ -11,7 +11,7 @@ import {
 
 /**
  * The baseline of one day as docs/api.md ("The detection rule") spells it out, on plain arrays:
- * the frame, the weekly profile and the fit. The rule runs anomalies.fit.ts instead, which gives
+ * the frame, the weekly profile and the fit. The rule runs detection.fit.ts instead, which gives
  * the same numbers on reused buffers; these stay the reference it is tested against and the path
  * for a series that one cannot take (a non-finite value, days out of order).
  */

@@ -36,11 +36,11 @@ import {
 import { openSink } from './detection.write.js';
 
 /**
- * The evaluation's I/O around the rule (anomalies.rule.ts): points are read in bulk (kpis_daily
+ * The evaluation's I/O around the rule (detection.rule.ts): points are read in bulk (kpis_daily
  * plus the project total, ratios recomputed from the summed parts), what earlier days left behind
  * (excluded days, level-shift anchors, runs of fired days) is read back from the few stored rows
  * that carry it, each series runs through the rule in memory, and the rows are written back
- * (anomalies.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
+ * (detection.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
  */
 
 /** How many days of history before `from` the evaluation of `from` needs. */
@@ -88,7 +88,7 @@ interface PassRules {
   /** Days from which (to the day before the last) the deques each day leaves are kept, to be saved. */
   keepFrom: number;
   toD: number;
-  /** Per project, the days events of the expected types cover (anomalies.events.ts). */
+  /** Per project, the days events of the expected types cover (detection.events.ts). */
   covered: Map<string, Map<number, CoveringEvent>>;
 }
 
@@ -196,7 +196,7 @@ export async function computeSeries(
   s: EffectiveSettings,
   only?: { channel: string; metric: Metric },
 ): Promise<SeriesResult[]> {
-  // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
+  // One series also needs the series that can explain it (detection.explained.ts): a ratio's
   // parts, and every channel of the metric for the total.
   const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
   const source = await readPoints(

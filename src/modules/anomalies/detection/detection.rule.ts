@@ -106,7 +106,7 @@ export interface EvaluatedPoint {
   runDays: number;
   /** The largest same-side deviation of the precedent window (null: none, or the check is off). */
   precedent: number | null;
-  /** Set by the project pass (anomalies.explained.ts): the fired series that explains this one. */
+  /** Set by the project pass (detection.explained.ts): the fired series that explains this one. */
   explainedBy?: { channel: string; metric: string };
   /** The context event that explains a day that would have fired (status explained). */
   explainedByEvent?: CoveringEvent;
@@ -170,7 +170,7 @@ export function evaluateSeries(
   p: RuleParams,
   state: SeriesState,
   options: {
-    /** Every day through anomalies.baseline.ts, the oracle the buffered path is tested against. */
+    /** Every day through detection.baseline.ts, the oracle the buffered path is tested against. */
     reference?: boolean;
     /** Called after each evaluated day with the precedent deques as they stand (not a copy). */
     afterDay?: (d: number, precedents: Precedents) => void;

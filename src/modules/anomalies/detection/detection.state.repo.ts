@@ -49,7 +49,7 @@ export const QUIET_DAYS_SQL = `SELECT a.project_id, a.channel, a.metric, (a.date
 /**
  * The single seam for days left out of baselines before the evaluated range: days stored as
  * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
- * (anomalies.triage.repo.ts says why each).
+ * (triage/triage.repo.ts says why each).
  */
 export async function excludedDays(
   db: SqlExecutor,
@@ -99,7 +99,7 @@ export async function readQuietRows(
 }
 
 /**
- * What the precedent check (anomalies.rule.ts) needs of the days before an evaluated range, read
+ * What the precedent check (detection.rule.ts) needs of the days before an evaluated range, read
  * from the stored rows: per series and side, the deviations |value − expected| of the precedent
  * window that no later day before the range equals or beats (the rule's deque as the sequential
  * pass would have left it, so a one-day evaluation gives the rows a whole re-evaluation gives),
@@ -156,7 +156,7 @@ export async function readConfirmedDays(
   return db.query(CONFIRMED_DAYS, [projectIds, addDays(from, -days), to]);
 }
 
-/** What an evaluation saved of a series as of a day (anomalies.state.ts, writeSavedState). */
+/** What an evaluation saved of a series as of a day (detection.state.ts, writeSavedState). */
 export interface SavedState {
   precedents: Precedents;
   /** The z of the quiet days ending that day, oldest first, for `sustainedDays`; null: not saved. */
@@ -164,7 +164,7 @@ export interface SavedState {
 }
 
 /**
- * The state an evaluation saved for the day after its last (anomalies.state.ts), per series key,
+ * The state an evaluation saved for the day after its last (detection.state.ts), per series key,
  * for the same precedent window. Deques are stored flat, [d, size, d, size, …] oldest first, per side.
  */
 export async function readSavedState(

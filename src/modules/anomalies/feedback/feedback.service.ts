@@ -20,7 +20,7 @@ interface Verdict {
 const CONFIRMED = ['acknowledged', 'resolved', 'expected'];
 
 /**
- * Feedback into settings (issue 30, item 6): how precise surveillance was per metric and channel
+ * Feedback into settings: how precise surveillance was per metric and channel
  * by what people said, and what candidate settings would have done to the same days. A replay
  * runs the real evaluator (computeSeries) over the project's data with the candidate and writes
  * nothing; an anomaly "still fires" when the replay fires any of its days.

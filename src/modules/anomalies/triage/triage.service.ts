@@ -35,7 +35,7 @@ export interface TriageDeps {
   changes: { resourceUpdated(uri: string): Promise<void> };
 }
 
-/** Triage of fired anomalies (issue 30, item 5): status, note, assignee and a linked event. */
+/** Triage of fired anomalies: status, note, assignee and a linked event. */
 export class AnomalyTriageService {
   constructor(private readonly deps: TriageDeps) {}
 
