@@ -9,7 +9,7 @@ import {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from './detection.rule.js';
+} from './rule/rule.series.js';
 import { METRICS, TOTAL_CHANNEL, type Metric } from '../anomalies.schemas.js';
 import type { EffectiveSettings } from './detection.schemas.js';
 import { explainAcrossSeries, RATIO_PARTS } from './detection.explained.js';
@@ -36,7 +36,7 @@ import {
 import { openSink } from './detection.write.js';
 
 /**
- * The evaluation's I/O around the rule (detection.rule.ts): points are read in bulk (kpis_daily
+ * The evaluation's I/O around the rule (rule/rule.series.ts): points are read in bulk (kpis_daily
  * plus the project total, ratios recomputed from the summed parts), what earlier days left behind
  * (excluded days, level-shift anchors, runs of fired days) is read back from the few stored rows
  * that carry it, each series runs through the rule in memory, and the rows are written back

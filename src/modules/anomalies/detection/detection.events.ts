@@ -1,5 +1,5 @@
 import { dayNumber } from './detection.days.js';
-import type { CoveringEvent } from './detection.rule.js';
+import type { CoveringEvent } from './rule/rule.series.js';
 import type { ExpectedEvent } from './detection.repo.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { EvaluatedPoint } from './detection.rule.js';
+import type { EvaluatedPoint } from './rule/rule.series.js';
 import { TOTAL_CHANNEL, type Metric } from '../anomalies.schemas.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CopyIn, SqlExecutor } from '../../../platform/db/database.js';
 import { METRICS, TOTAL_CHANNEL, type Metric } from '../anomalies.schemas.js';
-import type { CoveringEvent } from './detection.rule.js';
+import type { CoveringEvent } from './rule/rule.series.js';
 
 /**
  * The SQL of an evaluation: the points it reads, the range it replaces, the rows it writes, the

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../../../platform/db/database.js';
 import { addDays } from '../../money/calendar.js';
 import { CONFIRMED_DAYS, EXPECTED_DAYS, NOT_CONFIRMED, NOT_FALSE_POSITIVE } from '../triage/triage.repo.js';
-import type { Precedent, Precedents } from './detection.rule.js';
+import type { Precedent, Precedents } from './rule/rule.series.js';
 
 /**
  * The statements behind a series' carried state (detection.state.ts): what the stored days before
@@ -99,7 +99,7 @@ export async function readQuietRows(
 }
 
 /**
- * What the precedent check (detection.rule.ts) needs of the days before an evaluated range, read
+ * What the precedent check (rule/rule.series.ts) needs of the days before an evaluated range, read
  * from the stored rows: per series and side, the deviations |value − expected| of the precedent
  * window that no later day before the range equals or beats (the rule's deque as the sequential
  * pass would have left it, so a one-day evaluation gives the rows a whole re-evaluation gives),

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../../../platform/db/database.js';
 import { addDays } from '../../money/calendar.js';
 import { dayNumber } from './detection.days.js';
-import { type Precedent, type Precedents, pushQuiet, type SeriesState } from './detection.rule.js';
+import { type Precedent, type Precedents, pushQuiet, type SeriesState } from './rule/rule.series.js';
 import {
   dropSavedState,
   excludedDays,
@@ -18,7 +18,7 @@ import {
 
 /**
  * What the stored days before an evaluated range left behind, per series, read back for the rule
- * (detection.rule.ts SeriesState): excluded days, the level-shift anchor and the run of fired
+ * (rule/rule.series.ts SeriesState): excluded days, the level-shift anchor and the run of fired
  * days from the few rows that carry them, the quiet days a sustained move adds up with, days
  * people confirmed, and the precedent deques. The last two of a series' state (the deques and the
  * quiet days) are what the evaluation of the day before saved, where it saved them
@@ -37,7 +37,7 @@ export const SAVED_DAYS = 7;
 export interface SavedDeques {
   d: number;
   precedents: Precedents;
-  /** The z of the quiet days ending on d, oldest first (detection.rule.ts pushQuiet); empty: d was not quiet. */
+  /** The z of the quiet days ending on d, oldest first (rule/rule.series.ts pushQuiet); empty: d was not quiet. */
   quiet: number[];
 }
 

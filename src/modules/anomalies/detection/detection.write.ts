@@ -1,7 +1,7 @@
 import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../../platform/db/binary-values.js';
 import type { CopyIn, SqlExecutor } from '../../../platform/db/database.js';
 import { anomalyRowType, copyRows, insertRowArray, ROW_FIELD_COUNT } from './detection.repo.js';
-import type { EvaluatedPoint } from './detection.rule.js';
+import type { EvaluatedPoint } from './rule/rule.series.js';
 import { METRICS, type Metric } from '../anomalies.schemas.js';
 import type { EffectiveSettings } from './detection.schemas.js';
 

@@ -24,7 +24,7 @@ export {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from './detection.rule.js';
+} from './rule/rule.series.js';
 // The statements the evaluation issues, named so that tests can explain or spot the very text it runs.
 export { DELETE_RANGE_SQL, STORED_FROM_SQL } from './detection.repo.js';
 export { CARRIED_STATE_SQL, EXCLUDED_DAYS_SQL, QUIET_DAYS_SQL } from './detection.state.repo.js';

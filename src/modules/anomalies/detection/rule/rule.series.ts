@@ -1,10 +1,10 @@
-import { scoreOf, severityOf, type Severity } from './detection.stats.js';
-import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './detection.baseline.js';
-import { FitScratch, sharedScratch } from './detection.fit.js';
+import { scoreOf, severityOf, type Severity } from './rule.stats.js';
+import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './rule.baseline.js';
+import { FitScratch, sharedScratch } from './rule.fit.js';
 
-import type { RuleParams, SeriesPoint } from './detection.params.js';
+import type { RuleParams, SeriesPoint } from './rule.params.js';
 
-export { fitBaseline, frameOf, weeklyProfile } from './detection.baseline.js';
+export { fitBaseline, frameOf, weeklyProfile } from './rule.baseline.js';
 export {
   TERM_GAIN,
   TREND_MIN_POINTS,
@@ -12,7 +12,7 @@ export {
   type RuleParams,
   type SeriesPoint,
   type Watch,
-} from './detection.params.js';
+} from './rule.params.js';
 
 /**
  * The detection rule for one series (project, metric, channel), as a sequential pass over its days:
@@ -170,7 +170,7 @@ export function evaluateSeries(
   p: RuleParams,
   state: SeriesState,
   options: {
-    /** Every day through detection.baseline.ts, the oracle the buffered path is tested against. */
+    /** Every day through rule.baseline.ts, the oracle the buffered path is tested against. */
     reference?: boolean;
     /** Called after each evaluated day with the precedent deques as they stand (not a copy). */
     afterDay?: (d: number, precedents: Precedents) => void;

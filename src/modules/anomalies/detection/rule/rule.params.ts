@@ -1,9 +1,9 @@
-import type { Direction } from '../anomalies.schemas.js';
-import type { Baseline, Seasonality } from './detection.schemas.js';
+import type { Direction } from '../../anomalies.schemas.js';
+import type { Baseline, Seasonality } from '../detection.schemas.js';
 
 /**
- * What the rule (detection.rule.ts) and both ways of fitting a baseline (detection.baseline.ts on
- * plain arrays, detection.fit.ts on reused buffers) share: the rule's parameters, a day of a
+ * What the rule (rule.series.ts) and both ways of fitting a baseline (rule.baseline.ts on
+ * plain arrays, rule.fit.ts on reused buffers) share: the rule's parameters, a day of a
  * series, a fit and the constants of the terms a fit may keep.
  */
 

@@ -1,4 +1,4 @@
-import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './detection.stats.js';
+import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './rule.stats.js';
 import {
   type Fit,
   mod7,
@@ -7,11 +7,11 @@ import {
   TERM_GAIN,
   TREND_MIN_POINTS,
   WEEKLY_MIN_PER_DAY,
-} from './detection.params.js';
+} from './rule.params.js';
 
 /**
  * The baseline of one day as docs/api.md ("The detection rule") spells it out, on plain arrays:
- * the frame, the weekly profile and the fit. The rule runs detection.fit.ts instead, which gives
+ * the frame, the weekly profile and the fit. The rule runs rule.fit.ts instead, which gives
  * the same numbers on reused buffers; these stay the reference it is tested against and the path
  * for a series that one cannot take (a non-finite value, days out of order).
  */

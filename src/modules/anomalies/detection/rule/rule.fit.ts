@@ -6,26 +6,19 @@ import {
   robustScaleSorted,
   sortsBefore,
   stddevOf,
-} from './detection.select.js';
-import {
-  type Fit,
-  mod7,
-  type RuleParams,
-  TERM_GAIN,
-  TREND_MIN_POINTS,
-  WEEKLY_MIN_PER_DAY,
-} from './detection.params.js';
-import { WEEKLY_H_CRITICAL } from './detection.stats.js';
+} from './rule.select.js';
+import { type Fit, mod7, type RuleParams, TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './rule.params.js';
+import { WEEKLY_H_CRITICAL } from './rule.stats.js';
 
 /**
- * The per-day work of the rule (detection.rule.ts: the frame, the weekly profile, the baseline fit)
+ * The per-day work of the rule (rule.series.ts: the frame, the weekly profile, the baseline fit)
  * on buffers allocated once and reused by every day of every series, giving the same numbers as
  * weeklyProfile and fitBaseline bit for bit (the rule keeps those for series this cannot take).
  *
  * - The weekly window slides by a day at a time, so it is kept sorted (a point in, the old ones
  *   out, binary search and a shift of ~56 values): the Kruskal–Wallis ranks and every median of
  *   the weekly test then come from one linear scan instead of a sort per day.
- * - The frame's medians are selections in a scratch buffer (detection.select.ts): the frame's
+ * - The frame's medians are selections in a scratch buffer (rule.select.ts): the frame's
  *   values move with the weekly offsets and the trend, so no sorted order carries over there.
  */
 
