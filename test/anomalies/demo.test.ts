@@ -11,7 +11,10 @@ import { awaitRun } from '../support/flows.js';
 // previous rule fired there are the incidents' own echoes (ratios and the total), which the new
 // default reports as explained by the incident (docs/api.md, "Defaults and why").
 
-/** The first rule (mean, no seasonality, 28 days, threshold 3), through the same evaluator (docs/api.md, "Reproducing other rules"). */
+/**
+ * The first rule (mean, no seasonality, 28 days, threshold 3), through the same evaluator (docs/api.md,
+ * "Reproducing other rules").
+ */
 const PREVIOUS_RULE = {
   baseline: 'mean',
   seasonality: 'none',
