@@ -23,10 +23,8 @@ import type { Database } from '../src/platform/db/database.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
-import { evaluate, lookbackDays } from '../src/modules/anomalies/anomalies.repo.js';
-import type { EvaluationPhases } from '../src/modules/anomalies/anomalies.evaluate.js';
-import { METRICS, TOTAL_CHANNEL } from '../src/modules/anomalies/anomalies.schemas.js';
-import { effective } from '../src/modules/anomalies/anomalies.service.js';
+import { evaluate, lookbackDays, METRICS, TOTAL_CHANNEL, effective } from '../src/modules/anomalies/index.js';
+import type { EvaluationPhases } from '../src/modules/anomalies/index.js';
 import { addDays } from '../src/modules/money/calendar.js';
 import { readBenchmarkSection, writeBenchmarkSection } from './support/benchmarks-file.js';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServiceApp } from '../../src/app/service-app.js';
-import { readPoints } from '../../src/modules/anomalies/anomalies.evaluate.js';
+import { readPoints } from '../../src/modules/anomalies/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { PGLITE_TEMPLATE } from '../../src/platform/db/open.js';

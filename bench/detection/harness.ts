@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createServiceApp } from '../../src/app/service-app.js';
 import { addDays } from '../../src/modules/money/calendar.js';
-import { AnomalySettingsInput, METRICS } from '../../src/modules/anomalies/anomalies.schemas.js';
+import { METRICS, AnomalySettingsInput } from '../../src/modules/anomalies/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import type { Database } from '../../src/platform/db/database.js';

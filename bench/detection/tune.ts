@@ -11,22 +11,23 @@
 import '../../src/platform/zod-runtime.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dayNumber, ruleOf } from '../../src/modules/anomalies/anomalies.evaluate.js';
-import { coveredDays, type ExpectedEvent } from '../../src/modules/anomalies/anomalies.events.js';
-import { explainAcrossSeries, type ProjectSeries } from '../../src/modules/anomalies/anomalies.explained.js';
 import {
+  dayNumber,
+  ruleOf,
+  coveredDays,
+  type ExpectedEvent,
+  explainAcrossSeries,
+  type ProjectSeries,
   type CoveringEvent,
   evaluateSeries,
   type EvaluatedPoint,
   type RuleParams,
-} from '../../src/modules/anomalies/anomalies.rule.js';
-import {
+  type Metric,
   type AnomalySettingsInput,
   DEFAULT_MIN_ABS_CHANGE,
-  type Metric,
   VOLUME_OF,
-} from '../../src/modules/anomalies/anomalies.schemas.js';
-import { effective } from '../../src/modules/anomalies/anomalies.service.js';
+  effective,
+} from '../../src/modules/anomalies/index.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
 import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';

@@ -6,12 +6,15 @@ import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { awaitRun } from '../support/flows.js';
 
-// Issue 29 target: on the demo project the four seeded incidents still fire (the rule before issue
-// 29 misses the video revenue drop) and the anomalies of the last 30 days drop: most of what the
+// On the demo project the four seeded incidents still fire (the first rule misses the video
+// revenue drop) and the anomalies of the last 30 days drop: most of what the
 // previous rule fired there are the incidents' own echoes (ratios and the total), which the new
 // default reports as explained by the incident (docs/api.md, "Defaults and why").
 
-/** The rule before issue 29, through the same evaluator (docs/api.md, "Reproducing other rules"). */
+/**
+ * The first rule (mean, no seasonality, 28 days, threshold 3), through the same evaluator (docs/api.md,
+ * "Reproducing other rules").
+ */
 const PREVIOUS_RULE = {
   baseline: 'mean',
   seasonality: 'none',

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETE_RANGE_SQL, STORED_FROM_SQL } from '../../src/modules/anomalies/anomalies.evaluate.js';
-import { effective } from '../../src/modules/anomalies/anomalies.service.js';
+import { DELETE_RANGE_SQL, STORED_FROM_SQL, effective } from '../../src/modules/anomalies/index.js';
 import { evaluateRecorded } from '../support/evaluations.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis } from '../support/kpis.js';

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
-import { effective } from '../../src/modules/anomalies/anomalies.service.js';
 import {
+  lookbackDays,
+  effective,
   CARRIED_STATE_SQL,
   EXCLUDED_DAYS_SQL,
   QUIET_DAYS_SQL,
   readState,
-} from '../../src/modules/anomalies/anomalies.state.js';
+} from '../../src/modules/anomalies/index.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/stores.js';
 
 /**
  * The plans a one-day evaluation depends on. Its read of what earlier days left behind
- * (anomalies.state.ts readState) must find the few rows that carry state through indexes, not read
+ * (detection.state.ts readState) must find the few rows that carry state through indexes, not read
  * every stored day of the history: a condition added to the state query once took it off its
  * partial index (anomalies_daily_state, migration 0031) and doubled the one-day pass's read phase,
  * which only a benchmark noticed. The statements explained are the ones readState issued, captured

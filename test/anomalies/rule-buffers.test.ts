@@ -6,10 +6,10 @@ import {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from '../../src/modules/anomalies/anomalies.rule.js';
+} from '../../src/modules/anomalies/index.js';
 
-// The rule runs each day's frame, weekly test and fit on reused buffers (anomalies.fit.ts,
-// anomalies.select.ts) for speed; anomalies.baseline.ts keeps the same steps on plain arrays as
+// The rule runs each day's frame, weekly test and fit on reused buffers (detection/rule/rule.fit.ts,
+// detection/rule/rule.select.ts) for speed; detection/rule/rule.baseline.ts keeps the same steps on plain arrays as
 // docs/api.md spells them out. Both must give the same rows, bit for bit (Object.is on every
 // number: a -0 where the reference has 0 is a difference), on series built to reach the corners:
 // ties, runs of zeros of both signs, gaps, weekly patterns, trends, level shifts and spikes, and

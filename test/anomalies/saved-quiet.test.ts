@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { effective } from '../../src/modules/anomalies/anomalies.service.js';
-import { QUIET_DAYS_SQL } from '../../src/modules/anomalies/anomalies.state.js';
+import { effective, QUIET_DAYS_SQL } from '../../src/modules/anomalies/index.js';
 import { evaluateRecorded } from '../support/evaluations.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis } from '../support/kpis.js';

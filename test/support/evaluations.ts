@@ -1,5 +1,5 @@
-import { evaluate, lookbackDays } from '../../src/modules/anomalies/anomalies.evaluate.js';
-import type { EffectiveSettings } from '../../src/modules/anomalies/anomalies.schemas.js';
+import { evaluate, lookbackDays } from '../../src/modules/anomalies/index.js';
+import type { EffectiveSettings } from '../../src/modules/anomalies/index.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
 import type { RunningService } from './service.js';

@@ -1,4 +1,4 @@
-import { TOTAL_CHANNEL } from '../anomalies/anomalies.schemas.js';
+import { TOTAL_CHANNEL } from '../anomalies/index.js';
 import { KPI_LINES } from '../insights/insights.narrative.js';
 import type { AlertItem, AnomalyItem, DailyInsightItem, DataQualityItem, RunFailedItem } from './alerts.items.js';
 import type { AlertSource } from './alerts.schemas.js';

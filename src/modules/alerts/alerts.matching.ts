@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { TOTAL_CHANNEL } from '../anomalies/anomalies.schemas.js';
+import { TOTAL_CHANNEL } from '../anomalies/index.js';
 import type { AlertItem, AnomalyItem } from './alerts.items.js';
 import type { QuietHours, RuleFilters } from './alerts.schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
-import { Direction, Metric } from '../anomalies/anomalies.schemas.js';
+import { Direction, Metric } from '../anomalies/index.js';
 import { CalendarDate } from '../money/calendar.js';
 import { ProjectId } from '../projects/projects.schemas.js';
 

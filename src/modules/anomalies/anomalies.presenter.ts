@@ -1,11 +1,11 @@
-import type * as episodes from './anomalies.episodes.js';
+import type { EpisodeWithPeak } from './anomalies.repo.js';
 import type { AnomalyOutput, AnomalyTriage } from './anomalies.schemas.js';
-import type { TriageRow } from './anomalies.triage.repo.js';
-import { TRANSITIONS } from './anomalies.triage.rules.js';
+import type { TriageRow } from './triage/triage.repo.js';
+import { TRANSITIONS } from './triage/triage.rules.js';
 
 /** An anomaly (its peak day's figures) with the context events active on that day. */
 export function presentAnomaly(
-  row: episodes.EpisodeWithPeak,
+  row: EpisodeWithPeak,
   events: { id: string; event_type: string; title: string; event_date: string; active_until: string }[],
 ): AnomalyOutput {
   return {

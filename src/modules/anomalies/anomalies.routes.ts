@@ -4,14 +4,16 @@ import {
   AnomalyDetailOutput,
   AnomalyIdParams,
   AnomalyListOutput,
+  GetMetricSeriesToolInput,
+  MetricSeriesOutput,
+} from './anomalies.schemas.js';
+import {
   AnomalySettingsInput,
   AnomalySettingsOutput,
   EvaluateOutput,
   EvaluateQuery,
-  GetMetricSeriesToolInput,
-  MetricSeriesOutput,
   SettingsQuery,
-} from './anomalies.schemas.js';
+} from './detection/detection.schemas.js';
 import type { AnomaliesService } from './anomalies.service.js';
 
 export function anomalyRoutes(anomalies: AnomaliesService) {

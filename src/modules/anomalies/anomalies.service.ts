@@ -1,30 +1,17 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { addDays, CalendarDate, daysBetween, todayIn } from '../money/calendar.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';
-import * as episodes from './anomalies.episodes.js';
-import { findFocus, windowIncluding } from './anomalies.focus.js';
 import { presentAnomaly, presentTriage } from './anomalies.presenter.js';
-import * as triageRepo from './anomalies.triage.repo.js';
-import { computeSeries, dateOf } from './anomalies.evaluate.js';
-import {
-  DEFAULT_MIN_ABS_CHANGE,
-  DEFAULT_MIN_VOLUME,
-  DEFAULT_SETTINGS,
-  METRICS,
-  VOLUME_OF,
-  anomaliesResourceUri,
-  type AnomalyOutput,
-  type AnomalySettingsInput,
-  type EffectiveSettings,
-  type GetMetricSeriesToolInput,
-  type Metric,
-} from './anomalies.schemas.js';
+import { anomaliesResourceUri, type AnomalyOutput, type GetMetricSeriesToolInput } from './anomalies.schemas.js';
+import * as detection from './detection/index.js';
+import type { AnomalySettingsInput, EffectiveSettings } from './detection/index.js';
+import * as triageRepo from './triage/triage.repo.js';
 
 export interface FiredQuery {
   project_id: string | undefined;
@@ -64,7 +51,7 @@ export class AnomaliesService {
 
   async effectiveSettings(db: SqlExecutor, projectId: string): Promise<EffectiveSettings> {
     const stored = await repo.readSettings(db, projectId);
-    return effective((stored?.settings ?? {}) as AnomalySettingsInput);
+    return detection.effective((stored?.settings ?? {}) as AnomalySettingsInput);
   }
 
   async getSettings(ctx: RequestContext, projectId: string) {
@@ -74,7 +61,7 @@ export class AnomaliesService {
     return {
       project_id: project.id,
       settings,
-      effective: effective(settings),
+      effective: detection.effective(settings),
       updated_at: stored ? new Date(stored.updated_at).toISOString() : null,
     };
   }
@@ -82,13 +69,13 @@ export class AnomaliesService {
   /** PUT replaces the settings whole; cross-field rules give one errors[] entry per violation. */
   async putSettings(ctx: RequestContext, projectId: string, input: AnomalySettingsInput) {
     const { project } = await this.projects.resolve(ctx, projectId, 'admin');
-    const violations = crossFieldViolations(input);
+    const violations = detection.crossFieldViolations(input);
     if (violations.length) throw new ValidationError(violations);
     const updatedAt = await repo.writeSettings(this.db, project.id, input, ctx.actor.subject, ctx.clock.now());
     return {
       project_id: project.id,
       settings: input,
-      effective: effective(input),
+      effective: detection.effective(input),
       updated_at: new Date(updatedAt).toISOString(),
     };
   }
@@ -104,7 +91,7 @@ export class AnomaliesService {
     to: string,
   ): Promise<{ rows: number; fired: number }> {
     const settings = await this.effectiveSettings(tx, projectId);
-    return repo.evaluate(tx, projectId, from, to, addDays(from, -repo.lookbackDays(settings)), settings);
+    return detection.evaluate(tx, projectId, from, to, addDays(from, -detection.lookbackDays(settings)), settings);
   }
 
   /** Operator action: re-evaluate a range (default everything) after changing the settings. */
@@ -134,7 +121,7 @@ export class AnomaliesService {
       q.anomaly_id ? focusRow?.first_date : q.date,
     );
     const limit = q.limit ?? 100;
-    const rows = await episodes.listEpisodes(this.db, {
+    const rows = await repo.listEpisodes(this.db, {
       projectId: resolved.project.id,
       since,
       until: to ?? undefined,
@@ -145,7 +132,7 @@ export class AnomaliesService {
       after: decodeCursor(q.cursor, FiredCursor),
       limit: limit + 1,
     });
-    const page = pageOf(rows, limit, episodes.episodeKeyOf);
+    const page = pageOf(rows, limit, repo.episodeKeyOf);
     const [focus] = focusRow ? await this.withEvents(resolved.project.id, [focusRow]) : [];
     return {
       resolved,
@@ -172,13 +159,13 @@ export class AnomaliesService {
       throw new ValidationError([{ path: 'from', message: 'the range may span at most 366 days' }]);
     const settings = await this.effectiveSettings(this.db, projectId);
     const rule = settings.metrics.find((m) => m.metric === q.metric)!;
-    const historyFrom = addDays(from, -repo.lookbackDays(settings));
-    const [series] = await computeSeries(this.db, [projectId], from, to, historyFrom, settings, {
+    const historyFrom = addDays(from, -detection.lookbackDays(settings));
+    const [series] = await detection.computeSeries(this.db, [projectId], from, to, historyFrom, settings, {
       channel: q.channel,
       metric: q.metric,
     });
     const points = (series?.rows ?? []).map((r) => ({
-      date: dateOf(r.d),
+      date: detection.dateOf(r.d),
       value: r.value,
       baseline_mean: r.expected,
       baseline_stddev: r.scale,
@@ -224,25 +211,25 @@ export class AnomaliesService {
       limit: number;
     },
   ): Promise<AnomalyOutput[]> {
-    return this.withEvents(projectId, await episodes.listEpisodes(this.db, { projectId, ...q }));
+    return this.withEvents(projectId, await repo.listEpisodes(this.db, { projectId, ...q }));
   }
 
   /**
    * System read: the other series an anomaly explains (a total or a ratio that moved with it on its
-   * days, anomalies.explained.ts), each once, for messages that name them (alerts).
+   * days, detection.explained.ts), each once, for messages that name them (alerts).
    */
   async movedWithIt(
     projectId: string,
     a: Pick<AnomalyOutput, 'channel' | 'metric' | 'first_date' | 'last_date'>,
   ): Promise<{ metric: string; channel: string }[]> {
-    const rows = await episodes.explainedBy(this.db, { project_id: projectId, ...a });
+    const rows = await repo.explainedBy(this.db, { project_id: projectId, ...a });
     const seen = new Map(rows.map((r) => [`${r.metric}|${r.channel}`, { metric: r.metric, channel: r.channel }]));
     return [...seen.values()];
   }
 
   /** System read: how many anomalies have a fired day in [since, until]. */
   async countFor(projectId: string, since: string, until: string): Promise<number> {
-    return episodes.countEpisodes(this.db, projectId, since, until);
+    return repo.countEpisodes(this.db, projectId, since, until);
   }
 
   /**
@@ -251,7 +238,7 @@ export class AnomaliesService {
    * caller may not read: the same NotFoundError (an id does not reveal another tenant's anomaly).
    */
   async getById(ctx: RequestContext, id: string) {
-    const row = await episodes.findEpisode(this.db, id);
+    const row = await repo.findEpisode(this.db, id);
     if (!row) throw anomalyNotFound(id);
     let resolved: ResolvedProject;
     try {
@@ -260,7 +247,7 @@ export class AnomaliesService {
       throw anomalyNotFound(id);
     }
     const [anomaly] = await this.withEvents(row.project_id, [row]);
-    const days = (await episodes.episodeDays(this.db, row)).map(
+    const days = (await repo.episodeDays(this.db, row)).map(
       ({
         explained_by_channel: channel,
         explained_by_metric: metric,
@@ -275,7 +262,7 @@ export class AnomaliesService {
         explained_by_event: event ? { id: event, title: title ?? event, event_type: eventType ?? '' } : null,
       }),
     );
-    const movedWithIt = await episodes.explainedBy(this.db, row);
+    const movedWithIt = await repo.explainedBy(this.db, row);
     return { resolved, anomaly: anomaly!, days, movedWithIt, triage: await this.triageOf(ctx, id) };
   }
 
@@ -292,11 +279,11 @@ export class AnomaliesService {
 
   /** System read (no caller to authorize): one anomaly by id, or undefined. */
   async findById(id: string): Promise<AnomalyOutput | undefined> {
-    const row = await episodes.findEpisode(this.db, id);
+    const row = await repo.findEpisode(this.db, id);
     return row ? (await this.withEvents(row.project_id, [row]))[0] : undefined;
   }
 
-  private async withEvents(projectId: string, rows: episodes.EpisodeWithPeak[]): Promise<AnomalyOutput[]> {
+  private async withEvents(projectId: string, rows: repo.EpisodeWithPeak[]): Promise<AnomalyOutput[]> {
     const byDate = new Map<string, Awaited<ReturnType<ContextEventsService['activeOn']>>>();
     for (const date of new Set(rows.map((r) => r.peak_date)))
       byDate.set(date, await this.events.activeOn(projectId, date));
@@ -304,89 +291,67 @@ export class AnomaliesService {
   }
 }
 
-function anomalyNotFound(id: string) {
-  return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
-    hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
+/**
+ * The one not-found error of an anomaly, whether it does not exist or sits in a project the caller
+ * may not read (an id does not reveal another tenant's anomaly). `inProject`: the caller asked
+ * within a project (the explanation), and the message says so.
+ */
+export function anomalyNotFound(id: string, inProject = false): NotFoundError {
+  return inProject
+    ? new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist in this project.`, {
+        hint: 'List fired anomalies with get_anomalies (or GET /api/anomalies) and pass one of their ids.',
+      })
+    : new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist.`, {
+        hint: 'List anomalies with get_anomalies (REST: GET /api/anomalies) and use an id from there.',
+      });
+}
+
+/** What a link names: an anomaly by id, or a day (of a series when metric and channel are given). */
+interface FocusQuery {
+  anomaly_id?: string | undefined;
+  date?: string | undefined;
+  metric?: string | undefined;
+  channel?: string | undefined;
+  direction?: string | undefined;
+}
+
+interface ListWindow {
+  since: string;
+  to: string | null;
+}
+
+/**
+ * The anomaly a link names, or null when the link names none (or nothing of the series fired that
+ * day); undefined when the id is not an anomaly of this project (the caller answers not found).
+ */
+async function findFocus(
+  db: SqlExecutor,
+  projectId: string,
+  q: FocusQuery,
+): Promise<repo.EpisodeWithPeak | null | undefined> {
+  if (q.anomaly_id) {
+    const row = await repo.findEpisode(db, q.anomaly_id);
+    return row && row.project_id === projectId ? row : undefined;
+  }
+  if (!q.date) return null;
+  const onDay = await repo.listEpisodes(db, {
+    projectId,
+    since: q.date,
+    until: q.date,
+    metric: q.metric,
+    channel: q.channel,
+    direction: q.direction,
+    limit: 20,
   });
+  // A link written for a peak day names that anomaly even where another of the series spans the day.
+  return onDay.find((e) => e.peak_date === q.date) ?? onDay[0] ?? null;
 }
 
-export function effective(input: AnomalySettingsInput): EffectiveSettings {
-  const base = { ...DEFAULT_SETTINGS, ...stripUndefined(input) };
-  if (base.seasonality === 'day_of_week' && input.min_training_days === undefined)
-    base.min_training_days = Math.min(base.min_training_days, base.seasonal_weeks);
+/** The window widened to include `day`: a link opens what it names whatever its age. */
+function windowIncluding(window: ListWindow, day: string | undefined): ListWindow {
+  if (!day) return window;
   return {
-    window_days: base.window_days,
-    seasonality: base.seasonality,
-    seasonal_weeks: base.seasonal_weeks,
-    baseline: base.baseline,
-    exclude_anomalies: base.exclude_anomalies,
-    level_shifts: base.level_shifts,
-    level_shift_days: base.level_shift_days,
-    precedent_days: base.precedent_days,
-    precedent_margin: base.precedent_margin,
-    // Given alone, precedent_margin is both sides' (as before precedent_margin_drop existed).
-    precedent_margin_drop:
-      input.precedent_margin_drop ?? input.precedent_margin ?? DEFAULT_SETTINGS.precedent_margin_drop,
-    sustained_days: base.sustained_days,
-    explain_related: base.explain_related,
-    // One spelling per type, each once (the schema normalized them; a stored list may repeat one).
-    expected_event_types: [...new Set(base.expected_event_types)],
-    threshold: base.threshold,
-    min_training_days: base.min_training_days,
-    min_relative_change: base.min_relative_change,
-    min_abs_change: input.min_abs_change ?? null,
-    direction: base.direction,
-    metrics: METRICS.map((metric: Metric) => {
-      const o = input.metrics?.[metric] ?? {};
-      return {
-        metric,
-        enabled: o.enabled ?? true,
-        threshold: o.threshold ?? base.threshold,
-        direction: o.direction ?? base.direction,
-        min_relative_change: o.min_relative_change ?? base.min_relative_change,
-        min_abs_change: o.min_abs_change ?? input.min_abs_change ?? DEFAULT_MIN_ABS_CHANGE[metric],
-        min_training_days: o.min_training_days ?? base.min_training_days,
-        ...volumeGuard(metric, o.min_volume),
-      };
-    }),
+    since: day < window.since ? day : window.since,
+    to: window.to !== null && window.to < day ? day : window.to,
   };
-}
-
-function volumeGuard(metric: Metric, setting: number | undefined) {
-  const volumeMetric = VOLUME_OF[metric] ?? null;
-  const min = setting ?? DEFAULT_MIN_VOLUME[metric] ?? 0;
-  return { volume_metric: volumeMetric, min_volume: volumeMetric && min > 0 ? min : null };
-}
-
-/** A training minimum the baseline can never reach would silence surveillance: refuse it. */
-function crossFieldViolations(input: AnomalySettingsInput): FieldViolation[] {
-  const s = effective(input);
-  const capacity = s.seasonality === 'day_of_week' ? s.seasonal_weeks : s.window_days;
-  const what =
-    s.seasonality === 'day_of_week' ? `seasonal_weeks (${s.seasonal_weeks})` : `window_days (${s.window_days})`;
-  const out: FieldViolation[] = [];
-  if (input.min_training_days !== undefined && input.min_training_days > capacity) {
-    out.push({
-      path: 'body.min_training_days',
-      message: `must be at most ${what}: the baseline never holds more points`,
-    });
-  }
-  for (const metric of METRICS) {
-    if (input.metrics?.[metric]?.min_volume !== undefined && !VOLUME_OF[metric])
-      out.push({
-        path: `body.metrics.${metric}.min_volume`,
-        message: 'only ratio metrics (roas, cpa, ctr, cvr) have a volume guard',
-      });
-    const m = input.metrics?.[metric]?.min_training_days;
-    if (m !== undefined && m > capacity)
-      out.push({
-        path: `body.metrics.${metric}.min_training_days`,
-        message: `must be at most ${what}: the baseline never holds more points`,
-      });
-  }
-  return out;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k !== 'metrics')) as Partial<T>;
 }

@@ -3,7 +3,7 @@ import type { Permission } from '../../platform/auth/permissions.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
-import { METRICS } from '../anomalies/anomalies.schemas.js';
+import { METRICS } from '../anomalies/index.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import {

@@ -1,5 +1,5 @@
-import type { EvaluatedPoint } from './anomalies.rule.js';
-import { TOTAL_CHANNEL, type Metric } from './anomalies.schemas.js';
+import type { EvaluatedPoint } from './rule/rule.series.js';
+import { TOTAL_CHANNEL, type Metric } from '../anomalies.schemas.js';
 
 /**
  * One incident, one anomaly: after every series of a project has been through the rule, a fired

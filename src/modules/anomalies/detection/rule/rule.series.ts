@@ -1,15 +1,18 @@
-import { scoreOf, severityOf, type Severity } from './anomalies.stats.js';
-import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './anomalies.baseline.js';
-import { FitScratch, sharedScratch } from './anomalies.fit.js';
+import { scoreOf, severityOf, type Severity } from './rule.stats.js';
+import { type fitBaseline, frameOf, indexOfDay, referenceDay } from './rule.baseline.js';
+import { FitScratch, sharedScratch } from './rule.fit.js';
 
+import type { RuleParams, SeriesPoint } from './rule.params.js';
+
+export { fitBaseline, frameOf, weeklyProfile } from './rule.baseline.js';
 export {
-  fitBaseline,
-  frameOf,
   TERM_GAIN,
   TREND_MIN_POINTS,
   WEEKLY_MIN_PER_DAY,
-  weeklyProfile,
-} from './anomalies.baseline.js';
+  type RuleParams,
+  type SeriesPoint,
+  type Watch,
+} from './rule.params.js';
 
 /**
  * The detection rule for one series (project, metric, channel), as a sequential pass over its days:
@@ -17,43 +20,6 @@ export {
  * later baselines (exclusion, level-shift re-anchoring), which a set-based window pass cannot do.
  * Pure: no I/O, no clock. docs/api.md ("The detection rule") describes exactly this code.
  */
-
-export type Baseline = 'robust' | 'mean';
-export type Seasonality = 'auto' | 'none' | 'day_of_week';
-export type Watch = 'spike' | 'drop' | 'both';
-
-export interface RuleParams {
-  baseline: Baseline;
-  seasonality: Seasonality;
-  window_days: number;
-  seasonal_weeks: number;
-  exclude_anomalies: boolean;
-  level_shifts: boolean;
-  level_shift_days: number;
-  threshold: number;
-  direction: Watch;
-  min_relative_change: number;
-  min_abs_change: number;
-  min_training_days: number;
-  /** Null: no volume guard (the metric is not a ratio, or the guard is off). */
-  min_volume: number | null;
-  /** Days of same-side deviations a new anomaly must beat (0: no precedent check). */
-  precedent_days: number;
-  /** The share by which a new spike's deviation must beat the precedent (0: any larger deviation). */
-  precedent_margin: number;
-  /** The same for a new drop. */
-  precedent_margin_drop: number;
-  /** Up to this many consecutive quiet days on one side combine their z (Σz/√k); 1: each day alone. */
-  sustained_days: number;
-}
-
-/** A day of the series: d is the day number (days since Monday 2000-01-03, so d mod 7 is the weekday). */
-export interface SeriesPoint {
-  d: number;
-  value: number;
-  /** The count behind a ratio (conversions, clicks, impressions); null for other metrics. */
-  volume: number | null;
-}
 
 /** What the days before the evaluated range left behind (read back from stored rows). */
 export interface SeriesState {
@@ -140,7 +106,7 @@ export interface EvaluatedPoint {
   runDays: number;
   /** The largest same-side deviation of the precedent window (null: none, or the check is off). */
   precedent: number | null;
-  /** Set by the project pass (anomalies.explained.ts): the fired series that explains this one. */
+  /** Set by the project pass (detection.explained.ts): the fired series that explains this one. */
   explainedBy?: { channel: string; metric: string };
   /** The context event that explains a day that would have fired (status explained). */
   explainedByEvent?: CoveringEvent;
@@ -204,7 +170,7 @@ export function evaluateSeries(
   p: RuleParams,
   state: SeriesState,
   options: {
-    /** Every day through anomalies.baseline.ts, the oracle the buffered path is tested against. */
+    /** Every day through rule.baseline.ts, the oracle the buffered path is tested against. */
     reference?: boolean;
     /** Called after each evaluated day with the precedent deques as they stand (not a copy). */
     afterDay?: (d: number, precedents: Precedents) => void;

@@ -1,19 +1,24 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { addDays } from '../money/calendar.js';
-import { dayNumber } from './anomalies.days.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { addDays } from '../../money/calendar.js';
+import { dayNumber } from './detection.days.js';
+import { type Precedent, type Precedents, pushQuiet, type SeriesState } from './rule/rule.series.js';
 import {
+  dropSavedState,
+  excludedDays,
+  insertSavedState,
+  type PrecedentRow,
+  readCarriedState,
   readConfirmedDays,
   readPrecedents,
+  readQuietRows,
   readSavedState,
   type SavedState,
-  toPrecedent,
-} from './anomalies.precedents.js';
-import { type Precedents, pushQuiet, type SeriesState } from './anomalies.rule.js';
-import { EXPECTED_DAYS, NOT_FALSE_POSITIVE } from './anomalies.triage.repo.js';
+  type SavedStateRow,
+} from './detection.state.repo.js';
 
 /**
  * What the stored days before an evaluated range left behind, per series, read back for the rule
- * (anomalies.rule.ts SeriesState): excluded days, the level-shift anchor and the run of fired
+ * (rule/rule.series.ts SeriesState): excluded days, the level-shift anchor and the run of fired
  * days from the few rows that carry them, the quiet days a sustained move adds up with, days
  * people confirmed, and the precedent deques. The last two of a series' state (the deques and the
  * quiet days) are what the evaluation of the day before saved, where it saved them
@@ -32,7 +37,7 @@ export const SAVED_DAYS = 7;
 export interface SavedDeques {
   d: number;
   precedents: Precedents;
-  /** The z of the quiet days ending on d, oldest first (anomalies.rule.ts pushQuiet); empty: d was not quiet. */
+  /** The z of the quiet days ending on d, oldest first (rule/rule.series.ts pushQuiet); empty: d was not quiet. */
   quiet: number[];
 }
 
@@ -46,58 +51,6 @@ export interface SeriesKey {
   finite: boolean;
   /** The deques after each of the range's last SAVED_DAYS days but its last, where it has a point. */
   days: SavedDeques[];
-}
-
-/*
- * Two statements readState issues, named so that test/anomalies/query-plans.test.ts explains the
- * very text the evaluator runs: each must stay on an index of anomalies_daily (a one-day
- * evaluation reads a few stored rows per series, not the history).
- */
-
-/** excludedDays: $1 project ids, $2 first day of the history, $3 first evaluated day. */
-export const EXCLUDED_DAYS_SQL = `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d FROM anomalies_daily a
-     WHERE a.project_id = ANY($1::text[]) AND a.date >= $2::date AND a.date < $3::date AND a.excluded
-       AND ${NOT_FALSE_POSITIVE}
-     UNION
-     ${EXPECTED_DAYS}`;
-
-/**
- * The rows that carry a level-shift anchor or a run of fired days (same parameters): its condition
- * implies the predicate of the partial index anomalies_daily_state (migration 0031), which keeps it
- * off the rest of the history.
- */
-export const CARRIED_STATE_SQL = `SELECT project_id, channel, metric, (date - DATE '2000-01-03') AS d, (anchor_date - DATE '2000-01-03') AS anchor,
-       run_days, direction
-     FROM anomalies_daily
-     WHERE project_id = ANY($1::text[]) AND date >= $2::date AND date < $3::date
-       AND (anchor_date IS NOT NULL OR run_days > 0)
-     ORDER BY date`;
-
-/**
- * The quiet days just before the range, of the series the pass evaluates ($1–$3: project, channel
- * and metric of each; $4 first day of the history, $5 first evaluated day, $6 the first quiet day
- * wanted): per series through the primary key, a few entries each, instead of a date condition
- * the key could only check on every stored day of the projects.
- */
-export const QUIET_DAYS_SQL = `SELECT a.project_id, a.channel, a.metric, (a.date - DATE '2000-01-03') AS d, a.z
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(p, c, m)
-       JOIN anomalies_daily a ON a.project_id = s.p AND a.channel = s.c AND a.metric = s.m
-         AND a.date >= $4::date AND a.date >= $6::date AND a.date < $5::date
-       WHERE a.status = 'ok' AND a.z <> 0
-       ORDER BY a.date`;
-
-/**
- * The single seam for days left out of baselines before the evaluated range: days stored as
- * excluded (fired, low volume) unless triaged `false_positive`, and days triaged `expected`
- * (anomalies.triage.repo.ts says why each).
- */
-export async function excludedDays(
-  db: SqlExecutor,
-  projectIds: string[],
-  historyFrom: string,
-  from: string,
-): Promise<{ project_id: string; channel: string; metric: string; d: number }[]> {
-  return db.query(EXCLUDED_DAYS_SQL, [projectIds, historyFrom, from]);
 }
 
 /**
@@ -120,15 +73,7 @@ export async function readState(
   const saved = precedentDays > 0 ? await readSavedState(db, projectIds, addDays(from, -1), precedentDays) : new Map();
   for (const r of await excludedDays(db, projectIds, historyFrom, from))
     stateOf(key(r.project_id, r.channel, r.metric)).excluded.add(Number(r.d));
-  const carried = await db.query<{
-    project_id: string;
-    channel: string;
-    metric: string;
-    d: number;
-    anchor: number | null;
-    run_days: number;
-    direction: 'spike' | 'drop' | null;
-  }>(CARRIED_STATE_SQL, [projectIds, historyFrom, from]);
+  const carried = await readCarriedState(db, projectIds, historyFrom, from);
   const last = dayNumber(from) - 1;
   for (const r of carried) {
     const s = stateOf(key(r.project_id, r.channel, r.metric));
@@ -186,17 +131,7 @@ async function readQuietDays(
     } else unsaved.push(x);
   }
   if (!unsaved.length) return;
-  const rows = await db.query<{ project_id: string; channel: string; metric: string; d: number; z: number }>(
-    QUIET_DAYS_SQL,
-    [
-      unsaved.map((x) => x[0]),
-      unsaved.map((x) => x[1]),
-      unsaved.map((x) => x[2]),
-      historyFrom,
-      from,
-      addDays(from, -(sustainedDays - 1)),
-    ],
-  );
+  const rows = await readQuietRows(db, unsaved, historyFrom, from, addDays(from, -(sustainedDays - 1)));
   const read = new Set<SeriesState>();
   for (const r of rows) {
     const s = stateOf(key(r.project_id, r.channel, r.metric));
@@ -258,13 +193,9 @@ export async function writeSavedState(
   sustainedDays: number,
   series: readonly SeriesKey[],
 ): Promise<void> {
-  await tx.query(
-    `DELETE FROM anomaly_precedent_state
-     WHERE project_id = ANY($1::text[]) AND (as_of >= $2::date OR as_of <= $3::date - $4::int)`,
-    [projectIds, from, to, SAVED_DAYS],
-  );
+  await dropSavedState(tx, projectIds, from, to, SAVED_DAYS);
   if (days <= 0) return;
-  const rows: [string, string, string, number, string, string, string][] = [];
+  const rows: SavedStateRow[] = [];
   const toD = dayNumber(to);
   const array = (flat: number[]) => (flat.every(Number.isFinite) ? `{${flat.map(String).join(',')}}` : null);
   for (const s of series) {
@@ -290,27 +221,7 @@ export async function writeSavedState(
     }
   }
   if (!rows.length) return;
-  await tx.query(
-    `INSERT INTO anomaly_precedent_state (project_id, channel, metric, as_of, precedent_days, spike_deque, drop_deque,
-       sustained_days, quiet_z)
-     SELECT p, c, m, DATE '2000-01-03' + a, $5::int, s::float8[], d::float8[], $8::int, q::float8[]
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $6::text[], $7::text[], $9::text[]) AS t(p, c, m, a, s, d, q)
-     -- Saved meanwhile by an evaluation of the same project that committed first: replaced.
-     ON CONFLICT (project_id, channel, metric, as_of) DO UPDATE SET precedent_days = EXCLUDED.precedent_days,
-       spike_deque = EXCLUDED.spike_deque, drop_deque = EXCLUDED.drop_deque,
-       sustained_days = EXCLUDED.sustained_days, quiet_z = EXCLUDED.quiet_z`,
-    [
-      rows.map((r) => r[0]),
-      rows.map((r) => r[1]),
-      rows.map((r) => r[2]),
-      rows.map((r) => r[3]),
-      days,
-      rows.map((r) => r[4]),
-      rows.map((r) => r[5]),
-      sustainedDays,
-      rows.map((r) => r[6]),
-    ],
-  );
+  await insertSavedState(tx, rows, days, sustainedDays);
 }
 
 /**
@@ -321,3 +232,5 @@ export async function writeSavedState(
 export function quietEndingOn(quiet: SeriesState['quiet'], d: number): number[] {
   return quiet?.length && quiet[quiet.length - 1]!.d === d ? quiet.map((q) => q.z) : [];
 }
+
+const toPrecedent = (r: PrecedentRow): Precedent => ({ d: Number(r.d), size: Number(r.size) });

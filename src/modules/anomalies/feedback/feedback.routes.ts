@@ -1,6 +1,6 @@
-import { defineRoute } from '../../platform/http/route.js';
-import { FeedbackOutput, FeedbackQuery, SuggestOutput } from './anomalies.feedback.schemas.js';
-import type { AnomalyFeedbackService } from './anomalies.feedback.service.js';
+import { defineRoute } from '../../../platform/http/route.js';
+import { FeedbackOutput, FeedbackQuery, SuggestOutput } from './feedback.schemas.js';
+import type { AnomalyFeedbackService } from './feedback.service.js';
 
 export function anomalyFeedbackRoutes(feedback: AnomalyFeedbackService) {
   return [

@@ -1,6 +1,6 @@
-import { defineRoute } from '../../platform/http/route.js';
-import { TriageInput, TriageOutput, TriageParams } from './anomalies.triage.schemas.js';
-import type { AnomalyTriageService } from './anomalies.triage.service.js';
+import { defineRoute } from '../../../platform/http/route.js';
+import { TriageInput, TriageOutput, TriageParams } from './triage.schemas.js';
+import type { AnomalyTriageService } from './triage.service.js';
 
 export function anomalyTriageRoutes(triage: AnomalyTriageService) {
   return [

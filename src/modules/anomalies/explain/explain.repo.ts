@@ -1,30 +1,11 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { TOTAL_CHANNEL } from './anomalies.schemas.js';
-import type { Sums } from './anomalies.explain.math.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { TOTAL_CHANNEL } from '../anomalies.schemas.js';
+import type { Sums } from './explain.math.js';
 
 /**
  * SQL behind explain_anomaly. It reads other concepts' tables (kpis_daily, ad_performance_daily,
  * dq_checks with their runs, skills and business keys) and writes nothing.
  */
-
-export interface EpisodeRow {
-  id: string;
-  project_id: string;
-  metric: string;
-  channel: string;
-  first_date: string;
-  last_date: string;
-  peak_date: string | null;
-}
-
-/** One anomaly (an episode of fired days of one series) by id, without a grant check. */
-export async function findEpisode(db: SqlExecutor, id: string): Promise<EpisodeRow | undefined> {
-  const [row] = await db.query<EpisodeRow>(
-    'SELECT id, project_id, metric, channel, first_date, last_date, peak_date FROM anomaly_episodes WHERE id = $1',
-    [id],
-  );
-  return row;
-}
 
 export interface EvaluatedDay {
   date: string;

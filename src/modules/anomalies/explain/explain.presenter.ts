@@ -1,5 +1,5 @@
-import { TOTAL_CHANNEL } from './anomalies.schemas.js';
-import type { Explanation } from './anomalies.explain.service.js';
+import { TOTAL_CHANNEL } from '../anomalies.schemas.js';
+import type { Explanation } from './explain.service.js';
 
 /** Movers named in the summary; the rest are in data.decomposition.parts. */
 const SUMMARY_PARTS = 8;

@@ -1,6 +1,6 @@
-import { defineTool, type ToolAnnotations } from '../../mcp/tool.js';
-import { TriageAnomalyToolInput, TriageOutput } from './anomalies.triage.schemas.js';
-import type { AnomalyTriageService } from './anomalies.triage.service.js';
+import { defineTool, type ToolAnnotations } from '../../../mcp/tool.js';
+import { TriageAnomalyToolInput, TriageOutput } from './triage.schemas.js';
+import type { AnomalyTriageService } from './triage.service.js';
 
 /** Setting the same status twice changes nothing; a closing may resolve a PagerDuty incident. */
 const TRIAGE_WRITE: ToolAnnotations = {

@@ -1,7 +1,9 @@
-import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../platform/db/binary-values.js';
-import type { CopyIn, SqlExecutor } from '../../platform/db/database.js';
-import type { EvaluatedPoint } from './anomalies.rule.js';
-import { METRICS, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
+import { BinaryWriter, FieldWriter, RecordArrayWriter } from '../../../platform/db/binary-values.js';
+import type { CopyIn, SqlExecutor } from '../../../platform/db/database.js';
+import { anomalyRowType, copyRows, insertRowArray, ROW_FIELD_COUNT } from './detection.repo.js';
+import type { EvaluatedPoint } from './rule/rule.series.js';
+import { METRICS, type Metric } from '../anomalies.schemas.js';
+import type { EffectiveSettings } from './detection.schemas.js';
 
 /**
  * Writing evaluated rows into anomalies_daily. On PostgreSQL a COPY per pass, fed series by series
@@ -25,24 +27,17 @@ export interface RowSink {
 }
 
 export function openSink(tx: SqlExecutor, s: EffectiveSettings): RowSink {
-  return tx.copyIn ? new CopySink(tx.copyIn(COPY_SQL), s) : new RecordArraySink(tx, s);
+  const copy = copyRows(tx);
+  return copy ? new CopySink(copy, s) : new RecordArraySink(tx, s);
 }
-
-const COLUMNS = `project_id, date, metric, channel, value, baseline_mean, baseline_stddev, training_size, window_from,
-  window_to, seasonality, z, relative_change, threshold, min_relative_change, min_abs_change, watch, direction, fired,
-  score, severity, kind, status, excluded, anchor_date, run_days, model, precedent, explained_by_channel,
-  explained_by_metric, explained_by_event`;
-
-const COPY_SQL = `COPY anomalies_daily (${COLUMNS}) FROM STDIN (FORMAT binary)`;
 
 /** PGCOPY signature, flags and header extension length: the start of a binary COPY. */
 const COPY_HEADER = Buffer.from([...Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), ...[0, 0, 0, 0], ...[0, 0, 0, 0]]);
 /** Dates travel as days since 2000-01-01; day numbers count from Monday 2000-01-03. */
 const PG_DATE_OFFSET = 2;
-const FIELD_COUNT = 31;
 
 /**
- * Encodes evaluated rows field by field, in COLUMNS order: the one encoding of a row for both
+ * Encodes evaluated rows field by field, in the column order of detection.repo.ts: the one encoding of a row for both
  * sinks (a COPY row on PostgreSQL, an `anomaly_row` composite on PGlite). A float is stored as
  * the text path stored it (binary-values.ts).
  */
@@ -142,7 +137,7 @@ class CopySink implements RowSink {
       this.out.bytes(COPY_HEADER);
       this.started = true;
     }
-    const begin = () => this.out.int16(FIELD_COUNT);
+    const begin = () => this.out.int16(ROW_FIELD_COUNT);
     this.fired += this.encoder.encode(series, this.fields, begin, noop);
     this.rows += series.rows.length;
     return this.flush();
@@ -167,8 +162,6 @@ class CopySink implements RowSink {
 function noop(): void {}
 
 const BATCH_ROWS = 20_000;
-
-const INSERT_SQL = `INSERT INTO anomalies_daily (${COLUMNS}) SELECT * FROM unnest($1::anomaly_row[])`;
 
 /**
  * The store without COPY (PGlite): batches of BATCH_ROWS rows, each one INSERT of an array of
@@ -195,7 +188,7 @@ class RecordArraySink implements RowSink {
     this.fired += this.encoder.encode(
       series,
       b.fields,
-      () => b.beginRecord(FIELD_COUNT),
+      () => b.beginRecord(ROW_FIELD_COUNT),
       () => b.endRecord(),
     );
     this.rows += series.rows.length;
@@ -205,26 +198,12 @@ class RecordArraySink implements RowSink {
   private async flush(): Promise<void> {
     if (!this.batch.length) return;
     // The composite's OID is the store's own (made by its migration): asked once per evaluation.
-    this.rowType ??= (await this.tx.query<{ oid: number }>(`SELECT 'anomaly_row'::regtype::oid::int AS oid`))[0]!.oid;
-    await this.tx.query(INSERT_SQL, [this.batch.take(this.rowType)]);
+    this.rowType ??= await anomalyRowType(this.tx);
+    await insertRowArray(this.tx, this.batch.take(this.rowType));
   }
 
   async end() {
     await this.flush();
     return { rows: this.rows, fired: this.fired };
   }
-}
-
-/** Days before the range a level shift took back into the baseline: no longer excluded. */
-export async function readmit(
-  tx: SqlExecutor,
-  back: readonly (readonly [project: string, channel: string, metric: string, d: number])[],
-): Promise<void> {
-  if (!back.length) return;
-  await tx.query(
-    `UPDATE anomalies_daily a SET excluded = false
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(p, c, m, d)
-     WHERE a.project_id = t.p AND a.channel = t.c AND a.metric = t.m AND a.date = DATE '2000-01-03' + t.d`,
-    [back.map((b) => b[0]), back.map((b) => b[1]), back.map((b) => b[2]), back.map((b) => b[3])],
-  );
 }

@@ -1,13 +1,13 @@
-import type { RequestContext } from '../../platform/context/request-context.js';
-import type { Database } from '../../platform/db/database.js';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { AuditRecorder } from '../org/audit.service.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import { anomaliesResourceUri, type TriageStatus } from './anomalies.schemas.js';
-import type { AnomaliesService } from './anomalies.service.js';
-import * as repo from './anomalies.triage.repo.js';
-import { CLOSED, TRANSITIONS } from './anomalies.triage.rules.js';
-import type { TriageInput, TriageOutput } from './anomalies.triage.schemas.js';
+import type { RequestContext } from '../../../platform/context/request-context.js';
+import type { Database } from '../../../platform/db/database.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../../platform/errors.js';
+import type { AuditRecorder } from '../../org/audit.service.js';
+import type { ProjectsService } from '../../projects/projects.service.js';
+import { anomaliesResourceUri, type TriageStatus } from '../anomalies.schemas.js';
+import type { AnomaliesService } from '../anomalies.service.js';
+import * as repo from './triage.repo.js';
+import { CLOSED, TRANSITIONS } from './triage.rules.js';
+import type { TriageInput, TriageOutput } from './triage.schemas.js';
 
 export class InvalidTransitionError extends ConflictError {
   constructor(id: string, from: TriageStatus, to: TriageStatus) {
@@ -35,7 +35,7 @@ export interface TriageDeps {
   changes: { resourceUpdated(uri: string): Promise<void> };
 }
 
-/** Triage of fired anomalies (issue 30, item 5): status, note, assignee and a linked event. */
+/** Triage of fired anomalies: status, note, assignee and a linked event. */
 export class AnomalyTriageService {
   constructor(private readonly deps: TriageDeps) {}
 

@@ -1,18 +1,20 @@
-import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './anomalies.stats.js';
-import type { RuleParams, SeriesPoint } from './anomalies.rule.js';
+import { kruskalWallisH, mean, median, robustScale, stddevSamp, WEEKLY_H_CRITICAL } from './rule.stats.js';
+import {
+  type Fit,
+  mod7,
+  type RuleParams,
+  type SeriesPoint,
+  TERM_GAIN,
+  TREND_MIN_POINTS,
+  WEEKLY_MIN_PER_DAY,
+} from './rule.params.js';
 
 /**
  * The baseline of one day as docs/api.md ("The detection rule") spells it out, on plain arrays:
- * the frame, the weekly profile and the fit. The rule runs anomalies.fit.ts instead, which gives
+ * the frame, the weekly profile and the fit. The rule runs rule.fit.ts instead, which gives
  * the same numbers on reused buffers; these stay the reference it is tested against and the path
  * for a series that one cannot take (a non-finite value, days out of order).
  */
-
-/** A trend term is kept only when it cuts the residual scale to at most this share. */
-export const TERM_GAIN = 0.6;
-/** A trend term needs this many baseline points; a weekly profile needs 3 per weekday. */
-export const TREND_MIN_POINTS = 10;
-export const WEEKLY_MIN_PER_DAY = 3;
 
 /**
  * The frame of the level and scale (preceding..nearest days before t, every step-th day) and, with
@@ -23,12 +25,6 @@ export function frameOf(p: Pick<RuleParams, 'seasonality' | 'window_days' | 'sea
     return { preceding: 7 * p.seasonal_weeks, nearest: 7, step: 7, lookback: 7 * p.seasonal_weeks };
   const weekly = p.seasonality === 'auto' ? 7 * p.seasonal_weeks : 0;
   return { preceding: p.window_days, nearest: 1, step: 1, lookback: Math.max(p.window_days, weekly) };
-}
-
-interface Fit {
-  expected: number;
-  scale: number | null;
-  model: string;
 }
 
 /**
@@ -93,8 +89,6 @@ export function fitBaseline(
   }
   return { expected: level + offset(t), scale: scaleOf(ys), model };
 }
-
-const mod7 = (d: number) => ((d % 7) + 7) % 7;
 
 /** The index of the point of day d in rising days, or −1. */
 export function indexOfDay(points: readonly SeriesPoint[], d: number): number {

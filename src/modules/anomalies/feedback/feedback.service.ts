@@ -1,12 +1,12 @@
-import type { RequestContext } from '../../platform/context/request-context.js';
-import type { Database } from '../../platform/db/database.js';
-import { addDays, todayIn } from '../money/calendar.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import { computeSeries } from './anomalies.evaluate.js';
-import * as repo from './anomalies.repo.js';
-import type { AnomalySettingsInput } from './anomalies.schemas.js';
-import { effective } from './anomalies.service.js';
-import { FEEDBACK_DAYS } from './anomalies.feedback.schemas.js';
+import type { RequestContext } from '../../../platform/context/request-context.js';
+import type { Database } from '../../../platform/db/database.js';
+import { addDays, todayIn } from '../../money/calendar.js';
+import type { ProjectsService } from '../../projects/projects.service.js';
+import * as repo from '../anomalies.repo.js';
+import * as feedbackRepo from './feedback.repo.js';
+import * as detection from '../detection/index.js';
+import type { AnomalySettingsInput } from '../detection/index.js';
+import { FEEDBACK_DAYS } from './feedback.schemas.js';
 
 /** A triaged anomaly of the period: its series, its days and the verdict. */
 interface Verdict {
@@ -20,7 +20,7 @@ interface Verdict {
 const CONFIRMED = ['acknowledged', 'resolved', 'expected'];
 
 /**
- * Feedback into settings (issue 30, item 6): how precise surveillance was per metric and channel
+ * Feedback into settings: how precise surveillance was per metric and channel
  * by what people said, and what candidate settings would have done to the same days. A replay
  * runs the real evaluator (computeSeries) over the project's data with the candidate and writes
  * nothing; an anomaly "still fires" when the replay fires any of its days.
@@ -39,23 +39,7 @@ export class AnomalyFeedbackService {
 
   async precision(ctx: RequestContext, projectId: string) {
     const p = await this.period(ctx, projectId);
-    const rows = await this.db.query<{
-      metric: string;
-      channel: string;
-      fired: number;
-      triaged: number;
-      false_positives: number;
-      confirmed: number;
-    }>(
-      `SELECT e.metric, e.channel, count(*)::int AS fired,
-         count(*) FILTER (WHERE coalesce(t.status, 'open') <> 'open')::int AS triaged,
-         count(*) FILTER (WHERE t.status = 'false_positive')::int AS false_positives,
-         count(*) FILTER (WHERE t.status = ANY($4::text[]))::int AS confirmed
-       FROM anomaly_episodes e LEFT JOIN anomaly_triage t ON t.anomaly_id = e.id
-       WHERE e.project_id = $1 AND e.last_date >= $2 AND e.first_date <= $3
-       GROUP BY e.metric, e.channel ORDER BY e.metric, e.channel`,
-      [p.project, p.from, p.to, CONFIRMED],
-    );
+    const rows = await feedbackRepo.precisionRows(this.db, p.project, p.from, p.to, CONFIRMED);
     return {
       project_id: p.project,
       from: p.from,
@@ -70,29 +54,20 @@ export class AnomalyFeedbackService {
   async suggest(ctx: RequestContext, projectId: string) {
     const p = await this.period(ctx, projectId);
     const stored = ((await repo.readSettings(this.db, p.project))?.settings ?? {}) as AnomalySettingsInput;
-    const verdicts = (
-      await this.db.query<{ channel: string; metric: string; first: number; last: number; status: string }>(
-        `SELECT e.channel, e.metric, (e.first_date - DATE '2000-01-03') AS first, (e.last_date - DATE '2000-01-03') AS last,
-           t.status
-         FROM anomaly_triage t JOIN anomaly_episodes e ON e.id = t.anomaly_id
-         WHERE e.project_id = $1 AND e.last_date >= $2 AND e.first_date <= $3
-           AND (t.status = 'false_positive' OR t.status = ANY($4::text[]))`,
-        [p.project, p.from, p.to, CONFIRMED],
-      )
-    ).map((v) => ({
+    const verdicts = (await feedbackRepo.verdictRows(this.db, p.project, p.from, p.to, CONFIRMED)).map((v) => ({
       ...v,
       first: Number(v.first),
       last: Number(v.last),
       false_positive: v.status === 'false_positive',
     }));
     const replay = async (label: string, settings: AnomalySettingsInput) => {
-      const s = effective(settings);
-      const results = await computeSeries(
+      const s = detection.effective(settings);
+      const results = await detection.computeSeries(
         this.db,
         [p.project],
         p.from,
         p.to,
-        addDays(p.from, -repo.lookbackDays(s)),
+        addDays(p.from, -detection.lookbackDays(s)),
         s,
       );
       const firedDays = new Map<string, Set<number>>();
@@ -122,7 +97,7 @@ export class AnomalyFeedbackService {
         confirmed_missed: ok.length - okFired,
       };
     };
-    const current = effective(stored);
+    const current = detection.effective(stored);
     const candidates: { label: string; settings: AnomalySettingsInput }[] = [];
     for (const step of [0.5, 1, 2])
       candidates.push({

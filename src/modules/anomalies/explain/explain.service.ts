@@ -1,10 +1,10 @@
-import type { RequestContext } from '../../platform/context/request-context.js';
-import type { Database } from '../../platform/db/database.js';
-import { projectRole } from '../../platform/auth/actor.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { ContextEventsService } from '../context-events/context-events.service.js';
-import { addDays, daysBetween } from '../money/calendar.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { RequestContext } from '../../../platform/context/request-context.js';
+import type { Database } from '../../../platform/db/database.js';
+import { projectRole } from '../../../platform/auth/actor.js';
+import { ValidationError } from '../../../platform/errors.js';
+import type { ContextEventsService } from '../../context-events/context-events.service.js';
+import { addDays, daysBetween } from '../../money/calendar.js';
+import type { ProjectsService, ResolvedProject } from '../../projects/projects.service.js';
 import {
   type BaseMeasure,
   dayWeights,
@@ -15,16 +15,12 @@ import {
   RATIO_PARTS,
   unavailable,
   weightedParts,
-} from './anomalies.explain.math.js';
-import * as repo from './anomalies.explain.repo.js';
-import {
-  type ExplainOutput,
-  MAX_CHECKS,
-  MAX_CURRENT_DAYS,
-  MAX_PARTS,
-  MAX_SKILLS,
-} from './anomalies.explain.schemas.js';
-import { type Metric, TOTAL_CHANNEL } from './anomalies.schemas.js';
+} from './explain.math.js';
+import { findEpisode } from '../anomalies.repo.js';
+import { anomalyNotFound } from '../anomalies.service.js';
+import * as repo from './explain.repo.js';
+import { type ExplainOutput, MAX_CHECKS, MAX_CURRENT_DAYS, MAX_PARTS, MAX_SKILLS } from './explain.schemas.js';
+import { type Metric, TOTAL_CHANNEL } from '../anomalies.schemas.js';
 
 /** What to explain: one series over the anomaly's days. */
 export interface ExplainRequest {
@@ -62,11 +58,11 @@ export class AnomalyExplainService {
    * project. The tool's `default` means the anomaly's own project: the id already names it.
    */
   async explain(ctx: RequestContext, id: string, projectRef?: string): Promise<Explanation> {
-    const ep = await repo.findEpisode(this.db, id);
-    if (!ep || projectRole(ctx.actor, ep.project_id) === undefined) throw anomalyNotFound(id);
+    const ep = await findEpisode(this.db, id);
+    if (!ep || projectRole(ctx.actor, ep.project_id) === undefined) throw anomalyNotFound(id, true);
     const ref = projectRef && projectRef !== 'default' ? projectRef : ep.project_id;
     const resolved = await this.projects.resolve(ctx, ref, 'data.read');
-    if (resolved.project.id !== ep.project_id) throw anomalyNotFound(id);
+    if (resolved.project.id !== ep.project_id) throw anomalyNotFound(id, true);
     const { id: _, project_id: __, ...series } = ep;
     return { resolved, ...(await this.explainFor(ep.project_id, { ...series, metric: series.metric as Metric, id })) };
   }
@@ -217,12 +213,6 @@ export class AnomalyExplainService {
       active_until: e.active_until,
     }));
   }
-}
-
-function anomalyNotFound(id: string): NotFoundError {
-  return new NotFoundError('anomaly_not_found', `Anomaly ${id} does not exist in this project.`, {
-    hint: 'List fired anomalies with get_anomalies (or GET /api/anomalies) and pass one of their ids.',
-  });
 }
 
 function dateRange(from: string, to: string): string[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ProjectId } from '../projects/projects.schemas.js';
-import { AnomalySettingsInput } from './anomalies.schemas.js';
+import { ProjectId } from '../../projects/projects.schemas.js';
+import { AnomalySettingsInput } from '../detection/detection.schemas.js';
 
 export const FEEDBACK_DAYS = 90;
 

@@ -1,7 +1,7 @@
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { explainSummary } from './anomalies.explain.presenter.js';
-import { ExplainAnomalyToolInput, ExplainShape } from './anomalies.explain.schemas.js';
-import type { AnomalyExplainService } from './anomalies.explain.service.js';
+import { defineTool, READ_ONLY } from '../../../mcp/tool.js';
+import { explainSummary } from './explain.presenter.js';
+import { ExplainAnomalyToolInput, ExplainShape } from './explain.schemas.js';
+import type { AnomalyExplainService } from './explain.service.js';
 
 export function anomalyExplainTools(explain: AnomalyExplainService) {
   return [

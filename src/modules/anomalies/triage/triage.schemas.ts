@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AnomalyId } from './anomalies.explain.schemas.js';
-import { TriageStatus } from './anomalies.schemas.js';
+import { AnomalyId } from '../explain/explain.schemas.js';
+import { TriageStatus } from '../anomalies.schemas.js';
 
 /**
  * What a triage changes (PATCH /api/anomalies/{id}, triage_anomaly, the widget's buttons): any

@@ -6,40 +6,30 @@ import {
   robustScaleSorted,
   sortsBefore,
   stddevOf,
-} from './anomalies.select.js';
-import { TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './anomalies.baseline.js';
-import { WEEKLY_H_CRITICAL } from './anomalies.stats.js';
+} from './rule.select.js';
+import { type Fit, mod7, type RuleParams, TERM_GAIN, TREND_MIN_POINTS, WEEKLY_MIN_PER_DAY } from './rule.params.js';
+import { WEEKLY_H_CRITICAL } from './rule.stats.js';
 
 /**
- * The per-day work of the rule (anomalies.rule.ts: the frame, the weekly profile, the baseline fit)
+ * The per-day work of the rule (rule.series.ts: the frame, the weekly profile, the baseline fit)
  * on buffers allocated once and reused by every day of every series, giving the same numbers as
  * weeklyProfile and fitBaseline bit for bit (the rule keeps those for series this cannot take).
  *
  * - The weekly window slides by a day at a time, so it is kept sorted (a point in, the old ones
  *   out, binary search and a shift of ~56 values): the Kruskal–Wallis ranks and every median of
  *   the weekly test then come from one linear scan instead of a sort per day.
- * - The frame's medians are selections in a scratch buffer (anomalies.select.ts): the frame's
+ * - The frame's medians are selections in a scratch buffer (rule.select.ts): the frame's
  *   values move with the weekly offsets and the trend, so no sorted order carries over there.
  */
 
 /** What weeklyProfile, fitBaseline and the frame need of the rule's settings. */
-export interface FitParams {
-  baseline: 'robust' | 'mean';
-  seasonality: 'auto' | 'none' | 'day_of_week';
-}
+export type FitParams = Pick<RuleParams, 'baseline' | 'seasonality'>;
 
 export interface FitPoint {
   d: number;
   value: number;
 }
 
-export interface Fit {
-  expected: number;
-  scale: number | null;
-  model: string;
-}
-
-const mod7 = (d: number) => ((d % 7) + 7) % 7;
 const same = (x: number, y: number) => x === y && (x !== 0 || 1 / x === 1 / y);
 
 /**

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import type { TriageStatus } from './anomalies.schemas.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import type { TriageStatus } from '../anomalies.schemas.js';
 
 export interface TriageRow {
   anomaly_id: string;
@@ -43,11 +43,11 @@ export async function writeTriage(tx: SqlExecutor, row: TriageRow & { updated_at
   );
 }
 
-/** Day number of a date column (days since Monday 2000-01-03), as anomalies.evaluate.ts counts. */
+/** Day number of a date column (days since Monday 2000-01-03), as detection counts them. */
 const DAY = (col: string) => `(${col} - DATE '2000-01-03')`;
 
 /**
- * The triage part of the baseline seam (anomalies.evaluate.ts `excludedDays`), as SQL over the
+ * The triage part of the baseline seam (detection/detection.state.repo.ts `excludedDays`), as SQL over the
  * seam's parameters ($1 project ids, $2 first day, $3 day after the last):
  * - `false_positive`: days of such an anomaly count as normal, so a stored exclusion of its days
  *   is dropped (NOT_FALSE_POSITIVE filters rows of anomalies_daily aliased `a`);
@@ -66,7 +66,7 @@ export const EXPECTED_DAYS = `SELECT e.project_id, e.channel, e.metric, g.d
     WHERE t.status = 'expected' AND t.project_id = ANY($1::text[]) AND e.last_date >= $2::date AND e.first_date < $3::date`;
 
 /**
- * The triage part of the precedent seam (anomalies.precedents.ts): days of anomalies people
+ * The triage part of the precedent seam (detection/detection.state.repo.ts): days of anomalies people
  * confirmed as incidents (`acknowledged`, `resolved`) are never a precedent, so a confirmed outage
  * does not silence the next drop. NOT_CONFIRMED filters rows of anomalies_daily aliased `a`;
  * CONFIRMED_DAYS lists the days over the seam's parameters ($1 project ids, $2 first day, $3 last day).

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import { AnomalyIdParams, CorrelatedEvent } from './anomalies.schemas.js';
+import { ProjectRef } from '../../projects/projects.schemas.js';
+import { AnomalyIdParams, CorrelatedEvent } from '../anomalies.schemas.js';
 
-/** Anomaly ids are `anom_…` (issue 29, item 2). */
+/** Anomaly ids are `anom_…`, derived from the series and the first fired day. */
 export const AnomalyId = AnomalyIdParams.shape.id;
 
 export const ExplainParams = AnomalyIdParams;

@@ -1,7 +1,7 @@
-import { MAD_TO_SIGMA, MEAN_AD_TO_SIGMA, WINSOR_K } from './anomalies.stats.js';
+import { MAD_TO_SIGMA, MEAN_AD_TO_SIGMA, WINSOR_K } from './rule.stats.js';
 
 /**
- * The statistics of anomalies.stats.ts on preallocated Float64Array buffers, bit for bit: the rule
+ * The statistics of rule.stats.ts on preallocated Float64Array buffers, bit for bit: the rule
  * takes a dozen medians a day, and sorting a fresh copy for each (stats.median) was most of its
  * time. A median here is a quickselect (linear on average) in a scratch buffer, so nothing is
  * allocated per day. Sums run in the same order as the reference's reduce calls, so every

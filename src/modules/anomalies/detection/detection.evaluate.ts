@@ -1,6 +1,5 @@
-import type { SqlExecutor } from '../../platform/db/database.js';
-import { rebuildEpisodes } from './anomalies.episodes.js';
-import { daysBetween } from '../money/calendar.js';
+import type { SqlExecutor } from '../../../platform/db/database.js';
+import { daysBetween } from '../../money/calendar.js';
 import {
   evaluateSeries,
   frameOf,
@@ -10,11 +9,21 @@ import {
   type RuleParams,
   type SeriesPoint,
   type SeriesState,
-} from './anomalies.rule.js';
-import { METRICS, TOTAL_CHANNEL, type EffectiveSettings, type Metric } from './anomalies.schemas.js';
-import { explainAcrossSeries, RATIO_PARTS } from './anomalies.explained.js';
-import { coveredDays, readExpectedEvents } from './anomalies.events.js';
-import { dayNumber } from './anomalies.days.js';
+} from './rule/rule.series.js';
+import { METRICS, TOTAL_CHANNEL, type Metric } from '../anomalies.schemas.js';
+import type { EffectiveSettings } from './detection.schemas.js';
+import { explainAcrossSeries, RATIO_PARTS } from './detection.explained.js';
+import { coveredDays } from './detection.events.js';
+import {
+  disableJit,
+  readExpectedEvents,
+  readmit,
+  readPoints,
+  rebuildEpisodes,
+  replaceRange,
+  type SourceRow,
+} from './detection.repo.js';
+import { dayNumber } from './detection.days.js';
 import {
   key,
   quietEndingOn,
@@ -23,18 +32,16 @@ import {
   type SavedDeques,
   type SeriesKey,
   writeSavedState,
-} from './anomalies.state.js';
-import { openSink, readmit } from './anomalies.write.js';
+} from './detection.state.js';
+import { openSink } from './detection.write.js';
 
 /**
- * The evaluation's I/O around the rule (anomalies.rule.ts): points are read in bulk (kpis_daily
+ * The evaluation's I/O around the rule (rule/rule.series.ts): points are read in bulk (kpis_daily
  * plus the project total, ratios recomputed from the summed parts), what earlier days left behind
  * (excluded days, level-shift anchors, runs of fired days) is read back from the few stored rows
  * that carry it, each series runs through the rule in memory, and the rows are written back
- * (anomalies.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
+ * (detection.write.ts: a COPY on PostgreSQL, batches of column arrays on PGlite).
  */
-
-export { dateOf, dayNumber } from './anomalies.days.js';
 
 /** How many days of history before `from` the evaluation of `from` needs. */
 export function lookbackDays(s: EffectiveSettings): number {
@@ -64,55 +71,6 @@ export function ruleOf(s: EffectiveSettings, metric: Metric): RuleParams {
   };
 }
 
-type SourceRow = { project_id: string; channel: string; d: number } & Record<Metric, number | null>;
-
-/**
- * The metrics as stored (numeric, bigint), in one text field per row, made numbers on our side.
- * PostgreSQL's numeric → float8 cast is float8in of numeric_out's text, and Number() of the same
- * text is the same correctly rounded double. Two measured reasons, both PGlite's (BENCHMARKS.md,
- * anomalies notes): in its WASM build the cast's strtod cost ~1.7 µs a value, and each result
- * field ~1.8 µs of protocol and parsing, so nine fields cost more than the query itself.
- */
-const METRICS_TEXT = `concat_ws(',', ${METRICS.map((m) => `coalesce(${m}::text, '')`).join(', ')})`;
-
-/** One metric of the packed text: '' is NULL. */
-function metricValue(text: string | undefined): number | null {
-  return text === undefined || text === '' ? null : Number(text);
-}
-
-export async function readPoints(
-  db: SqlExecutor,
-  projectIds: string[],
-  historyFrom: string,
-  to: string,
-  channel: string | null,
-): Promise<SourceRow[]> {
-  const rows = await db.query<{ project_id: string; channel: string; d: number; m: string }>(
-    `WITH base AS (
-       SELECT project_id, date, channel, spend, revenue, conversions, clicks, impressions, roas, cpa, ctr, cvr
-       FROM kpis_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2::date AND $3::date
-     ),
-     src AS (
-       SELECT * FROM base
-       UNION ALL
-       SELECT project_id, date, '${TOTAL_CHANNEL}', sum(spend), sum(revenue), sum(conversions), sum(clicks), sum(impressions),
-         sum(revenue) / NULLIF(sum(spend), 0), sum(spend) / NULLIF(sum(conversions), 0),
-         sum(clicks)::numeric / NULLIF(sum(impressions), 0), sum(conversions) / NULLIF(sum(clicks), 0)
-       FROM base GROUP BY project_id, date
-     )
-     SELECT project_id, channel, (date - DATE '2000-01-03') AS d, ${METRICS_TEXT} AS m
-     FROM src WHERE $4::text IS NULL OR channel = $4
-     ORDER BY project_id COLLATE "C", channel COLLATE "C", date`,
-    [projectIds, historyFrom, to, channel],
-  );
-  return rows.map((r) => {
-    const v = r.m.split(',');
-    const point = { project_id: r.project_id, channel: r.channel, d: r.d } as SourceRow;
-    for (let k = 0; k < METRICS.length; k += 1) point[METRICS[k]!] = metricValue(v[k]);
-    return point;
-  });
-}
-
 export interface SeriesResult {
   project_id: string;
   channel: string;
@@ -130,7 +88,7 @@ interface PassRules {
   /** Days from which (to the day before the last) the deques each day leaves are kept, to be saved. */
   keepFrom: number;
   toD: number;
-  /** Per project, the days events of the expected types cover (anomalies.events.ts). */
+  /** Per project, the days events of the expected types cover (detection.events.ts). */
   covered: Map<string, Map<number, CoveringEvent>>;
 }
 
@@ -238,7 +196,7 @@ export async function computeSeries(
   s: EffectiveSettings,
   only?: { channel: string; metric: Metric },
 ): Promise<SeriesResult[]> {
-  // One series also needs the series that can explain it (anomalies.explained.ts): a ratio's
+  // One series also needs the series that can explain it (detection.explained.ts): a ratio's
   // parts, and every channel of the metric for the total.
   const explainers = only && s.explain_related ? [only.metric, ...(RATIO_PARTS[only.metric] ?? [])] : [];
   const source = await readPoints(
@@ -277,27 +235,6 @@ const PASS_PROJECT_DAYS = 8_000;
 /** Lets queued I/O run (the COPY's bytes reach the server) between two stretches of computing. */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * The rows an evaluation replaces ($1 project ids, $2 and $3 the range). The primary key cannot
- * bound a project's dates (they come after the series), so it reads the projects' entries: only
- * for projects whose evaluated days reach the range (STORED_FROM_SQL).
- */
-export const DELETE_RANGE_SQL =
-  'DELETE FROM anomalies_daily WHERE project_id = ANY($1::text[]) AND date BETWEEN $2 AND $3';
-
-/**
- * The projects ($1) that may have stored rows from $2 on: no row is dated after the last day an
- * evaluation of its project reached (migration 0041), so a new day's evaluation deletes nothing
- * and skips the statement.
- */
-export const STORED_FROM_SQL =
-  'SELECT project_id FROM anomaly_evaluated_through WHERE project_id = ANY($1::text[]) AND through >= $2::date';
-
-/** Moves each project's last evaluated day ($1 ids) forward to $2, in the evaluation's transaction. */
-const ADVANCE_THROUGH_SQL = `INSERT INTO anomaly_evaluated_through (project_id, through)
-  SELECT p, $2::date FROM unnest($1::text[]) AS p
-  ON CONFLICT (project_id) DO UPDATE SET through = greatest(anomaly_evaluated_through.through, EXCLUDED.through)`;
-
 /** Where a pass spent its time (milliseconds, summed over passes), for bench:anomalies. */
 export interface EvaluationPhases {
   delete: number;
@@ -323,17 +260,14 @@ export async function evaluate(
   phases?: EvaluationPhases,
 ): Promise<{ rows: number; fired: number }> {
   const projectIds = Array.isArray(project) ? project : [project];
-  // A JIT compilation cost more than the pass's statements ever saved (BENCHMARKS.md, anomalies notes).
-  await tx.query('SET LOCAL jit = off');
+  await disableJit(tx);
   let at = performance.now();
   const lap = (phase: keyof EvaluationPhases) => {
     const now = performance.now();
     if (phases) phases[phase] += now - at;
     at = now;
   };
-  const stored = (await tx.query<{ project_id: string }>(STORED_FROM_SQL, [projectIds, from])).map((r) => r.project_id);
-  if (stored.length) await tx.query(DELETE_RANGE_SQL, [stored, from, to]);
-  await tx.query(ADVANCE_THROUGH_SQL, [projectIds, to]);
+  await replaceRange(tx, projectIds, from, to);
   lap('delete');
   const pass = passRules(
     s,

@@ -1,4 +1,4 @@
-import type { TriageStatus } from './anomalies.schemas.js';
+import type { TriageStatus } from '../anomalies.schemas.js';
 
 /**
  * The valid transitions. open → acknowledged → resolved is the working path; expected and

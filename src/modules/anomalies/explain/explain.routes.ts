@@ -1,6 +1,6 @@
-import { defineRoute } from '../../platform/http/route.js';
-import { ExplainOutput, ExplainParams } from './anomalies.explain.schemas.js';
-import type { AnomalyExplainService } from './anomalies.explain.service.js';
+import { defineRoute } from '../../../platform/http/route.js';
+import { ExplainOutput, ExplainParams } from './explain.schemas.js';
+import type { AnomalyExplainService } from './explain.service.js';
 
 export function anomalyExplainRoutes(explain: AnomalyExplainService) {
   return [
