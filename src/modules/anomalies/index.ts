@@ -8,3 +8,5 @@ export { anomalyTriageTools } from './anomalies.triage.tools.js';
 export { AnomalyTriageService } from './anomalies.triage.service.js';
 export { anomalyFeedbackRoutes } from './anomalies.feedback.routes.js';
 export { AnomalyFeedbackService } from './anomalies.feedback.service.js';
+export { AnomalyExplainService } from './anomalies.explain.service.js';
+export { anomaliesModel } from './anomalies.model.js';

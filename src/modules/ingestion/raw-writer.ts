@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { PostgresDatabase } from '../../platform/db/postgres.js';
 import type { LandingChunk } from '../models/model-graph.js';
-import type { CanonicalRecord } from '../providers/provider.js';
+import type { CanonicalRecord } from '../providers/index.js';
 import { RawCsvEncoder, WRITE_BYTES } from './raw-writer.csv.js';
 
 export const RAW_BATCH_ROWS = 5_000;
