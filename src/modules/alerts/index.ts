@@ -1,10 +1,3 @@
-import type { AlertDelivery } from './alerts.delivery.js';
-import type { AlertDestinations } from './alerts.destinations.js';
-import type { AlertLog } from './alerts.log.js';
-import type { AlertRouter } from './alerts.routing.js';
-import type { AlertRules } from './alerts.rules.js';
-import type { AlertSweepResult } from './alerts.sweep.js';
-
 export { alertRoutes } from './alerts.routes.js';
 export { AlertDelivery } from './alerts.delivery.js';
 export { AlertDestinations } from './alerts.destinations.js';
@@ -12,14 +5,4 @@ export { AlertLog } from './alerts.log.js';
 export { AlertRouter } from './alerts.routing.js';
 export { AlertRules } from './alerts.rules.js';
 export { alertSweep, type AlertSweepResult } from './alerts.sweep.js';
-
-/** Alerts: destinations, rules and mutes, the router, delivery and its log. */
-export interface Alerts {
-  destinations: AlertDestinations;
-  rules: AlertRules;
-  router: AlertRouter;
-  delivery: AlertDelivery;
-  log: AlertLog;
-  /** The scheduler tick's part: facts nobody evaluated, held messages whose quiet hours ended, stranded ones. */
-  sweep(now: Date): Promise<AlertSweepResult>;
-}
+export type { Alerts } from './alerts.services.js';

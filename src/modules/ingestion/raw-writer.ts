@@ -23,7 +23,7 @@ export interface RawLander {
 }
 
 /**
- * One INSERT … SELECT FROM unnest(column arrays) per batch (DESIGN §2: never one INSERT per row).
+ * One INSERT … SELECT FROM unnest(column arrays) per batch, never one INSERT per row.
  */
 export class UnnestLander implements RawLander {
   private cols = emptyColumns();

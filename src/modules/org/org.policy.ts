@@ -1,9 +1,6 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { roleAllows, scopeFor, type Permission } from '../../platform/auth/permissions.js';
 import { ForbiddenError } from '../../platform/errors.js';
-import type { Database } from '../../platform/db/database.js';
-import { countProjects } from './org.repo.js';
-import type { OrgSettingsService } from './settings.service.js';
 
 /**
  * Organization-level checks. A route's permission can be met by a project grant (an editor who is
@@ -16,14 +13,4 @@ export function assertOrgRole(ctx: RequestContext, permission: Permission): void
       hint: permission === 'owner' ? 'Ask an organization owner.' : 'Ask an organization admin or owner.',
     });
   }
-}
-
-/** Project creation needs the organization admin role and stays within the projects limit. */
-export function orgProjectCreationGuard(
-  settings: OrgSettingsService,
-): (ctx: RequestContext, db: Database) => Promise<void> {
-  return async (ctx, db) => {
-    assertOrgRole(ctx, 'admin');
-    await settings.assertWithinLimit('projects', await countProjects(db));
-  };
 }
