@@ -18,9 +18,7 @@ import { PGLITE_TEMPLATE } from '../src/platform/db/open.js';
 import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { createLogger } from '../src/platform/logger.js';
-import { demoProvider } from '../src/modules/providers/demo.provider.js';
-import { defaultSourceOutbound } from '../src/modules/providers/provider.js';
-import { addDays } from '../src/modules/providers/dates.js';
+import { demoProvider, defaultSourceOutbound, addDays } from '../src/modules/providers/index.js';
 
 const [store, mode, campaignsArg, daysArg] = process.argv.slice(2) as [
   'pglite' | 'postgres',

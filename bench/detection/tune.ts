@@ -30,7 +30,7 @@ import {
 } from '../../src/modules/anomalies/index.js';
 import { addDays } from '../../src/modules/money/calendar.js';
 import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
-import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';
+import { DEMO_INCIDENTS } from '../../src/modules/providers/index.js';
 import { DEMO_TODAY, demoPoints } from './demo-points.js';
 import { OPEN_CATEGORIES, nabDir, readNabFiles } from './nab-corpus.js';
 import { scoreCorpus, scoreFile, type CorpusScore } from './nab-scorer.js';

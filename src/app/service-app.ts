@@ -10,13 +10,12 @@ import type { McpRegistry } from '../mcp/registry.js';
 import { createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { SessionStore } from '../mcp/session-store.js';
 import { moduleResources, moduleRoutes, moduleTools } from '../modules/index.js';
-import { systemRoutes } from '../modules/system/system.routes.js';
+import { systemRoutes } from '../modules/system/index.js';
 import { ConsoleAssets, consoleRoutes } from '../modules/console/index.js';
 import { createPublicUrls } from '../platform/http/public-url.js';
 import { OPERATOR } from '../platform/auth/actor.js';
 import type { Authenticator } from '../platform/auth/authenticator.js';
-import { createHttpAuth } from '../modules/org/http-auth.js';
-import { restAuditFallback, withToolAuditFallback } from '../modules/org/audit-fallback.js';
+import { createHttpAuth, restAuditFallback, withToolAuditFallback } from '../modules/org/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
@@ -93,7 +92,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   let jobsTimer: NodeJS.Timeout | undefined;
   const startJobs = () =>
     void jobs.start().catch((err: unknown) => log.error({ err }, 'jobs platform failed to start'));
-  // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule (issue 6).
+  // SCHEDULER_ENABLED: this process registers the minute cron that drives every schedule.
   if (config.schedulerEnabled) {
     await jobs.start();
     await services.evaluators.scheduler.start();
@@ -163,11 +162,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
           useLiveSession: (id, subject) => legacy.useLiveSession(id, subject),
           log,
         });
-  const startedAt = clock.now();
   const http = buildHttpApp(
     httpDeps,
     [
-      ...systemRoutes({ db, version: VERSION, startedAt }),
+      ...systemRoutes(services.system),
       ...auth.routes,
       ...moduleRoutes(services),
       ...consoleRoutes(config, createPublicUrls(config), ConsoleAssets.load()),

@@ -1,10 +1,9 @@
 import type { ServiceDeps, Services } from '../modules/services.js';
 import { contextHubDemoSeeder, datastreamsDemoSeeder, DemoSeed } from '../modules/demo/index.js';
-import { ProjectDirectory } from '../modules/projects/project-directory.js';
-import { ProjectsService } from '../modules/projects/projects.service.js';
-import { CredentialsService } from '../modules/credentials/credentials.service.js';
-import { FlowsService } from '../modules/flows/flows.service.js';
-import { IngestionService } from '../modules/ingestion/ingestion.service.js';
+import { ProjectDirectory, ProjectsService } from '../modules/projects/index.js';
+import { CredentialsService } from '../modules/credentials/index.js';
+import { FlowRunLedger, FlowsService } from '../modules/flows/index.js';
+import { IngestionService } from '../modules/ingestion/index.js';
 import { SkillsService } from '../modules/skills/skills.service.js';
 import { SkillPromptsService } from '../modules/skills/skills.prompts.js';
 import { CompletionService } from '../modules/completion/index.js';
@@ -14,22 +13,52 @@ import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
 import { SearchService } from '../modules/search/search.service.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
 import { HubFilesService } from '../modules/hub-files/index.js';
-import { createOrgServices, guardProjectCreation } from '../modules/org/index.js';
-import { MoneyService } from '../modules/money/money.service.js';
+import { orgProjectCreationGuard } from '../modules/org/index.js';
+import { MoneyService } from '../modules/money/index.js';
 import { ContextEventsService, contextEventsDemoSeeder } from '../modules/context-events/index.js';
-import { createEvaluators } from '../modules/evaluators/index.js';
+import { EvaluatorPipeline, type Evaluators } from '../modules/evaluators/index.js';
 import { BackupService } from '../modules/backup/index.js';
-import { createAlerts } from '../modules/alerts/index.js';
-import { AnomalyFeedbackService, AnomalyTriageService } from '../modules/anomalies/index.js';
+import {
+  AlertDelivery,
+  AlertDestinations,
+  AlertLog,
+  AlertRouter,
+  AlertRules,
+  type Alerts,
+  alertSweep,
+} from '../modules/alerts/index.js';
+import {
+  AnomaliesService,
+  AnomalyExplainService,
+  AnomalyFeedbackService,
+  AnomalyTriageService,
+  anomaliesModel,
+} from '../modules/anomalies/index.js';
+import { DataQualityService } from '../modules/data-quality/index.js';
+import { FactsService } from '../modules/facts/index.js';
+import { InsightsService, KpisService } from '../modules/insights/index.js';
+import { ReportsService } from '../modules/reports/index.js';
+import { SchedulePlan } from '../modules/scheduling/index.js';
+import { SystemService } from '../modules/system/index.js';
+import { Scheduler } from '../platform/jobs/scheduler.js';
+import { createOrgServices } from './org-services.js';
+import { VERSION } from './version.js';
 
 export type { ServiceDeps, Services } from '../modules/services.js';
 
+/**
+ * Every service, built once per process (`serve` and `worker` alike, through createServiceApp),
+ * each with all it depends on given to its constructor: a service is finished when it exists.
+ * The order follows the dependencies: the run ledger comes before ingestion, which starts the runs
+ * FlowsService queues; the facts log and the anomalies model before ingestion, which reports to
+ * one and builds the other; the alert router before the schedule plan, whose tick sweeps it.
+ */
 export function createServices(deps: ServiceDeps): Services {
   const org = createOrgServices({ db: deps.db, clock: deps.clock, changes: deps.feed });
-  const directory = new ProjectDirectory(deps.db, deps.clock);
-  directory.attach(deps.feed);
-  const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory);
-  guardProjectCreation(projects, org);
+  const directory = new ProjectDirectory(deps.db, deps.clock, deps.feed);
+  const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory, [
+    orgProjectCreationGuard(org.settings),
+  ]);
   const demo = new DemoSeed(projects);
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
@@ -57,26 +86,69 @@ export function createServices(deps: ServiceDeps): Services {
   hubFiles.governWith(proposals);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config, deps.clock);
-  const flows = new FlowsService(deps.db, projects, deps.config, credentials, org.projectLimits);
-  const ingestion = new IngestionService(
-    deps.db,
-    deps.jobs,
+  const anomalies = new AnomaliesService(deps.db, projects, contextEvents, deps.feed);
+  const insights = new InsightsService(deps.db, projects, anomalies, contextEvents);
+  const facts = new FactsService(deps.db);
+  const runLedger = new FlowRunLedger(deps.db);
+  const ingestion = new IngestionService({
+    db: deps.db,
+    jobs: deps.jobs,
     credentials,
+    flows: runLedger,
+    projects,
+    clock: deps.clock,
+    log: deps.log,
+    changes: deps.feed,
+    facts,
+    models: [anomaliesModel(anomalies, () => deps.clock.now())],
+    retryBaseSeconds: deps.config.datastreamRetryBaseSeconds,
+  });
+  const flows = new FlowsService(deps.db, projects, deps.config, credentials, runLedger, ingestion, org.projectLimits);
+  demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
+  const dq = new DataQualityService(deps.db, projects);
+  const pipeline = new EvaluatorPipeline({
+    db: deps.db,
+    jobs: deps.jobs,
+    feed: deps.feed,
+    clock: deps.clock,
+    log: deps.log,
+    anomalies,
+    insights,
+    dq,
+    facts,
     flows,
     projects,
-    deps.clock,
-    deps.log,
-    deps.feed,
-    deps.config.datastreamRetryBaseSeconds,
-  );
-  flows.startRunsWith(ingestion);
-  demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
-  const evaluators = createEvaluators(deps, { projects, contextEvents, ingestion, flows, money });
-  const alerts = createAlerts(deps, { projects, credentials, contextEvents, evaluators, audit: org.audit });
+  });
+  const alerts = createAlerts(deps, { projects, credentials, contextEvents, insights, facts, audit: org.audit });
+  const plan = new SchedulePlan({
+    db: deps.db,
+    config: deps.config,
+    clock: deps.clock,
+    log: deps.log,
+    jobs: deps.jobs,
+    flows,
+    projects,
+    ingestion,
+    money,
+    pipeline,
+    sweeps: { alerts: alerts.sweep },
+  });
+  const evaluators: Evaluators = {
+    anomalies,
+    explain: new AnomalyExplainService(deps.db, projects, contextEvents),
+    insights,
+    kpis: new KpisService(deps.db, projects),
+    dq,
+    facts,
+    pipeline,
+    plan,
+    reports: new ReportsService(deps.db, projects, flows),
+    scheduler: new Scheduler({ jobs: deps.jobs, clock: deps.clock, log: deps.log, tick: (now) => plan.tick(now) }),
+  };
   const anomalyTriage = new AnomalyTriageService({
     db: deps.db,
     projects,
-    anomalies: evaluators.anomalies,
+    anomalies,
     members: org.members,
     events: contextEvents,
     audit: org.audit,
@@ -107,5 +179,55 @@ export function createServices(deps: ServiceDeps): Services {
     anomalyTriage,
     anomalyFeedback: new AnomalyFeedbackService(deps.db, projects),
     backups: new BackupService(deps.db, org.audit),
+    system: new SystemService({ db: deps.db, version: VERSION, startedAt: deps.clock.now() }),
+  };
+}
+
+/** Alert destinations, rules and mutes, the router over the evaluators' facts, delivery and its log. */
+function createAlerts(
+  deps: ServiceDeps,
+  m: {
+    projects: ProjectsService;
+    credentials: CredentialsService;
+    contextEvents: ContextEventsService;
+    insights: InsightsService;
+    facts: FactsService;
+    audit: Services['org']['audit'];
+  },
+): Alerts {
+  const delivery = new AlertDelivery({
+    db: deps.db,
+    jobs: deps.jobs,
+    clock: deps.clock,
+    log: deps.log,
+    config: deps.config,
+    box: m.credentials.box,
+  });
+  const router = new AlertRouter({
+    db: deps.db,
+    jobs: deps.jobs,
+    clock: deps.clock,
+    log: deps.log,
+    config: deps.config,
+    projects: m.projects,
+    contextEvents: m.contextEvents,
+    insights: m.insights,
+    facts: m.facts,
+    delivery,
+  });
+  return {
+    destinations: new AlertDestinations({
+      db: deps.db,
+      projects: m.projects,
+      box: m.credentials.box,
+      audit: m.audit,
+      delivery,
+      allowPrivate: () => deps.config.alertsAllowPrivateNetworks,
+    }),
+    rules: new AlertRules({ db: deps.db, projects: m.projects, audit: m.audit }),
+    router,
+    delivery,
+    log: new AlertLog({ db: deps.db, projects: m.projects, audit: m.audit, delivery }),
+    sweep: alertSweep(router, delivery),
   };
 }

@@ -4,7 +4,6 @@ import { assertSecretsKeyForServing, loadConfig, type Config } from '../platform
 import { ConfigError, StartupError } from '../platform/errors.js';
 import { createLogger } from '../platform/logger.js';
 import { zodRuntimeState } from '../platform/zod-runtime.js';
-import { membersCommand } from '../modules/org/members.cli.js';
 import { recordListenUrl } from '../platform/db/data-dir-lock.js';
 
 // The service graph is imported on demand so --help and configuration errors answer at once.
@@ -70,8 +69,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return await migrateCommand(loadConfig());
       case 'search-reindex':
         return await searchReindexCommand(argv.slice(1), loadConfig());
-      case 'members':
-        return await membersCommand(argv.slice(1), loadConfig());
+      case 'members': {
+        const { membersCommand, createMembers } = await import('../app/org-services.js');
+        return await membersCommand(argv.slice(1), loadConfig(), createMembers);
+      }
       case 'seed-demo':
         return await seedDemo(loadConfig());
       case 'backup':

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { DEMO_INCIDENTS } from '../../src/modules/providers/demo.provider.js';
-import { addDays } from '../../src/modules/providers/dates.js';
+import { DEMO_INCIDENTS, addDays } from '../../src/modules/providers/index.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { awaitRun } from '../support/flows.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSPKI } from 'jose';
-import { createOrgServices } from '../../src/modules/org/index.js';
+import { createOrgServices } from '../../src/app/org-services.js';
 import { actorFromClaims, OAuthAuthenticator } from '../../src/platform/auth/oauth.js';
 import { migrate } from '../../src/platform/db/migrate.js';
 import { createLogger } from '../../src/platform/logger.js';

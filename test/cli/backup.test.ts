@@ -28,7 +28,7 @@ async function skillNames(url: string): Promise<string[]> {
 }
 
 /**
- * Backups of the embedded store (issue 20, item 7): `context-hub backup` while `serve` runs and a
+ * Backups of the embedded store: `context-hub backup` while `serve` runs and a
  * write loop is going (the snapshot is taken by the serving process), `restore` into a new
  * DATA_DIR, and the restored store serves everything written before the backup began.
  */

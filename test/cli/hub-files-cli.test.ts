@@ -14,7 +14,7 @@ const cli = cliToEnd;
 const tree = folderTree;
 
 /**
- * `context-hub export|import` (issue 24 item 5): through the serving process while `serve` holds
+ * `context-hub export|import`: through the serving process while `serve` holds
  * the embedded store, and on the store itself when it is stopped.
  */
 describe('context-hub export and import', () => {

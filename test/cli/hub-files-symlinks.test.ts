@@ -13,7 +13,7 @@ const cli = cliToEnd;
 const tree = folderTree;
 
 /**
- * Issue 28 finding 7: with `taxonomy.yaml → ../outside/notes.txt` and `skills → ../outside` in
+ * With `taxonomy.yaml → ../outside/notes.txt` and `skills → ../outside` in
  * the target folder, `export` overwrote a file outside the folder and deleted another there, and
  * `import --dry-run` read sheets from outside it. Any symbolic link inside taxonomy.yaml, skills/
  * or knowledge/ is now refused before anything is read, written or deleted.

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChunkedCopyLander } from '../../src/modules/ingestion/raw-writer.js';
+import { ChunkedCopyLander } from '../../src/modules/ingestion/index.js';
 import { migrate } from '../../src/platform/db/migrate.js';
 import type { PostgresDatabase } from '../../src/platform/db/postgres.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/stores.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RawCsvEncoder } from '../../src/modules/ingestion/raw-writer.csv.js';
-import type { CanonicalRecord } from '../../src/modules/providers/provider.js';
+import { RawCsvEncoder } from '../../src/modules/ingestion/index.js';
+import type { CanonicalRecord } from '../../src/modules/providers/index.js';
 
 /** The plain-string CSV the encoder must reproduce byte for byte (what COPY was fed before it). */
 const q = (text: string) => `"${text.replaceAll('"', '""')}"`;

@@ -73,8 +73,7 @@ describe.skipIf(!TEST_DATABASE_URL)('project directory across replicas [postgres
       const feed = new ChangeFeed(db, log);
       await feed.start();
       // A bound far beyond the test, so only the change feed can refresh the other replica's copy.
-      const directory = new ProjectDirectory(db, clock, 24 * 60 * 60 * 1000);
-      directory.attach(feed);
+      const directory = new ProjectDirectory(db, clock, feed, 24 * 60 * 60 * 1000);
       replicas.push({ db, feed, projects: new ProjectsService(db, feed, undefined, directory) });
     }
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExportOptions, MAX_RECORD_BYTES, readExport } from '../../src/modules/providers/export-reader.js';
+import { type ExportOptions, MAX_RECORD_BYTES, readExport } from '../../src/modules/providers/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES, TEST_DATABASE_URL } from '../support/stores.js';

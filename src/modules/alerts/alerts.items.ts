@@ -91,7 +91,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * The one place that reads an `anomaly.detected` payload: `anomalies: [{id, metric, channel, kind,
  * direction, first_date, last_date, peak_date, value, baseline, z, score, severity,
  * opened_in_this_run}]` with the detector's stable `anom_…` ids (evaluators.pipeline.ts). Facts
- * published before issue 29 carry `top: [{date, metric, channel, direction, value, baseline_mean,
+ * published by the earlier, per-day detector carry `top: [{date, metric, channel, direction, value, baseline_mean,
  * z}]` instead, still read (one provisional item per day). Context events are added by the router.
  */
 export function anomalyItemsOf(payload: Record<string, unknown>): AnomalyItem[] {

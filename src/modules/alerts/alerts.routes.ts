@@ -1,5 +1,5 @@
 import { defineRoute } from '../../platform/http/route.js';
-import type { Alerts } from './index.js';
+import type { Alerts } from './alerts.services.js';
 import {
   CreateDestinationInput,
   CreateMuteInput,

@@ -6,15 +6,16 @@ import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, UnauthorizedError, ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
-import { providerFor, PROVIDER_NAMES } from '../providers/registry.js';
 import {
+  providerFor,
+  PROVIDER_NAMES,
   type AccessTokens,
   type AnyProvider,
   type ProviderContext,
   ProviderError,
   type SourceOutbound,
   type VerifyOutcome,
-} from '../providers/provider.js';
+} from '../providers/index.js';
 import { staticHostRefusal, staticRefusal } from '../../platform/outbound/address-policy.js';
 import { realSleep, type Sleeper } from '../../platform/outbound/request-retry.js';
 import type { ProjectsService } from '../projects/projects.service.js';

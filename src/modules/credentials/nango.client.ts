@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database.js';
 import { OutboundError } from '../../platform/outbound/outbound-http.js';
 import { discard, outboundRequest, readBody } from '../../platform/outbound/outbound-request.js';
 import { withRetries } from '../../platform/outbound/request-retry.js';
-import { type AccessTokens, ProviderError, type SourceOutbound } from '../providers/provider.js';
+import { type AccessTokens, ProviderError, type SourceOutbound } from '../providers/index.js';
 import * as repo from './credentials.repo.js';
 import { TOKEN_EXPIRY_MARGIN_MS } from './token-manager.js';
 

@@ -1,7 +1,13 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { type OAuthSecrets, requestAccessToken } from '../providers/oauth.js';
-import { type AccessTokens, type OAuthSettings, ProviderError, type SourceOutbound } from '../providers/provider.js';
+import {
+  type OAuthSecrets,
+  requestAccessToken,
+  type AccessTokens,
+  type OAuthSettings,
+  ProviderError,
+  type SourceOutbound,
+} from '../providers/index.js';
 import * as repo from './credentials.repo.js';
 import type { SecretBox } from './secret-box.js';
 

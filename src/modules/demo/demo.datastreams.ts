@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
-import { addDays, dayInZone } from '../providers/dates.js';
+import { addDays, dayInZone } from '../providers/index.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { FlowsService } from '../flows/flows.service.js';
 

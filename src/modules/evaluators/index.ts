@@ -1,1 +1,2 @@
-export { createEvaluators, type Evaluators } from './evaluators.js';
+export type { Evaluators } from './evaluators.js';
+export { EvaluatorPipeline } from './evaluators.pipeline.js';

@@ -41,7 +41,7 @@ export interface Schedule {
 
 /**
  * A datastream's effective schedule. Without a cadence it falls back to SCHEDULER_NIGHTLY_HOUR in
- * SCHEDULER_TIMEZONE (DESIGN §5) and says so.
+ * SCHEDULER_TIMEZONE and says so.
  */
 export function scheduleOf(
   cadence: string | null,

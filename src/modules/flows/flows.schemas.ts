@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectId, ProjectRef, TimeZone } from '../projects/projects.schemas.js';
-import { isCalendarDate } from '../providers/dates.js';
+import { isCalendarDate } from '../providers/index.js';
 import { ConnectionRefId } from '../credentials/credentials.schemas.js';
 import { RELATIVE_RANGES } from './catalog.js';
 

@@ -8,8 +8,7 @@ import { NotFoundError, ValidationError, type FieldViolation } from '../../platf
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
-import { addDays, dayInZone } from '../providers/dates.js';
-import { PROVIDER_NAMES, providerFor } from '../providers/registry.js';
+import { addDays, dayInZone, PROVIDER_NAMES, providerFor } from '../providers/index.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { cadenceProblem, scheduleOf, type Schedule } from './cadence.js';
 import { DATASET_NAMES, DATASETS } from './catalog.js';
@@ -27,9 +26,11 @@ const prefixed = (prefix: string, violations: FieldViolation[]) =>
   violations.map((v) => ({ ...v, path: v.path ? `${prefix}.${v.path}` : prefix }));
 
 export type { DatastreamRow, ReportDefinitionRow, RunRow } from './flows.repo.js';
-export type NewRun = Parameters<typeof repo.insertRun>[1];
+import type { FlowRuns } from './flows.ledger.js';
 
-/** What starts a datastream's run (ingestion); bound after both services exist, since it reads flows. */
+export type { FlowRuns, NewRun } from './flows.ledger.js';
+
+/** What starts a datastream's run and follows it (ingestion, built on the run ledger before this service). */
 export interface RunStarter {
   enqueue(
     ctx: RequestContext,
@@ -37,35 +38,32 @@ export interface RunStarter {
     window: { from: string; to: string },
     trigger: string,
   ): Promise<repo.RunRow>;
-}
-
-/** The reads and the run ledger the runner (ingestion) needs of flows, with no grant checks. */
-export interface FlowRuns {
-  datastreamRow(id: string): Promise<repo.DatastreamRow | undefined>;
-  getRun(id: string): Promise<repo.RunRow | undefined>;
-  recordRun(row: NewRun): Promise<repo.RunRow>;
+  /** The run once it succeeded or failed (or `maxWaitMs` passed), reporting each change on the way. */
+  waitForRun(
+    runId: string,
+    onProgress: (run: repo.RunRow) => Promise<void>,
+    signal: AbortSignal,
+    maxWaitMs?: number,
+  ): Promise<repo.RunRow>;
 }
 
 export type UpsertResult =
   | { kind: 'datastream'; datastream: repo.DatastreamRow }
   | { kind: 'report_definition'; report_definition: repo.ReportDefinitionRow };
 
-export class FlowsService implements FlowRuns {
-  private runner?: RunStarter;
-
+export class FlowsService {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
     private readonly config: Config,
     private readonly credentials: CredentialsService,
-    /** Entitlement limits (issue 4): datastreams per project. */
+    /** Run rows as jobs read them; the runner records its runs there too. */
+    private readonly ledger: FlowRuns,
+    /** Starts datastream runs (ingestion). */
+    private readonly runner: RunStarter,
+    /** Entitlement limits: datastreams per project. */
     private readonly limits?: ProjectLimits,
   ) {}
-
-  /** Ingestion reads flows (FlowRuns) and starts their runs; it is built after this service. */
-  startRunsWith(runner: RunStarter): void {
-    this.runner = runner;
-  }
 
   schedule(row: Pick<repo.DatastreamRow, 'cadence' | 'timezone'>, now: Date): Schedule {
     return scheduleOf(
@@ -172,7 +170,6 @@ export class FlowsService implements FlowRuns {
   ): Promise<repo.RunRow> {
     const datastream = await this.findDatastream(ctx, datastreamRef, projectRef);
     const window = await this.windowFor(datastream, ctx.clock.now());
-    if (!this.runner) throw new Error('FlowsService.startRunsWith was not called: no runner for datastream runs');
     return this.runner.enqueue(ctx, datastream, window, trigger);
   }
 
@@ -228,17 +225,12 @@ export class FlowsService implements FlowRuns {
   }
 
   async getRun(id: string): Promise<repo.RunRow | undefined> {
-    return repo.findRun(this.db, id);
+    return this.ledger.getRun(id);
   }
 
-  /** A datastream's row by id, with no grant check (jobs: ingestion, the scheduler, the pipeline). */
+  /** A datastream's row by id, with no grant check (jobs: the scheduler, the pipeline). */
   async datastreamRow(id: string): Promise<repo.DatastreamRow | undefined> {
-    return repo.findDatastream(this.db, id);
-  }
-
-  /** Records a queued run (the runner's ledger). */
-  async recordRun(row: NewRun): Promise<repo.RunRow> {
-    return repo.insertRun(this.db, row);
+    return this.ledger.datastreamRow(id);
   }
 
   /** Whether the datastream ever had a run (the demo seeding queues its backfill once). */

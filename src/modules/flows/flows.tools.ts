@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { ResourceSpec } from '../../mcp/registry.js';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
 import { NotFoundError } from '../../platform/errors.js';
-import type { IngestionService } from '../ingestion/ingestion.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { presentDatastream, presentRun } from './flows.presenter.js';
 import {
@@ -12,9 +11,9 @@ import {
   RunDatastreamToolInput,
   RunOutput,
 } from './flows.schemas.js';
-import type { FlowsService } from './flows.service.js';
+import type { FlowsService, RunStarter } from './flows.service.js';
 
-export function flowTools(flows: FlowsService, ingestion: IngestionService) {
+export function flowTools(flows: FlowsService, ingestion: RunStarter) {
   return [
     defineTool({
       name: 'list_datastreams',

@@ -1,3 +1,10 @@
 export { flowRoutes } from './flows.routes.js';
 export { flowTools, runResources } from './flows.tools.js';
-export { FlowsService } from './flows.service.js';
+export {
+  type DatastreamRow,
+  FlowsService,
+  type ReportDefinitionRow,
+  type RunRow,
+  type RunStarter,
+} from './flows.service.js';
+export { FlowRunLedger, type FlowRuns, type NewRun } from './flows.ledger.js';

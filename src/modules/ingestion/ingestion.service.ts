@@ -6,14 +6,14 @@ import { PostgresDatabase } from '../../platform/db/postgres.js';
 import { AppError } from '../../platform/errors.js';
 import type { JobAttempt, JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
-import type { CredentialsService } from '../credentials/credentials.service.js';
-import type { FactsService } from '../facts/facts.service.js';
-import type { DatastreamRow, FlowRuns, RunRow } from '../flows/flows.service.js';
+import type { CredentialsService } from '../credentials/index.js';
+import type { FactsService } from '../facts/index.js';
+import type { DatastreamRow, FlowRuns, RunRow } from '../flows/index.js';
 import { adPerformanceDaily } from '../models/ad-performance.model.js';
 import { kpisDaily } from '../models/kpis-daily.model.js';
-import { ModelGraph, type ModelScope } from '../models/model-graph.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import { type AnyProvider, type DateWindow, type ProviderContext, ProviderError } from '../providers/provider.js';
+import { ModelGraph, type ModelScope, type ModelSpec } from '../models/model-graph.js';
+import type { ProjectsService } from '../projects/index.js';
+import { type AnyProvider, type DateWindow, type ProviderContext, ProviderError } from '../providers/index.js';
 import { ChunkedCopyLander, LANDING_CHUNK_ROWS, type RawLander, UnnestLander } from './raw-writer.js';
 import * as runs from './ingestion.repo.js';
 
@@ -36,6 +36,25 @@ interface Source {
 
 export const runResourceUri = (projectId: string, runId: string) => `run://${projectId}/${runId}`;
 
+/** What a run is built on; every part is given at construction. */
+export interface IngestionDeps {
+  db: Database;
+  jobs: JobQueues;
+  credentials: CredentialsService;
+  /** Datastream rows and the run ledger (the flows module's FlowRunLedger). */
+  flows: FlowRuns;
+  projects: ProjectsService;
+  clock: Clock;
+  log: Logger;
+  changes: { resourceUpdated(uri: string): Promise<void> };
+  /** Where a run that finally failed is reported (`run.failed`); the evaluators own the facts log. */
+  facts: FactsService;
+  /** Models other modules add, built after the ingestion's own (anomalies_daily follows kpis_daily). */
+  models?: readonly ModelSpec[];
+  /** DATASTREAM_RETRY_BASE_SECONDS: the first retry's delay (config.ts). */
+  retryBaseSeconds?: number;
+}
+
 /**
  * A run: stream the window from the provider into raw storage and rebuild the models for the
  * window's dates in one transaction (on PostgreSQL the models follow the landing chunk by chunk;
@@ -48,28 +67,34 @@ export class IngestionService {
   /** Records per landing chunk on PostgreSQL (the models follow the landing chunk by chunk). */
   landingChunkRows = LANDING_CHUNK_ROWS;
   private readonly queue: QueueHandle<RunJob>;
-  private facts: FactsService | undefined;
+  private readonly db: Database;
+  private readonly jobs: JobQueues;
+  private readonly credentials: CredentialsService;
+  private readonly flows: FlowRuns;
+  private readonly projects: ProjectsService;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly changes: IngestionDeps['changes'];
+  private readonly facts: FactsService;
 
-  constructor(
-    private readonly db: Database,
-    private readonly jobs: JobQueues,
-    private readonly credentials: CredentialsService,
-    /** Datastream rows and the run ledger (FlowsService). */
-    private readonly flows: FlowRuns,
-    private readonly projects: ProjectsService,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly changes: { resourceUpdated(uri: string): Promise<void> },
-    /** DATASTREAM_RETRY_BASE_SECONDS: the first retry's delay (config.ts). */
-    retryBaseSeconds = 30,
-  ) {
-    this.models.register(adPerformanceDaily);
-    this.models.register(kpisDaily);
-    this.queue = jobs.define<RunJob>({
+  constructor(deps: IngestionDeps) {
+    ({
+      db: this.db,
+      jobs: this.jobs,
+      credentials: this.credentials,
+      flows: this.flows,
+      projects: this.projects,
+      clock: this.clock,
+      log: this.log,
+      changes: this.changes,
+      facts: this.facts,
+    } = deps);
+    for (const model of [adPerformanceDaily, kpisDaily, ...(deps.models ?? [])]) this.models.register(model);
+    this.queue = this.jobs.define<RunJob>({
       name: DATASTREAM_QUEUE,
       policy: 'singleton',
       retryLimit: 2,
-      retryDelay: retryBaseSeconds,
+      retryDelay: deps.retryBaseSeconds ?? 30,
       retryBackoff: true,
       retryDelayMax: 900,
       expireInSeconds: RUN_EXPIRE_SECONDS,
@@ -78,11 +103,6 @@ export class IngestionService {
       concurrency: 2,
       handler: (job) => this.execute(job),
     });
-  }
-
-  /** Where a run that finally failed is reported (`run.failed`); the evaluators own the facts log. */
-  reportFailuresTo(facts: FactsService): void {
-    this.facts = facts;
   }
 
   async enqueue(
@@ -126,7 +146,7 @@ export class IngestionService {
         for (const row of failed) facts.push(await this.recordFailure(tx, ds, row, now));
         return facts;
       });
-      for (const fact of abandoned) if (fact) await this.facts?.announce(fact);
+      for (const fact of abandoned) if (fact) await this.facts.announce(fact);
       if (abandoned.length) claimed = await runs.claim(this.db, run.id, now);
     }
     if (!claimed) throw new Error(`another run of datastream ${ds.id} is running; this one waits for a retry`);
@@ -221,7 +241,7 @@ export class IngestionService {
         if (!job.lastAttempt) return undefined;
         return this.recordFailure(tx, ds, { ...run, attempts: (run.attempts ?? 0) + 1, error: message }, now);
       });
-      if (fact) await this.facts?.announce(fact).catch(() => undefined);
+      if (fact) await this.facts.announce(fact).catch(() => undefined);
       throw error;
     } finally {
       await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id)).catch(() => undefined);
@@ -234,7 +254,7 @@ export class IngestionService {
     run: Pick<runs.FailedRun, 'id' | 'project_id' | 'window_from' | 'window_to' | 'attempts' | 'trigger' | 'error'>,
     now: Date,
   ) {
-    return this.facts?.record(
+    return this.facts.record(
       tx,
       'run.failed',
       run.project_id,

@@ -1,4 +1,4 @@
-import type { CanonicalRecord } from '../providers/provider.js';
+import type { CanonicalRecord } from '../providers/index.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;

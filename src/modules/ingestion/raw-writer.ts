@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { PostgresDatabase } from '../../platform/db/postgres.js';
 import type { LandingChunk } from '../models/model-graph.js';
-import type { CanonicalRecord } from '../providers/provider.js';
+import type { CanonicalRecord } from '../providers/index.js';
 import { RawCsvEncoder, WRITE_BYTES } from './raw-writer.csv.js';
 
 export const RAW_BATCH_ROWS = 5_000;
@@ -23,7 +23,7 @@ export interface RawLander {
 }
 
 /**
- * One INSERT … SELECT FROM unnest(column arrays) per batch (DESIGN §2: never one INSERT per row).
+ * One INSERT … SELECT FROM unnest(column arrays) per batch, never one INSERT per row.
  */
 export class UnnestLander implements RawLander {
   private cols = emptyColumns();

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { ProviderError } from '../providers/provider.js';
+import { ProviderError } from '../providers/index.js';
 import type { ModelScope } from './model-graph.js';
 
 /**

@@ -21,7 +21,7 @@ export interface AuditRecorder {
   record(ctx: RequestContext, entry: AuditEntry, tx?: SqlExecutor): Promise<void>;
 }
 
-/** The audit log of every write: who, when, what, and the request id (issue 4). */
+/** The audit log of every write: who, when, what, and the request id. */
 export class AuditService implements AuditRecorder {
   /** Request ids that recorded an entry and have not finished yet (see recordUnlessRecorded). */
   private readonly recorded = new Set<string>();

@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { UnauthorizedError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import type { OrgServices } from './index.js';
+import type { OrgServices } from './org.services.js';
 
 const MCP_PATHS = /^\/(mcp|sse|messages)(\/|\?|$)/;
 /** What a 401 on the MCP endpoint asks for: enough to connect, list and read (step-up adds more). */
@@ -47,7 +47,7 @@ function buildAuthenticator(config: Config, org: OrgServices, clock: Clock, log:
 }
 
 /**
- * Everything authentication adds to the HTTP app (issue 4): the authenticator for the mode, the
+ * Everything authentication adds to the HTTP app: the authenticator for the mode, the
  * WWW-Authenticate challenge, the per-identity rate limit and MCP call scopes after
  * authentication, the RFC 9728 routes; and the ORG_OWNER_SUBJECT bootstrap.
  */

@@ -1,13 +1,14 @@
 import { OPERATOR } from '../../platform/auth/actor.js';
 import { ROLES, type Role } from '../../platform/auth/permissions.js';
-import { systemClock } from '../../platform/clock.js';
+import { type Clock, systemClock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
 import type { Config } from '../../platform/config.js';
 import { migrate } from '../../platform/db/migrate.js';
 import { openDatabase } from '../../platform/db/open.js';
 import { AppError } from '../../platform/errors.js';
 import { ChangeFeed } from '../../platform/events/change-feed.js';
 import { createLogger } from '../../platform/logger.js';
-import { createOrgServices } from './index.js';
+import type { MemberChanges, MembersService } from './members.service.js';
 
 export const MEMBERS_HELP = `Usage: context-hub members add [--role viewer|editor|admin|owner] [--email <email>] <subject>
        context-hub members list
@@ -36,7 +37,12 @@ function parseAdd(args: string[]): { subject: string; role: Role; email?: string
 }
 
 /** `context-hub members …`: organization members from the command line (the first owner, mostly). */
-export async function membersCommand(args: string[], config: Config): Promise<number> {
+export async function membersCommand(
+  args: string[],
+  config: Config,
+  /** The members service as the app's wiring builds it (src/app/org-services.ts). */
+  buildMembers: (deps: { db: Database; clock: Clock; changes: MemberChanges }) => MembersService,
+): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'add' && sub !== 'list') {
     process.stderr.write(`${MEMBERS_HELP}\n`);
@@ -52,7 +58,7 @@ export async function membersCommand(args: string[], config: Config): Promise<nu
   try {
     await migrate(db);
     // A role change here reaches the running replicas' MCP clients (PostgreSQL: NOTIFY at commit).
-    const org = createOrgServices({ db, clock: systemClock, changes: new ChangeFeed(db, log) });
+    const org = { members: buildMembers({ db, clock: systemClock, changes: new ChangeFeed(db, log) }) };
     const ctx = { actor: { ...OPERATOR, subject: 'cli' }, requestId: 'cli', clock: systemClock, log };
     if (sub === 'list') {
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {

@@ -16,7 +16,7 @@ import {
   UpdateMemberInput,
   UpdateSettingsInput,
 } from './org.schemas.js';
-import type { OrgServices } from './index.js';
+import type { OrgServices } from './org.services.js';
 
 export function orgRoutes(org: OrgServices, authMode: AuthMode) {
   return [

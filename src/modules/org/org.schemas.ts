@@ -3,7 +3,7 @@ import { ROLES } from '../../platform/auth/permissions.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { CurrencyCode, ProjectId, TimeZone } from '../projects/projects.schemas.js';
 
-/** Entitlement limits (issue 4) and their defaults; org_settings.limits overrides any of them. */
+/** Entitlement limits and their defaults; org_settings.limits overrides any of them. */
 export const LIMIT_DEFAULTS = {
   projects: 50,
   datastreams_per_project: 100,

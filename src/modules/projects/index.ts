@@ -1,3 +1,10 @@
 export { projectRoutes } from './projects.routes.js';
 export { projectResources, projectTools } from './projects.tools.js';
-export { ProjectsService } from './projects.service.js';
+export {
+  type ProjectChanges,
+  type ProjectCreationGuard,
+  type ProjectRow,
+  ProjectsService,
+  type ResolvedProject,
+} from './projects.service.js';
+export { type ProjectChangeSource, ProjectDirectory } from './project-directory.js';

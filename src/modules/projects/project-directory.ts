@@ -29,13 +29,11 @@ export class ProjectDirectory {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** Where project changes made by other replicas are heard; without it only `maxAgeMs` bounds staleness. */
+    changes?: ProjectChangeSource,
     private readonly maxAgeMs = 5_000,
-  ) {}
-
-  /** Listens for project changes made by other replicas. */
-  attach(changes: ProjectChangeSource): void {
-    this.unsubscribe?.();
-    this.unsubscribe = changes.subscribe((event) => {
+  ) {
+    this.unsubscribe = changes?.subscribe((event) => {
       if (
         event.kind === 'resources_list_changed' ||
         (event.kind === 'resource_updated' && event.uri.startsWith('project://'))

@@ -1,7 +1,7 @@
 /**
  * A project reference as callers write it: the id itself, or the console URL of one of the
  * project's pages (`https://hub.example.com/console/proj_marketing/anomalies?x=1`), which people
- * copy from the address bar and agents find in chat (DESIGN §9). The console may sit under a path
+ * copy from the address bar and agents find in chat. The console may sit under a path
  * prefix (PUBLIC_BASE_URL can have one), so the project is the segment after the first `console`
  * segment of the path, wherever that is; the host is not checked, since the grant decides access.
  */

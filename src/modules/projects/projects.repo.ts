@@ -7,7 +7,7 @@ export interface ProjectRow {
   timezone: string;
   created_at: Date;
   created_by: string;
-  /** Issue 24: how agents' writes land (publish, review, off). */
+  /** How agents' writes land (publish, review, off). */
   agent_writes: AgentWrites;
 }
 

@@ -17,7 +17,7 @@ export const ProjectSlug = z
   .describe('Project id, e.g. proj_marketing.');
 
 /**
- * A `project_id` field: the id, or a console URL naming it (DESIGN §9), reduced here to the id so
+ * A `project_id` field: the id, or a console URL naming it, reduced here to the id so
  * that every route, tool and service after the parse sees only ids.
  */
 export const ProjectId = z
@@ -30,9 +30,9 @@ export const ProjectId = z
 const refProblem = (issue: { input: unknown }) => projectReferenceProblem(issue.input, true);
 
 /**
- * Tools accept `default`, which resolves to the caller's only project (DESIGN §5). One string
+ * Tools accept `default`, which resolves to the caller's only project. One string
  * schema with one pattern (not a union of `default` and ProjectId): every tool lists this field,
- * and the union's JSON Schema cost twice the tokens in the model-visible tool list (issue 31).
+ * and the union's JSON Schema cost twice the tokens in the model-visible tool list.
  */
 export const ProjectRef = z
   .string({ error: refProblem })
@@ -58,7 +58,7 @@ export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
 export const ListProjectsQuery = PageQuery;
 
-/** Issue 24: how writes through MCP (and by people who may not review) land in the project. */
+/** How writes through MCP (and by people who may not review) land in the project. */
 export const AgentWrites = z
   .enum(['publish', 'review', 'off'])
   .describe(

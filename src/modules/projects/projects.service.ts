@@ -22,7 +22,7 @@ export interface ResolvedProject {
   resolvedFrom: 'explicit' | 'default';
 }
 
-/** Hooks other modules attach to project creation (demo content, org limits) without a cycle. */
+/** A check another module runs before a project is created (org role and limits), given at construction. */
 export type ProjectCreationGuard = (ctx: RequestContext, db: Database) => Promise<void>;
 
 /** Where project changes are announced to every replica (the change feed). */
@@ -33,20 +33,16 @@ export interface ProjectChanges {
 }
 
 export class ProjectsService {
-  private readonly creationGuards: ProjectCreationGuard[] = [];
-
   constructor(
     private readonly db: Database,
     private readonly changes: ProjectChanges,
-    /** The org audit log (issue 4); optional so the service stands alone in tools and scripts. */
+    /** The org audit log; optional so the service stands alone in tools and scripts. */
     private readonly audit?: AuditRecorder,
     /** Project rows kept in memory (every tool call resolves a project); see ProjectDirectory. */
     private readonly directory?: ProjectDirectory,
+    /** Checks run before a project is created (the organization's role and projects limit). */
+    private readonly creationGuards: readonly ProjectCreationGuard[] = [],
   ) {}
-
-  addCreationGuard(guard: ProjectCreationGuard): void {
-    this.creationGuards.push(guard);
-  }
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<repo.ProjectRow> {
     for (const guard of this.creationGuards) await guard(ctx, this.db);

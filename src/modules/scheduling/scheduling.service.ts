@@ -9,10 +9,10 @@ import type { Logger } from '../../platform/logger.js';
 import { addDays } from '../money/calendar.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { DatastreamRow, FlowsService } from '../flows/flows.service.js';
-import type { IngestionService } from '../ingestion/ingestion.service.js';
+import type { IngestionService } from '../ingestion/index.js';
 import type { EvaluatorPipeline } from '../evaluators/evaluators.pipeline.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { dayInZone } from '../providers/dates.js';
+import { dayInZone } from '../providers/index.js';
 import * as repo from './scheduling.repo.js';
 
 export const FX_REFRESH_QUEUE = 'money.fx_refresh';
@@ -38,7 +38,6 @@ export interface TickResult {
  */
 export class SchedulePlan {
   private readonly fxQueue: QueueHandle<Record<string, never>>;
-  private readonly sweeps = new Map<string, (now: Date) => Promise<unknown>>();
 
   constructor(
     private readonly deps: {
@@ -52,6 +51,11 @@ export class SchedulePlan {
       ingestion: IngestionService;
       money: MoneyService;
       pipeline: EvaluatorPipeline;
+      /**
+       * Work another module re-checks at every tick against the database (so it is safe on every
+       * process at once), e.g. alerts whose quiet hours ended; keyed by the name the tick reports.
+       */
+      sweeps?: Record<string, (now: Date) => Promise<unknown>>;
     },
   ) {
     this.fxQueue = deps.jobs.define<Record<string, never>>({
@@ -103,16 +107,8 @@ export class SchedulePlan {
       result.fx_refresh = true;
     }
     result.swept = await this.deps.pipeline.sweep(now);
-    for (const [name, sweep] of this.sweeps) result.sweeps[name] = await sweep(now);
+    for (const [name, sweep] of Object.entries(this.deps.sweeps ?? {})) result.sweeps[name] = await sweep(now);
     return result;
-  }
-
-  /**
-   * Work another module re-checks at every tick against the database (so it is safe on every
-   * process at once), e.g. alerts whose quiet hours ended. Registered at assembly, before start.
-   */
-  addSweep(name: string, sweep: (now: Date) => Promise<unknown>): void {
-    this.sweeps.set(name, sweep);
   }
 
   private async claim(target: string, dueAt: Date, now: Date): Promise<boolean> {

@@ -1,9 +1,8 @@
 import { defineRoute } from '../../platform/http/route.js';
-import { type SystemDeps, SystemService } from './system.service.js';
+import type { SystemService } from './system.service.js';
 
 /** Probes: public, exempt from Host validation, never touching anything but the store. */
-export function systemRoutes(deps: SystemDeps) {
-  const system = new SystemService(deps);
+export function systemRoutes(system: SystemService) {
   return [
     defineRoute({
       method: 'GET',

@@ -1,0 +1,17 @@
+export {
+  type AccessTokens,
+  type AnyProvider,
+  type CanonicalRecord,
+  type DateWindow,
+  defaultSourceOutbound,
+  type OAuthSettings,
+  type ProviderContext,
+  ProviderError,
+  type SourceOutbound,
+  type VerifyOutcome,
+} from './provider.js';
+export { PROVIDER_NAMES, providerFor } from './registry.js';
+export { addDays, dayInZone, isCalendarDate } from './dates.js';
+export { type OAuthSecrets, requestAccessToken } from './oauth.js';
+export { DEMO_INCIDENTS, demoProvider } from './demo.provider.js';
+export { type ExportOptions, MAX_RECORD_BYTES, readExport } from './export-reader.js';
