@@ -16,14 +16,14 @@ import type { Evaluators } from './evaluators/index.js';
 import type { HubFilesService } from './hub-files/index.js';
 import type { FlowsService } from './flows/flows.service.js';
 import type { IngestionService } from './ingestion/ingestion.service.js';
-import type { KnowledgeService } from './knowledge/knowledge.service.js';
+import type { KnowledgeService } from './knowledge/index.js';
 import type { MoneyService } from './money/money.service.js';
 import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/projects.service.js';
 import type { ProposalsService } from './proposals/index.js';
-import type { SearchService } from './search/search.service.js';
-import type { SkillPromptsService } from './skills/skills.prompts.js';
-import type { SkillsService } from './skills/skills.service.js';
+import type { SearchService } from './search/index.js';
+import type { SkillPromptsService } from './skills/index.js';
+import type { SkillsService } from './skills/index.js';
 import type { CompletionService } from './completion/index.js';
 import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
 
