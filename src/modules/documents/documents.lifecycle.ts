@@ -4,7 +4,12 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
-import type { PendingReview, VersionAuthor, WriteGate } from '../context-hub/context-hub.authorship.js';
+import {
+  presentAuthor,
+  type PendingReview,
+  type VersionAuthor,
+  type WriteGate,
+} from '../context-hub/context-hub.authorship.js';
 import type { ProjectLimits } from '../org/project-limits.js';
 import type { ProjectRow } from '../projects/projects.service.js';
 import type { DocumentKind } from './documents.kind.js';
@@ -252,4 +257,9 @@ export interface ReviewedDocuments {
     version?: number,
   ): Promise<{ current_version: number; version: { body_md: string } | undefined } | undefined>;
   publishProposal(ctx: RequestContext, write: ApprovedWrite): Promise<unknown>;
+}
+
+/** Who wrote a version and when, as every version list presents it. */
+export function versionAuthorship(row: Parameters<typeof presentAuthor>[0] & { created_at: Date; created_by: string }) {
+  return { created_at: row.created_at.toISOString(), created_by: row.created_by, author: presentAuthor(row) };
 }

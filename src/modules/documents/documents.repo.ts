@@ -21,6 +21,27 @@ export interface DocumentTables {
   versionColumns: string;
 }
 
+/** A version row's authorship columns, in AUTHOR_COLUMNS order, as statement parameters. */
+export function authorValues(row: {
+  created_at: Date;
+  created_by: string;
+  via: string | null;
+  client_name: string | null;
+  client_version: string | null;
+  request_id: string | null;
+  proposal_id: string | null;
+}): unknown[] {
+  return [
+    row.created_at,
+    row.created_by,
+    row.via,
+    row.client_name,
+    row.client_version,
+    row.request_id,
+    row.proposal_id,
+  ];
+}
+
 export interface DocumentHead {
   id: string;
   project_id: string;

@@ -9,6 +9,7 @@ export {
 } from './documents.kind.js';
 export {
   VersionedDocuments,
+  versionAuthorship,
   type ApprovedWrite,
   type DocumentDescriptor,
   type DocumentLifecycleDeps,
@@ -16,7 +17,7 @@ export {
   type ReviewedDocuments,
 } from './documents.lifecycle.js';
 export { writeDocumentsIn, type BatchWriter } from './documents.batch.js';
-export { AUTHOR_COLUMNS, type DocumentHead, type DocumentTables } from './documents.repo.js';
+export { AUTHOR_COLUMNS, authorValues, type DocumentHead, type DocumentTables } from './documents.repo.js';
 export {
   BodyMd,
   FieldChange,

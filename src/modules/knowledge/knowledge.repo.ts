@@ -1,6 +1,6 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { AUTHOR_COLUMNS as AUTHOR, type DocumentTables } from '../documents/index.js';
+import { AUTHOR_COLUMNS as AUTHOR, authorValues, type DocumentTables } from '../documents/index.js';
 
 export interface KnowledgeHeadRow {
   id: string;
@@ -71,21 +71,7 @@ export async function bumpHead(
 export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): Promise<void> {
   await tx.query(
     `INSERT INTO knowledge_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      row.knowledge_id,
-      row.version_number,
-      row.topic_id,
-      row.title,
-      row.body_md,
-      row.owner,
-      row.created_at,
-      row.created_by,
-      row.via,
-      row.client_name,
-      row.client_version,
-      row.request_id,
-      row.proposal_id,
-    ],
+    [row.knowledge_id, row.version_number, row.topic_id, row.title, row.body_md, row.owner, ...authorValues(row)],
   );
 }
 

@@ -18,6 +18,7 @@ import {
   fieldChanges,
   KNOWLEDGE_DOCUMENT,
   VersionedDocuments,
+  versionAuthorship,
   type ApprovedWrite,
   type ReviewedDocuments,
   type VersionDiffQuery,
@@ -213,9 +214,7 @@ export class KnowledgeService implements ReviewedDocuments {
         version_number: r.version_number,
         title: r.title,
         owner: r.owner,
-        created_at: r.created_at.toISOString(),
-        created_by: r.created_by,
-        author: presentAuthor(r),
+        ...versionAuthorship(r),
       })),
       next_cursor,
     };

@@ -1,6 +1,6 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { AUTHOR_COLUMNS as AUTHOR, documentRows, type DocumentTables } from '../documents/index.js';
+import { AUTHOR_COLUMNS as AUTHOR, authorValues, documentRows, type DocumentTables } from '../documents/index.js';
 import type { SkillStep } from './skills.parse.js';
 
 export interface SkillHeadRow {
@@ -94,13 +94,7 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
       JSON.stringify(row.metadata),
       JSON.stringify(row.frontmatter_extra),
       row.frontmatter_raw,
-      row.created_at,
-      row.created_by,
-      row.via,
-      row.client_name,
-      row.client_version,
-      row.request_id,
-      row.proposal_id,
+      ...authorValues(row),
     ],
   );
 }

@@ -7,12 +7,17 @@ import type { Pacer } from '../../platform/pacer.js';
 import type { PageQuery } from '../../platform/pagination.js';
 import {
   authorOf,
-  presentAuthor,
   type PendingReview,
   type VersionAuthor,
   type WriteGate,
 } from '../context-hub/context-hub.authorship.js';
-import { SKILL_DOCUMENT, VersionedDocuments, type ApprovedWrite, type ReviewedDocuments } from '../documents/index.js';
+import {
+  SKILL_DOCUMENT,
+  VersionedDocuments,
+  versionAuthorship,
+  type ApprovedWrite,
+  type ReviewedDocuments,
+} from '../documents/index.js';
 import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { diffSkillVersions } from './skills.diff.js';
@@ -245,9 +250,7 @@ export class SkillsService implements ReviewedDocuments {
         version: r.version,
         description: r.description,
         step_count: r.step_count,
-        created_at: r.created_at.toISOString(),
-        created_by: r.created_by,
-        author: presentAuthor(r),
+        ...versionAuthorship(r),
       })),
       next_cursor,
     };
