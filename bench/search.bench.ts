@@ -24,7 +24,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestContext } from '../src/platform/context/request-context.js';
-import { SearchService } from '../src/modules/search/search.service.js';
+import { SearchService } from '../src/modules/search/index.js';
 import { ProjectDirectory } from '../src/modules/projects/project-directory.js';
 import { ProjectsService } from '../src/modules/projects/projects.service.js';
 import { OPERATOR } from '../src/platform/auth/actor.js';

@@ -4,13 +4,12 @@ import { ProjectDirectory, ProjectsService } from '../modules/projects/index.js'
 import { CredentialsService } from '../modules/credentials/index.js';
 import { FlowRunLedger, FlowsService } from '../modules/flows/index.js';
 import { IngestionService } from '../modules/ingestion/index.js';
-import { SkillsService } from '../modules/skills/skills.service.js';
-import { SkillPromptsService } from '../modules/skills/skills.prompts.js';
+import { SkillPromptsService, SkillsService } from '../modules/skills/index.js';
 import { CompletionService } from '../modules/completion/index.js';
-import { KnowledgeService } from '../modules/knowledge/knowledge.service.js';
-import { ProposalsService } from '../modules/proposals/index.js';
+import { KnowledgeService } from '../modules/knowledge/index.js';
+import { ProposalGate, ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
-import { SearchService } from '../modules/search/search.service.js';
+import { SearchService } from '../modules/search/index.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
 import { HubFilesService } from '../modules/hub-files/index.js';
 import { orgProjectCreationGuard } from '../modules/org/index.js';
@@ -63,12 +62,11 @@ export function createServices(deps: ServiceDeps): Services {
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
   demo.add('context-events', contextEventsDemoSeeder(deps.db, projects));
-  const skills = new SkillsService(deps.db, projects, org.projectLimits);
-  const knowledge = new KnowledgeService(deps.db, projects, org.projectLimits);
-  const proposals = new ProposalsService(deps.db, projects, skills, knowledge, deps.feed, org.audit);
-  skills.governWith(proposals);
-  skills.announceWith(deps.feed);
-  knowledge.governWith(proposals);
+  // The write gate needs neither Skills nor Knowledge, so it comes first and each gets it built.
+  const gate = new ProposalGate(deps.db, deps.feed, org.audit);
+  const skills = new SkillsService({ db: deps.db, projects, gate, changes: deps.feed, limits: org.projectLimits });
+  const knowledge = new KnowledgeService({ db: deps.db, projects, gate, limits: org.projectLimits });
+  const proposals = new ProposalsService(deps.db, projects, [skills, knowledge], deps.feed, org.audit);
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const completion = new CompletionService(deps.db, projects);
   const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
@@ -82,8 +80,8 @@ export function createServices(deps: ServiceDeps): Services {
     taxonomy,
     audit: org.audit,
     limits: org.projectLimits,
+    gate,
   });
-  hubFiles.governWith(proposals);
   demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config, deps.clock);
   const anomalies = new AnomaliesService(deps.db, projects, contextEvents, deps.feed);

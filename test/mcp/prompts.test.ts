@@ -1,6 +1,6 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROMPT_TEXT_MAX } from '../../src/modules/skills/skills.prompt.js';
+import { PROMPT_TEXT_MAX } from '../../src/modules/skills/index.js';
 import { TestIdp } from '../support/auth/idp.js';
 import { connectLegacy, connectModern, connectSse } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';

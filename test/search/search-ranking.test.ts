@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindexSearch } from '../../src/modules/search/index.js';
-import { searchStatsDrift } from '../../src/modules/search/search.repo.js';
+import { searchStatsDrift } from '../../src/modules/search/index.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';

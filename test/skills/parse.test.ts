@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { packStepLines } from '../../src/modules/skills/skills.presenter.js';
-import { parseAcceptance, parseReferences, parseSteps, stepTitle } from '../../src/modules/skills/skills.parse.js';
-import { canonicalFrontmatter, parseSkillFile, renderSkillFile } from '../../src/modules/skills/skills.skillmd.js';
-import { snippetOf } from '../../src/modules/search/search.service.js';
+import { packStepLines } from '../../src/modules/skills/index.js';
+import { parseAcceptance, parseReferences, parseSteps, stepTitle } from '../../src/modules/skills/index.js';
+import { canonicalFrontmatter, parseSkillFile, renderSkillFile } from '../../src/modules/skills/index.js';
+import { snippetOf } from '../../src/modules/search/index.js';
 
 describe('skill body parsing', () => {
   it('takes the ordered list under a Steps heading, not an earlier one', () => {

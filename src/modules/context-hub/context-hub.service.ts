@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
-import type { KnowledgeService } from '../knowledge/knowledge.service.js';
-import type { SkillsService } from '../skills/skills.service.js';
+import type { KnowledgeService } from '../knowledge/index.js';
+import type { SkillsService } from '../skills/index.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 
 /**

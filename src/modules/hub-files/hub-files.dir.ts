@@ -7,7 +7,7 @@ import { roleOf, TAXONOMY_FILE } from './hub-files.format.js';
 
 /**
  * The CLI's side of context as code: a folder on disk read for `import` and written by `export`,
- * never leaving it (issue 28, finding 7). The layout trees (taxonomy.yaml, skills/, knowledge/ and
+ * never leaving it. The layout trees (taxonomy.yaml, skills/, knowledge/ and
  * everything under them) must hold no symbolic link at all, whether it points inside the folder
  * or out of it: one is refused before anything is read, written or deleted, and nothing is ever
  * opened through a link (O_NOFOLLOW). Entries whose names start with a dot (.git) are skipped,

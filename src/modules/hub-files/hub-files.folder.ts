@@ -1,7 +1,8 @@
 import { ValidationError } from '../../platform/errors.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { readTarGz, type TarEntry, type TarEntryType, TarFormatError } from '../../platform/tar.js';
-import { MAX_BODY_BYTES, MAX_FRONT_MATTER_BYTES } from '../skills/skills.schemas.js';
+import { type DocumentKindName, MAX_BODY_BYTES } from '../documents/index.js';
+import { MAX_FRONT_MATTER_BYTES } from '../skills/index.js';
 import {
   byCodePoint,
   decodeText,
@@ -17,7 +18,7 @@ import { readTaxonomy } from './hub-files.taxonomy.js';
 const MiB = 1024 * 1024;
 
 /**
- * What one import reads at most, whatever it is sent (issue 28): every bound is checked as the
+ * What one import reads at most, whatever it is sent: every bound is checked as the
  * entry arrives, before its bytes are read, so neither memory nor the answer grows with what a
  * hostile archive holds.
  */
@@ -148,6 +149,21 @@ export async function readArchive(archive: Buffer): Promise<ImportFolder> {
   return reader.done();
 }
 
+/** How a document file of each kind is read into the folder. */
+const READ_DOCUMENT: Record<
+  DocumentKindName,
+  (folder: Folder, path: string, key: string, text: string, problems: FileProblem[]) => void
+> = {
+  skill: (folder, path, name, text, problems) => {
+    const skill = readSkillFile(path, name, text, problems);
+    if (skill) folder.skills.set(skill.name, skill);
+  },
+  knowledge: (folder, path, topicId, text, problems) => {
+    const sheet = readKnowledgeFile(path, topicId, text, problems);
+    if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
+  },
+};
+
 /** Every file read and checked; problems collected, nothing thrown; the event loop turns between files. */
 export async function readFolder(entries: TarEntry[], problems: FileProblem[], pace: Pacer): Promise<Folder> {
   const folder: Folder = { skills: new Map(), knowledge: new Map(), taxonomy: null, taxonomyUnreadable: false };
@@ -167,12 +183,8 @@ export async function readFolder(entries: TarEntry[], problems: FileProblem[], p
       if (problem) problems.push(problem);
       continue;
     }
-    if (role.kind === 'skill') {
-      const skill = readSkillFile(path, role.name, text, problems);
-      if (skill) folder.skills.set(skill.name, skill);
-    } else if (role.kind === 'knowledge') {
-      const sheet = readKnowledgeFile(path, role.topicId, text, problems);
-      if (sheet) folder.knowledge.set(sheet.topic_id, sheet);
+    if (role.kind !== 'taxonomy') {
+      READ_DOCUMENT[role.kind](folder, path, role.key, text, problems);
     } else {
       const taxonomy = await readTaxonomy(text, problems, pace);
       folder.taxonomy = taxonomy ?? null;

@@ -1,19 +1,20 @@
 import { type Document, type LineCounter, stringify } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
-import { AddKnowledgeInput, TopicId } from '../knowledge/knowledge.schemas.js';
-import { parseReferences } from '../skills/skills.parse.js';
+import { AddKnowledgeInput, TopicId } from '../knowledge/index.js';
+import { type DocumentKindName, MAX_BODY_BYTES } from '../documents/index.js';
 import {
-  MAX_BODY_BYTES,
+  parseReferences,
+  parseSkillFile,
+  type SkillFile,
   MAX_FRONT_MATTER_BYTES,
   MAX_SKILL_NAME_LENGTH,
   SKILL_NAME_PATTERN,
   skillNameMessage,
-} from '../skills/skills.schemas.js';
-import { parseSkillFile, type SkillFile } from '../skills/skills.skillmd.js';
+} from '../skills/index.js';
 import { parseYaml, plainData } from './hub-files.yaml.js';
 
 /**
- * The hub as files (DESIGN §10, "context as code"): `skills/<name>/SKILL.md` (Agent Skills),
+ * The hub as files ("context as code"): `skills/<name>/SKILL.md` (Agent Skills),
  * `knowledge/<topic_id>.md` (front matter: title, owner) and `taxonomy.yaml` (keys and links).
  * Reading a file never throws: every problem is collected with its file and line.
  */
@@ -29,18 +30,14 @@ export const skillPath = (name: string) => `skills/${name}/SKILL.md`;
 export const knowledgePath = (topicId: string) => `knowledge/${topicId}.md`;
 
 /** Where a file of a folder belongs; `ignored` for anything else (scripts next to a SKILL.md, a README …). */
-export type FileRole =
-  | { kind: 'skill'; name: string }
-  | { kind: 'knowledge'; topicId: string }
-  | { kind: 'taxonomy' }
-  | { kind: 'ignored' };
+export type FileRole = { kind: DocumentKindName; key: string } | { kind: 'taxonomy' } | { kind: 'ignored' };
 
 export function roleOf(path: string): FileRole {
   if (path === TAXONOMY_FILE) return { kind: 'taxonomy' };
   const skill = /^skills\/([^/]+)\/SKILL\.md$/.exec(path);
-  if (skill) return { kind: 'skill', name: skill[1]! };
+  if (skill) return { kind: 'skill', key: skill[1]! };
   const sheet = /^knowledge\/([^/]+)\.md$/.exec(path);
-  if (sheet) return { kind: 'knowledge', topicId: sheet[1]! };
+  if (sheet) return { kind: 'knowledge', key: sheet[1]! };
   return { kind: 'ignored' };
 }
 

@@ -4,11 +4,11 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import { createPacer, type Pacer } from '../../platform/pacer.js';
 import { type TarEntry, writeTarGz } from '../../platform/tar.js';
 import { authorOf, type ProposedWrite, type WriteGate } from '../context-hub/context-hub.authorship.js';
-import type { KnowledgeService } from '../knowledge/knowledge.service.js';
+import type { KnowledgeService } from '../knowledge/index.js';
 import type { AuditRecorder } from '../org/index.js';
 import type { ProjectLimits } from '../org/project-limits.js';
 import type { ProjectRow, ProjectsService } from '../projects/projects.service.js';
-import type { SkillsService } from '../skills/skills.service.js';
+import type { SkillsService } from '../skills/index.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import {
   byCodePoint,
@@ -31,20 +31,19 @@ export interface HubFilesDeps {
   taxonomy: TaxonomyService;
   audit: AuditRecorder;
   limits?: ProjectLimits;
+  /**
+   * The project write policy (the proposals gate): with `propose`, or when the policy sends this
+   * caller's writes to review, new and changed Skills and Knowledge become proposals.
+   */
+  gate?: WriteGate;
 }
 
 /** The hub of a project as a folder of files, out (export) and back in (import). See hub-files.format. */
 export class HubFilesService {
-  constructor(private readonly deps: HubFilesDeps) {}
+  private readonly gate: WriteGate | undefined;
 
-  private gate: WriteGate | undefined;
-
-  /**
-   * Attaches the project write policy (the proposals module): with `propose`, or when the policy
-   * sends this caller's writes to review, new and changed Skills and Knowledge become proposals.
-   */
-  governWith(gate: WriteGate): void {
-    this.gate = gate;
+  constructor(private readonly deps: HubFilesDeps) {
+    this.gate = deps.gate;
   }
 
   async exportFiles(ctx: RequestContext, projectRef: string): Promise<{ projectId: string; files: TarEntry[] }> {
@@ -85,7 +84,7 @@ export class HubFilesService {
     options: ImportOptions,
   ): Promise<ImportResultOutput> {
     const { project } = await this.deps.projects.resolve(ctx, projectRef, 'context.write');
-    // Versions an import writes are recorded as such (issue 24), unless the console sent the folder.
+    // Versions an import writes are recorded as such, unless the console sent the folder.
     const importCtx: RequestContext = { ...ctx, via: ctx.via === 'console' ? 'console' : 'import' };
     const propose = options.propose || this.gate?.decide(importCtx, project) === 'propose';
     if (propose && !this.gate) {
@@ -163,7 +162,7 @@ export class HubFilesService {
       const skillIds = new Map([...state.skills].map(([name, s]) => [name, s.id]));
       const sheetIds = new Map([...state.knowledge].map(([id, k]) => [id, k.id]));
       const author = authorOf(ctx);
-      const writtenSkills = await skills.writeFilesIn(
+      const writtenSkills = await skills.writeManyIn(
         tx,
         ctx,
         projectId,

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { TopicId } from '../knowledge/knowledge.schemas.js';
-import { SkillName } from '../skills/skills.schemas.js';
+import { TopicId } from '../knowledge/index.js';
+import { SkillName } from '../skills/index.js';
 import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/taxonomy.schemas.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { byCodePoint, type FileProblem, TAXONOMY_FILE } from './hub-files.format.js';

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { batches, WRITE_BATCH } from '../../platform/batches.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { authorColumns, type VersionAuthor } from '../context-hub/context-hub.authorship.js';
+import { writeDocumentsIn } from '../documents/index.js';
 import * as repo from './knowledge.repo.js';
-import type { SheetFields } from './knowledge.service.js';
+import type { SheetFields } from './knowledge.schemas.js';
 
-/**
- * Many sheets, each as the next version (or a new sheet), in the caller's transaction (an import):
- * two statements per batch instead of three per sheet, and the event loop turns between batches
- * (`pace`), so thousands of sheets neither take minutes nor stall the process.
- */
+/** Many sheets, each as the next version (or a new sheet), in the caller's transaction (an import). */
 export async function writeSheetsIn(
   tx: SqlExecutor,
   now: Date,
@@ -19,39 +15,33 @@ export async function writeSheetsIn(
   author: VersionAuthor,
   pace: Pacer,
 ): Promise<Map<string, { id: string; version: number }>> {
-  const written = new Map<string, { id: string; version: number }>();
-  for (const batch of batches(sheets, WRITE_BATCH, (s) => s.body_md.length + s.title.length)) {
-    const heads = await repo.bumpHeads(
-      tx,
-      projectId,
-      now,
-      batch.map((s) => ({
-        id: `kn_${randomBytes(8).toString('hex')}`,
-        topic_id: s.topic_id,
-        title: s.title,
-        body_md: s.body_md,
-        owner: s.owner,
-      })),
-    );
-    await pace();
-    const byTopic = new Map(heads.map((h) => [h.topic_id, h]));
-    await repo.insertVersions(
-      tx,
-      batch.map((s): repo.KnowledgeVersionRow => {
-        const head = byTopic.get(s.topic_id)!;
-        written.set(s.topic_id, { id: head.id, version: head.version_number });
-        return {
-          knowledge_id: head.id,
-          version_number: head.version_number,
-          topic_id: s.topic_id,
-          title: s.title,
-          body_md: s.body_md,
-          owner: s.owner,
-          ...authorColumns(author, now),
-        };
-      }),
-    );
-    await pace();
-  }
-  return written;
+  return writeDocumentsIn(
+    sheets,
+    {
+      keyOf: (s) => s.topic_id,
+      weightOf: (s) => s.body_md.length + s.title.length,
+      prepare: (s) => s,
+      bumpHeads: (batch) =>
+        repo.bumpHeads(
+          tx,
+          projectId,
+          now,
+          batch.map((s) => ({ id: `kn_${randomBytes(8).toString('hex')}`, ...s })),
+        ),
+      headKey: (h) => h.topic_id,
+      idOf: (h) => h.id,
+      versionOf: (h) => h.version_number,
+      insertVersions: (rows) =>
+        repo.insertVersions(
+          tx,
+          rows.map(({ item, head }) => ({
+            knowledge_id: head.id,
+            version_number: head.version_number,
+            ...item,
+            ...authorColumns(author, now),
+          })),
+        ),
+    },
+    pace,
+  );
 }

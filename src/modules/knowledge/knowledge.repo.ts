@@ -1,5 +1,6 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
+import { AUTHOR_COLUMNS as AUTHOR, authorValues, type DocumentTables } from '../documents/index.js';
 
 export interface KnowledgeHeadRow {
   id: string;
@@ -29,11 +30,19 @@ export interface KnowledgeVersionRow {
   proposal_id: string | null;
 }
 
-/** The authorship columns of a version row (issue 24). */
-const AUTHOR = 'created_at, created_by, via, client_name, client_version, request_id, proposal_id';
-
 const HEAD = 'id, project_id, topic_id, version_number, title, owner, created_at, updated_at, deleted_at';
 const VERSION = `knowledge_id, version_number, topic_id, title, body_md, owner, ${AUTHOR}`;
+
+/** Where Knowledge sheets live, for the shared document lifecycle. */
+export const KNOWLEDGE_TABLES: DocumentTables = {
+  head: 'knowledge',
+  versions: 'knowledge_versions',
+  key: 'topic_id',
+  version: 'version_number',
+  headId: 'knowledge_id',
+  headColumns: HEAD,
+  versionColumns: VERSION,
+};
 
 /** Creates the head row or bumps its version under the row lock ON CONFLICT takes (no gaps). */
 export async function bumpHead(
@@ -62,21 +71,7 @@ export async function bumpHead(
 export async function insertVersion(tx: SqlExecutor, row: KnowledgeVersionRow): Promise<void> {
   await tx.query(
     `INSERT INTO knowledge_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      row.knowledge_id,
-      row.version_number,
-      row.topic_id,
-      row.title,
-      row.body_md,
-      row.owner,
-      row.created_at,
-      row.created_by,
-      row.via,
-      row.client_name,
-      row.client_version,
-      row.request_id,
-      row.proposal_id,
-    ],
+    [row.knowledge_id, row.version_number, row.topic_id, row.title, row.body_md, row.owner, ...authorValues(row)],
   );
 }
 
@@ -111,45 +106,6 @@ export async function insertVersions(tx: SqlExecutor, rows: KnowledgeVersionRow[
   );
 }
 
-export async function findHead(
-  db: SqlExecutor,
-  projectId: string,
-  topicId: string,
-): Promise<KnowledgeHeadRow | undefined> {
-  return (
-    await db.query<KnowledgeHeadRow>(`SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND topic_id = $2`, [
-      projectId,
-      topicId,
-    ])
-  )[0];
-}
-
-export async function findLiveByIdOrTopic(
-  db: SqlExecutor,
-  projectId: string,
-  ref: string,
-): Promise<KnowledgeHeadRow | undefined> {
-  return (
-    await db.query<KnowledgeHeadRow>(
-      `SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND (id = $2 OR topic_id = $2) AND deleted_at IS NULL`,
-      [projectId, ref],
-    )
-  )[0];
-}
-
-export async function findVersion(
-  db: SqlExecutor,
-  id: string,
-  version: number,
-): Promise<KnowledgeVersionRow | undefined> {
-  return (
-    await db.query<KnowledgeVersionRow>(
-      `SELECT ${VERSION} FROM knowledge_versions WHERE knowledge_id = $1 AND version_number = $2`,
-      [id, version],
-    )
-  )[0];
-}
-
 /** Oldest first, after version `after` (keyset), at most `limit`. */
 export async function listVersions(db: SqlExecutor, id: string, page: { after?: number | undefined; limit: number }) {
   return db.query<
@@ -164,18 +120,6 @@ export async function listVersions(db: SqlExecutor, id: string, page: { after?: 
   );
 }
 
-export async function listLive(
-  db: SqlExecutor,
-  projectId: string,
-  options: { after?: string; limit: number },
-): Promise<KnowledgeHeadRow[]> {
-  return db.query<KnowledgeHeadRow>(
-    `SELECT ${HEAD} FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR topic_id > $2)
-     ORDER BY topic_id LIMIT $3`,
-    [projectId, options.after ?? null, options.limit],
-  );
-}
-
 /** Every live sheet at its current version, body included (the raw list); or a keyset page of them. */
 export async function allCurrent(
   db: SqlExecutor,
@@ -187,12 +131,4 @@ export async function allCurrent(
        AND ($2::text IS NULL OR topic_id > $2) ORDER BY topic_id LIMIT $3`,
     [projectId, page.after ?? null, page.limit ?? null],
   );
-}
-
-export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
-  await db.query('UPDATE knowledge SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
-}
-
-export async function markManyDeleted(db: SqlExecutor, ids: string[], now: Date): Promise<void> {
-  await db.query('UPDATE knowledge SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids, now]);
 }

@@ -14,10 +14,10 @@ import {
   KnowledgeVersionsOutput,
   UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
-import { RestoreVersionInput, VersionDiffQuery } from '../skills/skills.schemas.js';
+import { RestoreVersionInput, VersionDiffQuery } from '../documents/index.js';
 import type { KnowledgeService, KnowledgeWrite } from './knowledge.service.js';
 
-/** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
+/** A write's answer: the new version, or 202 and the proposal it became. */
 const KnowledgeWriteOutput = z.union([KnowledgeOutput, PendingReviewOutput]);
 
 function sendWrite(reply: FastifyReply, written: KnowledgeWrite, published?: number) {

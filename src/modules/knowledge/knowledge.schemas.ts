@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
-import { BodyMd, FieldChange } from '../skills/skills.schemas.js';
+import { BodyMd, FieldChange } from '../documents/index.js';
 
 /**
  * Lowercase letters and digits in groups joined by one "-", "_" or "." (roas-definition,
@@ -109,7 +109,7 @@ export const GetKnowledgeInput = z
   })
   .strict();
 
-/** add_knowledge's answer: a published version, or (issue 24) a proposal waiting for review. */
+/** add_knowledge's answer: a published version, or a proposal waiting for review. */
 export const AddKnowledgeAck = z.object({
   status: z.enum(['published', 'pending_review']),
   id: z.string().nullable(),
@@ -140,3 +140,11 @@ export const KnowledgeDiffOutput = z.object({
   fields: z.array(FieldChange).describe('title and owner, when they differ.'),
 });
 export type KnowledgeDiffOutput = z.infer<typeof KnowledgeDiffOutput>;
+
+/** A sheet's own fields: what a write stores as a version. */
+export interface SheetFields {
+  topic_id: string;
+  title: string;
+  body_md: string;
+  owner: string | null;
+}

@@ -1,14 +1,11 @@
-import type { ProjectLimits } from '../org/project-limits.js';
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
-import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
 import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
-import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
+import type { PageQuery } from '../../platform/pagination.js';
 import {
   authorColumns,
   authorOf,
@@ -17,9 +14,17 @@ import {
   type VersionAuthor,
   type WriteGate,
 } from '../context-hub/context-hub.authorship.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
-import { fieldChanges } from '../skills/skills.diff.js';
-import type { VersionDiffQuery } from '../skills/skills.schemas.js';
+import {
+  fieldChanges,
+  KNOWLEDGE_DOCUMENT,
+  VersionedDocuments,
+  versionAuthorship,
+  type ApprovedWrite,
+  type ReviewedDocuments,
+  type VersionDiffQuery,
+} from '../documents/index.js';
+import type { ProjectLimits } from '../org/project-limits.js';
+import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { writeSheetsIn } from './knowledge.batch.js';
 import * as repo from './knowledge.repo.js';
 import {
@@ -27,8 +32,11 @@ import {
   type AddKnowledgeInput,
   type KnowledgeDiffOutput,
   type KnowledgeOutput,
+  type SheetFields,
   type UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
+
+export type { SheetFields } from './knowledge.schemas.js';
 
 function present(head: repo.KnowledgeHeadRow, row: repo.KnowledgeVersionRow): KnowledgeOutput {
   return {
@@ -47,40 +55,54 @@ function present(head: repo.KnowledgeHeadRow, row: repo.KnowledgeVersionRow): Kn
   };
 }
 
-/** What a write became: a published version, or a proposal waiting for review (issue 24). */
+/** What a write became: a published version, or a proposal waiting for review. */
 export type KnowledgeWrite = { resolved: ResolvedProject } & (
   | { knowledge: KnowledgeOutput; pending?: undefined }
   | { knowledge?: undefined; pending: PendingReview }
 );
-
-export interface SheetFields {
-  topic_id: string;
-  title: string;
-  body_md: string;
-  owner: string | null;
-}
 
 export interface KnowledgeSnapshot {
   current_version: number;
   version: KnowledgeOutput | undefined;
 }
 
-export class KnowledgeService {
-  constructor(
-    private readonly db: Database,
-    private readonly projects: ProjectsService,
-    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
-    private readonly limits?: ProjectLimits,
-  ) {}
+export interface KnowledgeDeps {
+  db: Database;
+  projects: ProjectsService;
+  /** The project write policy (the proposals gate); without one every write publishes. */
+  gate?: WriteGate | undefined;
+  /** Entitlement limits; absent in unit wiring that does not enforce them. */
+  limits?: ProjectLimits | undefined;
+}
 
-  private gate: WriteGate | undefined;
+export class KnowledgeService implements ReviewedDocuments {
+  readonly kind = KNOWLEDGE_DOCUMENT;
+  private readonly db: Database;
+  private readonly projects: ProjectsService;
+  private readonly sheets: VersionedDocuments<repo.KnowledgeHeadRow, repo.KnowledgeVersionRow>;
+
+  constructor(deps: KnowledgeDeps) {
+    this.db = deps.db;
+    this.projects = deps.projects;
+    this.sheets = new VersionedDocuments(
+      {
+        kind: KNOWLEDGE_DOCUMENT,
+        tables: repo.KNOWLEDGE_TABLES,
+        title: 'Knowledge',
+        currentVersion: (head) => head.version_number,
+        restoreLabel: (topicId) => topicId,
+        notFound,
+      },
+      deps,
+    );
+  }
 
   /** A live Knowledge sheet by id or topic id, with no grant check (the taxonomy links to it in a resolved project). */
   async findLive(projectId: string, ref: string): Promise<repo.KnowledgeHeadRow | undefined> {
-    return repo.findLiveByIdOrTopic(this.db, projectId, ref);
+    return this.sheets.findLive(projectId, ref);
   }
 
-  /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id; or a proposal (issue 24). */
+  /** add_knowledge / POST: a new sheet, or the next version of an existing topic_id; or a proposal. */
   async add(ctx: RequestContext, input: AddKnowledgeInput): Promise<KnowledgeWrite> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
     const topicId = input.topic_id ?? slugify(input.title);
@@ -89,7 +111,7 @@ export class KnowledgeService {
         { path: 'topic_id', message: 'cannot be derived from this title (no letters or digits); give one' },
       ]);
     }
-    await this.limits?.assertCanAddContextObject(resolved.project.id, 'knowledge', topicId);
+    await this.sheets.assertCanAdd(resolved.project.id, topicId);
     const fields = { topic_id: topicId, title: input.title, body_md: input.body_md, owner: input.owner ?? null };
     return this.land(ctx, resolved, fields);
   }
@@ -101,10 +123,8 @@ export class KnowledgeService {
     patch: UpdateKnowledgeInput,
   ): Promise<KnowledgeWrite> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
-    const { project } = resolved;
-    const head = await repo.findHead(this.db, project.id, topicId);
-    if (!head || head.deleted_at) throw notFound(topicId, project.id);
-    const current = (await repo.findVersion(this.db, head.id, head.version_number))!;
+    const head = await this.sheets.liveHead(resolved.project.id, topicId);
+    const current = (await this.sheets.version(this.db, head, head.version_number))!;
     return this.land(ctx, resolved, {
       topic_id: topicId,
       title: patch.title ?? current.title,
@@ -113,51 +133,31 @@ export class KnowledgeService {
     });
   }
 
-  /** Attaches the project write policy (the proposals module); without one every write publishes. */
-  governWith(gate: WriteGate): void {
-    this.gate = gate;
-  }
-
   /** Publishes, or submits a proposal when the project's write policy says so. */
   private async land(ctx: RequestContext, resolved: ResolvedProject, fields: SheetFields): Promise<KnowledgeWrite> {
-    const { project } = resolved;
-    if (this.gate && this.gate.decide(ctx, project) === 'propose') {
-      const head = await repo.findHead(this.db, project.id, fields.topic_id);
-      const { topic_id: _topic, ...proposed } = fields;
-      const pending = await this.gate.propose(ctx, project, {
-        kind: 'knowledge',
-        key: fields.topic_id,
-        base_version: head && !head.deleted_at ? head.version_number : null,
-        fields: proposed,
-      });
-      return { resolved, pending };
-    }
-    const knowledge = await this.db.transaction((tx) => this.writeIn(tx, ctx, project.id, fields, authorOf(ctx)));
-    return { resolved, knowledge };
+    const project: ProjectRow = resolved.project;
+    const { topic_id: _topic, ...proposed } = fields;
+    const landed = await this.sheets.land(ctx, project, fields.topic_id, proposed, (tx) =>
+      this.writeIn(tx, ctx, project.id, fields, authorOf(ctx)),
+    );
+    return landed.pending ? { resolved, pending: landed.pending } : { resolved, knowledge: landed.published };
   }
 
   /** The live head's version and a version's fields, with no grant check (proposals: staleness and diffs). */
   async snapshot(projectId: string, topicId: string, version?: number): Promise<KnowledgeSnapshot | undefined> {
-    const head = await repo.findHead(this.db, projectId, topicId);
-    if (!head || head.deleted_at) return undefined;
-    const row = await repo.findVersion(this.db, head.id, version ?? head.version_number);
-    return { current_version: head.version_number, version: row ? present(head, row) : undefined };
+    return this.sheets.snapshot(projectId, topicId, version, present);
   }
 
   /** Publishes an approved proposal; `within` (the decision) runs in the same transaction. */
-  async publishApproved(
-    ctx: RequestContext,
-    projectId: string,
-    fields: SheetFields,
-    author: VersionAuthor,
-    within: (tx: SqlExecutor, version: number) => Promise<void>,
-  ): Promise<KnowledgeOutput> {
-    await this.limits?.assertCanAddContextObject(projectId, 'knowledge', fields.topic_id);
-    return this.db.transaction(async (tx) => {
-      const sheet = await this.writeIn(tx, ctx, projectId, fields, author);
-      await within(tx, sheet.version_number);
-      return sheet;
-    });
+  async publishProposal(ctx: RequestContext, write: ApprovedWrite): Promise<KnowledgeOutput> {
+    const sheet = { topic_id: write.key, ...(write.fields as Omit<SheetFields, 'topic_id'>) };
+    return this.sheets.publishApproved(
+      write.projectId,
+      write.key,
+      (tx) => this.writeIn(tx, ctx, write.projectId, sheet, write.author),
+      (written) => written.version_number,
+      write.within,
+    );
   }
 
   /** The write itself, in the caller's transaction (its own, an approval's or an import's); no grant check. */
@@ -182,7 +182,7 @@ export class KnowledgeService {
       ...authorColumns(author, now),
     };
     await repo.insertVersion(tx, row);
-    return present((await repo.findHead(tx, projectId, input.topic_id))!, row);
+    return present((await this.sheets.head(tx, projectId, input.topic_id))!, row);
   }
 
   /** One version (default current). A deleted sheet's versions stay readable to admins only. */
@@ -193,26 +193,20 @@ export class KnowledgeService {
     version?: number,
   ): Promise<{ resolved: ResolvedProject; knowledge: KnowledgeOutput }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, resolved.project.id, topicId);
-    const row = await repo.findVersion(this.db, head.id, version ?? head.version_number);
-    if (!row) {
-      throw new NotFoundError(
-        'knowledge_version_not_found',
-        `Knowledge ${topicId} has no version ${version}; the current one is ${head.version_number}.`,
-        {
-          hint: `Call again without version, or with a version from 1 to ${head.version_number}.`,
-        },
-      );
-    }
+    const head = await this.sheets.readableHead(ctx, resolved.project.id, topicId);
+    const row = await this.sheets.readVersion(head, topicId, version);
     return { resolved, knowledge: present(head, row) };
   }
 
   async versions(ctx: RequestContext, projectRef: string, topicId: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, project.id, topicId);
-    const after = decodeCursor(page.cursor, z.number().int());
-    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
-    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version_number);
+    const head = await this.sheets.readableHead(ctx, project.id, topicId);
+    const { items, next_cursor } = await this.sheets.versionPage(
+      head,
+      page,
+      repo.listVersions,
+      (r) => r.version_number,
+    );
     return {
       topic_id: topicId,
       deleted: head.deleted_at !== null,
@@ -220,9 +214,7 @@ export class KnowledgeService {
         version_number: r.version_number,
         title: r.title,
         owner: r.owner,
-        created_at: r.created_at.toISOString(),
-        created_by: r.created_by,
-        author: presentAuthor(r),
+        ...versionAuthorship(r),
       })),
       next_cursor,
     };
@@ -230,18 +222,12 @@ export class KnowledgeService {
 
   async remove(ctx: RequestContext, projectRef: string, topicId: string): Promise<void> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
-    const head = await repo.findHead(this.db, project.id, topicId);
-    if (!head || head.deleted_at) throw notFound(topicId, project.id);
-    await repo.markDeleted(this.db, head.id, ctx.clock.now());
+    await this.sheets.remove(ctx, project.id, topicId);
   }
 
   async list(ctx: RequestContext, projectRef: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const rows = await repo.listLive(this.db, project.id, {
-      after: decodeCursor(page.cursor, z.string()),
-      limit: page.limit + 1,
-    });
-    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.topic_id);
+    const { items, next_cursor } = await this.sheets.listLive(project.id, page);
     return {
       knowledge: items.map((r) => ({
         id: r.id,
@@ -281,10 +267,8 @@ export class KnowledgeService {
     query: VersionDiffQuery,
   ): Promise<KnowledgeDiffOutput> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, project.id, topicId);
-    const to = query.to ?? head.version_number;
-    const from = query.from ?? Math.max(1, to - 1);
-    const [older, newer] = await Promise.all([this.versionRow(head, from), this.versionRow(head, to)]);
+    const head = await this.sheets.readableHead(ctx, project.id, topicId);
+    const { from, to, older, newer } = await this.sheets.diffRows(head, topicId, query);
     return {
       topic_id: topicId,
       from_version: from,
@@ -306,28 +290,8 @@ export class KnowledgeService {
    */
   async restore(ctx: RequestContext, projectRef: string, topicId: string, version: number): Promise<KnowledgeWrite> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
-    const { project } = resolved;
-    const head = await repo.findHead(this.db, project.id, topicId);
-    if (!head || head.deleted_at) throw notFound(topicId, project.id);
-    if (version === head.version_number) {
-      throw new ConflictError('version_is_current', `Version ${version} of ${topicId} is its current version.`, {
-        hint: `Restore a version from 1 to ${head.version_number - 1}; GET …/versions lists them.`,
-      });
-    }
-    const row = await this.versionRow(head, version);
+    const row = await this.sheets.restorable(resolved.project.id, topicId, version);
     return this.land(ctx, resolved, { topic_id: topicId, title: row.title, body_md: row.body_md, owner: row.owner });
-  }
-
-  private async versionRow(head: repo.KnowledgeHeadRow, version: number): Promise<repo.KnowledgeVersionRow> {
-    const row = await repo.findVersion(this.db, head.id, version);
-    if (!row) {
-      throw new NotFoundError(
-        'knowledge_version_not_found',
-        `Knowledge ${head.topic_id} has no version ${version}; the current one is ${head.version_number}.`,
-        { hint: `Use a version from 1 to ${head.version_number}.` },
-      );
-    }
-    return row;
   }
 
   /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
@@ -356,14 +320,7 @@ export class KnowledgeService {
 
   /** Deletes sheets in the caller's transaction (an import with prune); no grant check. */
   async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
-    if (ids.length > 0) await repo.markManyDeleted(tx, ids, now);
-  }
-
-  private async readableHead(ctx: RequestContext, projectId: string, topicId: string): Promise<repo.KnowledgeHeadRow> {
-    const head = await repo.findHead(this.db, projectId, topicId);
-    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin')))
-      throw notFound(topicId, projectId);
-    return head;
+    await this.sheets.deleteManyIn(tx, ids, now);
   }
 }
 

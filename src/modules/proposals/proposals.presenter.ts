@@ -1,3 +1,4 @@
+import { documentKind, keyFields } from '../documents/index.js';
 import type { ProposalRow } from './proposals.repo.js';
 import type { ProposalDetailOutput, ProposalOutput } from './proposals.schemas.js';
 
@@ -6,8 +7,7 @@ export function presentProposal(row: ProposalRow): ProposalOutput {
     id: row.id,
     project_id: row.project_id,
     kind: row.kind,
-    name: row.kind === 'skill' ? row.object_key : null,
-    topic_id: row.kind === 'knowledge' ? row.object_key : null,
+    ...keyFields(row.kind, row.object_key),
     base_version: row.base_version,
     fields: row.fields,
     author: {
@@ -31,7 +31,7 @@ export function presentProposal(row: ProposalRow): ProposalOutput {
 
 /** What a proposal's status means for its author, in one line (get_proposal's summary). */
 export function statusLine(p: ProposalDetailOutput): string {
-  const what = p.kind === 'skill' ? `skill ${p.name}` : `knowledge ${p.topic_id}`;
+  const what = `${p.kind} ${keyOf(p)}`;
   const by = p.decided_by ? ` by ${p.decided_by}` : '';
   const comment = p.comment ? ` Comment: ${p.comment}` : '';
   switch (p.status) {
@@ -53,7 +53,7 @@ export function proposalSummary(p: ProposalDetailOutput): string[] {
     p.status === 'pending'
       ? 'A reviewer approves or rejects it; call get_proposal again later to see the decision.'
       : p.status === 'approved'
-        ? `Open it with ${p.kind === 'skill' ? `get_procedure {"name": "${p.name}"}` : `get_knowledge {"topic_id": "${p.topic_id}"}`}.`
+        ? `Open it with ${openLine(p)}.`
         : p.status === 'rejected'
           ? 'Address the comment and write again to make a new proposal.'
           : '';
@@ -65,4 +65,15 @@ export function proposalSummary(p: ProposalDetailOutput): string[] {
     ...(shown.length > 0 ? ['Diff against the current version (data.diff.against_current):', ...shown] : []),
     ...(diffLines.length > shown.length ? [`… ${diffLines.length - shown.length} more diff lines in data.diff.`] : []),
   ];
+}
+
+/** The proposal's document key: its `name` or its `topic_id`, whichever its kind uses. */
+function keyOf(p: ProposalDetailOutput): string | null {
+  return p[documentKind(p.kind).keyField];
+}
+
+/** The read call that opens the published document, as a line of text. */
+function openLine(p: ProposalDetailOutput): string {
+  const { openTool, keyField } = documentKind(p.kind);
+  return `${openTool} {"${keyField}": "${p[keyField]}"}`;
 }

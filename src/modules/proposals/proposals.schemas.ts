@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WRITE_CHANNELS, type WriteChannel } from '../../platform/context/request-context.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
-import { BodyMd } from '../skills/skills.schemas.js';
+import { BodyMd } from '../documents/index.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'superseded', 'withdrawn'] as const;

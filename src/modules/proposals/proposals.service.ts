@@ -1,21 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { actorCanOnProject, projectRole } from '../../platform/auth/actor.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
-import {
-  authorOf,
-  type PendingReview,
-  type ProposedWrite,
-  type VersionAuthor,
-  type WriteGate,
-} from '../context-hub/context-hub.authorship.js';
-import type { KnowledgeService } from '../knowledge/knowledge.service.js';
+import type { VersionAuthor } from '../context-hub/context-hub.authorship.js';
+import { documentKind, type DocumentKindName, type ReviewedDocuments } from '../documents/index.js';
 import type { AuditRecorder } from '../org/audit.service.js';
-import type { ProjectChanges, ProjectRow, ProjectsService } from '../projects/projects.service.js';
-import type { SkillsService } from '../skills/skills.service.js';
+import type { ProjectChanges, ProjectsService } from '../projects/projects.service.js';
 import { unifiedDiff } from '../../platform/line-diff.js';
 import { presentProposal } from './proposals.presenter.js';
 import * as repo from './proposals.repo.js';
@@ -28,92 +20,26 @@ import {
 } from './proposals.schemas.js';
 
 const CURSOR = z.tuple([z.string(), z.string()]);
-const SKILL_EDITS = ['description', 'body_md', 'mdm_references', 'acceptance', 'metadata'] as const;
-const KNOWLEDGE_EDITS = ['title', 'body_md', 'owner'] as const;
 
 /**
- * Issue 24: the project's write policy (agent_writes) and the proposals it creates. Skills and
- * Knowledge ask it, through WriteGate, whether a write publishes; approval publishes through them.
+ * The review of proposals: listing, reading (with diffs), approving, rejecting, withdrawing. The
+ * write gate (ProposalGate) creates them; an approval publishes through the document kind named.
  */
-export class ProposalsService implements WriteGate {
+export class ProposalsService {
+  private readonly documents: ReadonlyMap<DocumentKindName, ReviewedDocuments>;
+
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
-    private readonly skills: SkillsService,
-    private readonly knowledge: KnowledgeService,
+    documents: ReviewedDocuments[],
     private readonly changes: ProjectChanges,
     private readonly audit?: AuditRecorder,
-  ) {}
-
-  /**
-   * publish: versions at once. review: every MCP write, and a REST write by someone who may not
-   * review, becomes a proposal. off: MCP writes are refused; people's REST writes still publish.
-   */
-  decide(ctx: RequestContext, project: ProjectRow): 'publish' | 'propose' {
-    const mode = project.agent_writes;
-    if (mode === 'publish') return 'publish';
-    const agent = ctx.via === 'mcp';
-    if (mode === 'off') {
-      if (!agent) return 'publish';
-      throw new ForbiddenError(
-        'agent_writes_off',
-        `Project ${project.id} does not accept writes from agents (its agent_writes policy is off).`,
-        {
-          hint: 'Do not retry. Tell the user what you would change; a person can edit it in the console or over REST, or a project admin can set agent_writes to review.',
-        },
-      );
-    }
-    if (agent) return 'propose';
-    return actorCanOnProject(ctx.actor, project.id, 'context.review') ? 'publish' : 'propose';
+  ) {
+    this.documents = new Map(documents.map((d) => [d.kind.kind, d]));
   }
 
-  async propose(ctx: RequestContext, project: ProjectRow, write: ProposedWrite): Promise<PendingReview> {
-    const id = `prop_${randomBytes(8).toString('hex')}`;
-    const author = authorOf(ctx);
-    const now = ctx.clock.now();
-    const supersedes = await this.db.transaction(async (tx) => {
-      const replaced = await repo.supersedePending(
-        tx,
-        { project_id: project.id, kind: write.kind, object_key: write.key, author_subject: author.subject },
-        id,
-        now,
-      );
-      await repo.insertProposal(tx, {
-        id,
-        project_id: project.id,
-        kind: write.kind,
-        object_key: write.key,
-        base_version: write.base_version,
-        fields: write.fields,
-        author_subject: author.subject,
-        author_via: author.via ?? 'rest',
-        author_client_name: author.client_name,
-        author_client_version: author.client_version,
-        request_id: author.request_id,
-        created_at: now,
-      });
-      await this.audit?.record(
-        ctx,
-        {
-          action: 'proposal.create',
-          target: `proposal:${id}`,
-          projectId: project.id,
-          details: { kind: write.kind, key: write.key, base_version: write.base_version, supersedes: replaced ?? null },
-        },
-        tx,
-      );
-      return replaced ?? null;
-    });
-    await this.changes.resourceUpdated(pendingProposalsUri(project.id));
-    return {
-      status: 'pending_review',
-      proposal_id: id,
-      kind: write.kind,
-      key: write.key,
-      base_version: write.base_version,
-      supersedes,
-      next: `A project admin approves it (it becomes the next version) or rejects it. Follow it with get_proposal {"id": "${id}"}.`,
-    };
+  private documentsOf(row: repo.ProposalRow): ReviewedDocuments {
+    return this.documents.get(row.kind)!;
   }
 
   /** Reviewers see every proposal of the project; others only their own. */
@@ -165,15 +91,13 @@ export class ProposalsService implements WriteGate {
         tx,
       );
     };
-    if (row.kind === 'skill') {
-      await this.skills.publishApproved(ctx, row.project_id, row.object_key, fields as never, author, claim);
-    } else {
-      const sheet = {
-        topic_id: row.object_key,
-        ...(fields as { title: string; body_md: string; owner: string | null }),
-      };
-      await this.knowledge.publishApproved(ctx, row.project_id, sheet, author, claim);
-    }
+    await this.documentsOf(row).publishProposal(ctx, {
+      projectId: row.project_id,
+      key: row.object_key,
+      fields,
+      author,
+      within: claim,
+    });
     await this.changes.resourceUpdated(pendingProposalsUri(row.project_id));
     return this.get(ctx, id);
   }
@@ -254,19 +178,13 @@ export class ProposalsService implements WriteGate {
   }
 
   private async currentVersion(row: repo.ProposalRow): Promise<number | null> {
-    const snap =
-      row.kind === 'skill'
-        ? await this.skills.snapshot(row.project_id, row.object_key)
-        : await this.knowledge.snapshot(row.project_id, row.object_key);
+    const snap = await this.documentsOf(row).snapshot(row.project_id, row.object_key);
     return snap?.current_version ?? null;
   }
 
   private async bodyAt(row: repo.ProposalRow, version: number | null): Promise<string> {
     if (version === null) return '';
-    const snap =
-      row.kind === 'skill'
-        ? await this.skills.snapshot(row.project_id, row.object_key, version)
-        : await this.knowledge.snapshot(row.project_id, row.object_key, version);
+    const snap = await this.documentsOf(row).snapshot(row.project_id, row.object_key, version);
     return snap?.version?.body_md ?? '';
   }
 
@@ -317,7 +235,8 @@ function alreadyDecided(id: string): ConflictError {
 /** The proposed fields with a reviewer's edits on top; an edit that is not a field of this kind is refused. */
 function applyEdits(row: repo.ProposalRow, edits: ApproveProposalInput['edits']): Record<string, unknown> {
   if (!edits) return row.fields;
-  const allowed: readonly string[] = row.kind === 'skill' ? SKILL_EDITS : KNOWLEDGE_EDITS;
+  const kind = documentKind(row.kind);
+  const allowed = kind.editable;
   const wrong = Object.keys(edits).filter((k) => !allowed.includes(k));
   if (wrong.length > 0) {
     throw new ValidationError(
@@ -329,9 +248,9 @@ function applyEdits(row: repo.ProposalRow, edits: ApproveProposalInput['edits'])
   }
   const merged: Record<string, unknown> = { ...row.fields, ...edits };
   // A new body re-derives what the old one supplied, as PUT does, unless the edits set it too.
-  if (row.kind === 'skill' && edits.body_md !== undefined) {
-    if (edits.mdm_references === undefined) delete merged.mdm_references;
-    if (edits.acceptance === undefined) delete merged.acceptance;
+  if (edits.body_md !== undefined) {
+    for (const field of kind.derivedFromBody)
+      if (edits[field as keyof typeof edits] === undefined) delete merged[field];
   }
   return merged;
 }

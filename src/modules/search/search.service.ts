@@ -2,6 +2,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';
+import { openCall } from '../documents/index.js';
 import { ContextVersionReader } from './search.versions.js';
 import { countStems, searchHub, type SearchRow } from './search.repo.js';
 import { SNIPPET_MAX, TIERS, type Hit, type SearchOutput } from './search.schemas.js';
@@ -80,9 +81,7 @@ function bestPassageAt(points: string[], stems: string[]): number {
 }
 
 function nextCall(row: SearchRow, projectId: string): Hit['next'] {
-  if (row.kind === 'skill') return { tool: 'get_procedure', arguments: { name: row.key, project_id: projectId } };
-  if (row.kind === 'knowledge')
-    return { tool: 'get_knowledge', arguments: { topic_id: row.key, project_id: projectId } };
+  if (row.kind !== 'business_key') return openCall(row.kind, row.key, projectId);
   return { tool: 'get_business_key', arguments: { key: row.key, project_id: projectId } };
 }
 

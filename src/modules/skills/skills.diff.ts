@@ -1,7 +1,8 @@
 import { unifiedDiff } from '../../platform/line-diff.js';
 import type { SkillStep } from './skills.parse.js';
 import type { SkillVersionRow } from './skills.repo.js';
-import type { FieldChange, ListChange, SkillDiffOutput, StepChange } from './skills.schemas.js';
+import { fieldChanges } from '../documents/index.js';
+import type { ListChange, SkillDiffOutput, StepChange } from './skills.schemas.js';
 
 /** What changed in a list of strings (acceptance items, references): by value, and whether kept ones moved. */
 export function listChange(from: string[], to: string[]): ListChange {
@@ -12,13 +13,6 @@ export function listChange(from: string[], to: string[]): ListChange {
     removed: from.filter((item) => !to.includes(item)),
     reordered: kept.some((item, i) => keptAfter[i] !== item),
   };
-}
-
-/** The fields whose values differ (compared as JSON, so metadata objects compare by content). */
-export function fieldChanges(pairs: [string, unknown, unknown][]): FieldChange[] {
-  return pairs
-    .filter(([, from, to]) => JSON.stringify(from) !== JSON.stringify(to))
-    .map(([field, from, to]) => ({ field, from, to }));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A Skill as an MCP prompt (issue 31): the arguments it declares and the text `prompts/get` hands
+ * A Skill as an MCP prompt: the arguments it declares and the text `prompts/get` hands
  * the model. Pure functions; SkillPromptsService (skills.prompts.ts) reads what they need.
  */
 import { truncateCodePoints } from '../../mcp/envelope.js';

@@ -45,7 +45,7 @@ export interface SkillPrompt {
 }
 
 /**
- * Skills as MCP prompts (issue 31), with the grants of get_procedure: one prompt per Skill name the
+ * Skills as MCP prompts, with the grants of get_procedure: one prompt per Skill name the
  * caller may read, in any of its projects. The prompt takes `project_id` when the caller sees more
  * than one project (required when several of them hold the Skill), plus the inputs the Skill
  * declares (skills.prompt.ts). prompts/get reads the Skill through SkillsService.get, the call

@@ -1,5 +1,6 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
+import { AUTHOR_COLUMNS as AUTHOR, authorValues, documentRows, type DocumentTables } from '../documents/index.js';
 import type { SkillStep } from './skills.parse.js';
 
 export interface SkillHeadRow {
@@ -35,11 +36,19 @@ export interface SkillVersionRow {
   proposal_id: string | null;
 }
 
-/** The authorship columns of a version row (issue 24). */
-const AUTHOR = 'created_at, created_by, via, client_name, client_version, request_id, proposal_id';
-
 const HEAD = 'id, project_id, name, version, description, mdm_references, created_at, updated_at, deleted_at';
 const VERSION = `skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}`;
+
+/** Where Skills live, for the shared document lifecycle. */
+export const SKILL_TABLES: DocumentTables = {
+  head: 'skills',
+  versions: 'skill_versions',
+  key: 'name',
+  version: 'version',
+  headId: 'skill_id',
+  headColumns: HEAD,
+  versionColumns: VERSION,
+};
 
 /**
  * Creates the head row or bumps its version. ON CONFLICT … DO UPDATE locks the existing row, so
@@ -85,13 +94,7 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
       JSON.stringify(row.metadata),
       JSON.stringify(row.frontmatter_extra),
       row.frontmatter_raw,
-      row.created_at,
-      row.created_by,
-      row.via,
-      row.client_name,
-      row.client_version,
-      row.request_id,
-      row.proposal_id,
+      ...authorValues(row),
     ],
   );
 }
@@ -132,36 +135,11 @@ export async function insertVersions(tx: SqlExecutor, rows: SkillVersionRow[]): 
 }
 
 export async function findHead(db: SqlExecutor, projectId: string, name: string): Promise<SkillHeadRow | undefined> {
-  return (
-    await db.query<SkillHeadRow>(`SELECT ${HEAD} FROM skills WHERE project_id = $1 AND name = $2`, [projectId, name])
-  )[0];
+  return documentRows.findHead<SkillHeadRow>(db, SKILL_TABLES, projectId, name);
 }
 
-/** A skill by id or by name (links accept either); live ones only. */
-export async function findLiveByIdOrName(
-  db: SqlExecutor,
-  projectId: string,
-  ref: string,
-): Promise<SkillHeadRow | undefined> {
-  return (
-    await db.query<SkillHeadRow>(
-      `SELECT ${HEAD} FROM skills WHERE project_id = $1 AND (id = $2 OR name = $2) AND deleted_at IS NULL`,
-      [projectId, ref],
-    )
-  )[0];
-}
-
-export async function findVersion(
-  db: SqlExecutor,
-  skillId: string,
-  version: number,
-): Promise<SkillVersionRow | undefined> {
-  return (
-    await db.query<SkillVersionRow>(`SELECT ${VERSION} FROM skill_versions WHERE skill_id = $1 AND version = $2`, [
-      skillId,
-      version,
-    ])
-  )[0];
+export async function findVersion(db: SqlExecutor, skillId: string, version: number) {
+  return documentRows.findVersion<SkillVersionRow>(db, SKILL_TABLES, skillId, version);
 }
 
 /** Oldest first, after version `after` (keyset), at most `limit`. */
@@ -182,18 +160,6 @@ export async function listVersions(
   );
 }
 
-export async function listLive(
-  db: SqlExecutor,
-  projectId: string,
-  options: { after?: string; limit: number },
-): Promise<SkillHeadRow[]> {
-  return db.query<SkillHeadRow>(
-    `SELECT ${HEAD} FROM skills WHERE project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR name > $2)
-     ORDER BY name LIMIT $3`,
-    [projectId, options.after ?? null, options.limit],
-  );
-}
-
 /** Every live skill at its current version (get_skills, get_context_hub); or a keyset page of them. */
 export async function allCurrent(
   db: SqlExecutor,
@@ -208,14 +174,6 @@ export async function allCurrent(
      WHERE s.project_id = $1 AND s.deleted_at IS NULL AND ($2::text IS NULL OR s.name > $2) ORDER BY s.name LIMIT $3`,
     [projectId, page.after ?? null, page.limit ?? null],
   );
-}
-
-export async function markDeleted(db: SqlExecutor, id: string, now: Date): Promise<void> {
-  await db.query('UPDATE skills SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, now]);
-}
-
-export async function markManyDeleted(db: SqlExecutor, ids: string[], now: Date): Promise<void> {
-  await db.query('UPDATE skills SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids, now]);
 }
 
 /** The subset of `keys` that exist in the project's taxonomy. */

@@ -22,7 +22,7 @@ import {
 import type { SkillPromptsService } from './skills.prompts.js';
 import type { SkillsService, SkillWrite } from './skills.service.js';
 
-/** A write's answer: the new version, or (issue 24) 202 and the proposal it became. */
+/** A write's answer: the new version, or 202 and the proposal it became. */
 const SkillWriteOutput = z.union([SkillOutput, PendingReviewOutput]);
 
 function sendWrite(reply: FastifyReply, written: SkillWrite, published?: number) {

@@ -5,10 +5,10 @@ import { PageQuery } from '../../platform/pagination.js';
 import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
+import { BodyMd, FieldChange } from '../documents/index.js';
 
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** Bodies up to 1 MiB (UTF-8) are accepted; the REST body limit (2 MiB) leaves room for JSON escaping. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { BodyMd, MAX_BODY_BYTES, RestoreVersionInput, VersionDiffQuery, FieldChange } from '../documents/index.js';
 
 export const MAX_SKILL_NAME_LENGTH = 64;
 
@@ -31,10 +31,6 @@ export const SkillName = z
   .max(MAX_SKILL_NAME_LENGTH, 'must be at most 64 characters')
   .regex(SKILL_NAME_PATTERN, { error: (issue) => skillNameMessage(issue.input) })
   .describe('Skill name, e.g. investigate-roas-drop.');
-
-export const BodyMd = z
-  .string()
-  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_BODY_BYTES, 'must be at most 1 MiB (1,048,576 bytes of UTF-8)');
 
 const SkillDescription = z.string().trim().min(1).max(1024);
 const Acceptance = z.array(z.string().trim().min(1).max(2000)).max(200);
@@ -150,7 +146,7 @@ export const GetProcedureInput = z
 export const GetSkillsInput = z.object({ project_id: ProjectRef }).strict();
 
 /**
- * add_skill's answer: a published version, or (issue 24) a proposal waiting for review, in which case
+ * add_skill's answer: a published version, or a proposal waiting for review, in which case
  * id and version_number are null and proposal_id names what get_proposal follows.
  */
 export const AddSkillAck = z.object({
@@ -162,7 +158,7 @@ export const AddSkillAck = z.object({
   next: z.string(),
 });
 
-/** GET …/prompt: how the Skill appears to the caller as an MCP prompt (issue 31). */
+/** GET …/prompt: how the Skill appears to the caller as an MCP prompt. */
 export const SkillPromptOutput = z.object({
   name: z.string().describe('The prompt name (the Skill name): clients show it as a slash command.'),
   title: z.string().describe("The body's first heading, else the name in words."),
@@ -177,21 +173,6 @@ export const SkillPromptOutput = z.object({
   ),
   projects: z.array(z.string()).describe('Your projects that hold a Skill of this name: one prompt serves them all.'),
 });
-
-/** GET …/diff: both default to the neighbours of the current version (to = current, from = to − 1). */
-export const VersionDiffQuery = z.object({
-  project_id: ProjectRef,
-  from: z.coerce.number().int().min(1).optional().describe('The older version; default to − 1.'),
-  to: z.coerce.number().int().min(1).optional().describe('The newer version; default the current one.'),
-});
-export type VersionDiffQuery = z.infer<typeof VersionDiffQuery>;
-
-export const RestoreVersionInput = z
-  .object({ version: z.number().int().min(1).describe('The version whose content becomes the next version.') })
-  .strict();
-
-export const FieldChange = z.object({ field: z.string(), from: z.unknown(), to: z.unknown() });
-export type FieldChange = z.infer<typeof FieldChange>;
 
 export const ListChange = z.object({
   added: z.array(z.string()),

@@ -1,22 +1,25 @@
 import type { ProjectLimits } from '../org/project-limits.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
-import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
-import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
-import { z } from 'zod';
+import type { PageQuery } from '../../platform/pagination.js';
 import {
   authorOf,
-  presentAuthor,
   type PendingReview,
   type VersionAuthor,
   type WriteGate,
 } from '../context-hub/context-hub.authorship.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import {
+  SKILL_DOCUMENT,
+  VersionedDocuments,
+  versionAuthorship,
+  type ApprovedWrite,
+  type ReviewedDocuments,
+} from '../documents/index.js';
+import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
-import { type FrontmatterExtras, type SkillChanges, SkillPublisher } from './skills.publisher.js';
 import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';
 import { writeSkillFilesIn } from './skills.batch.js';
@@ -31,8 +34,9 @@ import type {
   VersionDiffQuery,
 } from './skills.schemas.js';
 import { parseSkillFile, renderSkillFile, type SkillFile } from './skills.skillmd.js';
+import { type FrontmatterExtras, PROMPTS_CHANGED, type SkillChanges, writeSkillIn } from './skills.write.js';
 
-/** What a write became: a published version, or a proposal waiting for review (issue 24). */
+/** What a write became: a published version, or a proposal waiting for review. */
 export type SkillWrite = { resolved: ResolvedProject } & (
   | { skill: SkillOutput; pending?: undefined }
   | { skill?: undefined; pending: PendingReview }
@@ -43,46 +47,60 @@ export interface SkillSnapshot {
   version: SkillOutput | undefined;
 }
 
-export class SkillsService {
-  constructor(
-    private readonly db: Database,
-    private readonly projects: ProjectsService,
-    /** Entitlement limits (issue 4); absent in unit wiring that does not enforce them. */
-    private readonly limits?: ProjectLimits,
-  ) {}
+export interface SkillsDeps {
+  db: Database;
+  projects: ProjectsService;
+  /** The project write policy (the proposals gate); without one every write publishes. */
+  gate?: WriteGate | undefined;
+  /**
+   * The change feed: every write tells every replica's MCP sessions and subscriptions that the
+   * prompt list changed, from inside the write's transaction, so it is heard once it is readable.
+   */
+  changes?: SkillChanges | undefined;
+  /** Entitlement limits; absent in unit wiring that does not enforce them. */
+  limits?: ProjectLimits | undefined;
+}
 
-  /** Versions and proposals: every write below ends there. */
-  private readonly publisher = new SkillPublisher();
+/**
+ * Skills over the shared document lifecycle. Every path that changes the Skills a prompt list
+ * shows (add, update, restore, an approved proposal, a delete, an import) announces it.
+ */
+export class SkillsService implements ReviewedDocuments {
+  readonly kind = SKILL_DOCUMENT;
+  private readonly db: Database;
+  private readonly projects: ProjectsService;
+  private readonly skills: VersionedDocuments<repo.SkillHeadRow, repo.SkillVersionRow>;
 
-  /** Attaches the change feed: every write announces that the prompt list changed (SkillPublisher). */
-  announceWith(changes: SkillChanges): void {
-    this.publisher.announceWith(changes);
-  }
-
-  /** Attaches the project write policy (the proposals module); without one every write publishes. */
-  governWith(gate: WriteGate): void {
-    this.publisher.governWith(gate);
+  constructor(deps: SkillsDeps) {
+    this.db = deps.db;
+    this.projects = deps.projects;
+    const changes = deps.changes;
+    this.skills = new VersionedDocuments(
+      {
+        kind: SKILL_DOCUMENT,
+        tables: repo.SKILL_TABLES,
+        title: 'Skill',
+        currentVersion: (head) => head.version,
+        restoreLabel: (name) => `skill ${name}`,
+        notFound,
+      },
+      { ...deps, changed: changes ? (tx) => changes.publishIn(tx, PROMPTS_CHANGED) : undefined },
+    );
   }
 
   /** A live Skill by id or name, with no grant check (the taxonomy links to it in a resolved project). */
   async findLive(projectId: string, ref: string): Promise<repo.SkillHeadRow | undefined> {
-    return repo.findLiveByIdOrName(this.db, projectId, ref);
+    return this.skills.findLive(projectId, ref);
   }
 
   /**
    * add_skill / POST /api/skills: a new skill at version 1, or the next version of an existing name;
-   * or, when the project's write policy says so (issue 24), a proposal that waits for review.
+   * or, when the project's write policy says so, a proposal that waits for review.
    */
   async add(ctx: RequestContext, input: AddSkillInput, file?: FrontmatterExtras): Promise<SkillWrite> {
     const resolved = await this.projects.resolve(ctx, input.project_id, 'context.write');
-    await this.limits?.assertCanAddContextObject(resolved.project.id, 'skill', input.name);
-    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, resolved.project, input);
-    if (pending) return { resolved, pending };
-    const written = file ?? { frontmatterRaw: null, extra: {} };
-    const skill = await this.db.transaction((tx) =>
-      this.publisher.writeIn(tx, ctx, resolved.project.id, input, written, authorOf(ctx)),
-    );
-    return { resolved, skill };
+    await this.skills.assertCanAdd(resolved.project.id, input.name);
+    return this.land(ctx, resolved, input, file ?? { frontmatterRaw: null, extra: {} });
   }
 
   /** POST /api/skills/import: a SKILL.md file becomes the next version of the skill it names. */
@@ -91,7 +109,7 @@ export class SkillsService {
     if (Buffer.byteLength(file.body, 'utf8') > 1024 * 1024) {
       throw new ValidationError([{ path: 'body', message: 'the Markdown body must be at most 1 MiB' }]);
     }
-    // A file is recorded as an import (issue 24), unless the console sent it: that is a person's edit.
+    // A file is recorded as an import, unless the console sent it: that is a person's edit.
     const via = ctx.via === 'console' ? 'console' : 'import';
     return this.add(
       { ...ctx, via },
@@ -125,9 +143,8 @@ export class SkillsService {
   async update(ctx: RequestContext, projectRef: string, name: string, patch: UpdateSkillInput): Promise<SkillWrite> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
     const { project } = resolved;
-    const head = await repo.findHead(this.db, project.id, name);
-    if (!head || head.deleted_at) throw notFound(name, project.id);
-    const current = (await repo.findVersion(this.db, head.id, head.version))!;
+    const head = await this.skills.liveHead(project.id, name);
+    const current = (await this.skills.version(this.db, head, head.version))!;
     const bodyChanged = patch.body_md !== undefined;
     const input: AddSkillInput = {
       project_id: project.id,
@@ -139,51 +156,63 @@ export class SkillsService {
       acceptance: patch.acceptance ?? (bodyChanged ? undefined : current.acceptance),
       metadata: patch.metadata ?? current.metadata,
     };
-    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, project, input);
-    if (pending) return { resolved, pending };
-    const file = { frontmatterRaw: null, extra: current.frontmatter_extra };
-    const skill = await this.db.transaction((tx) =>
-      this.publisher.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)),
+    return this.land(ctx, resolved, input, { frontmatterRaw: null, extra: current.frontmatter_extra });
+  }
+
+  /** Publishes, or submits a proposal when the project's write policy says so. */
+  private async land(
+    ctx: RequestContext,
+    resolved: ResolvedProject,
+    input: AddSkillInput,
+    file: FrontmatterExtras,
+  ): Promise<SkillWrite> {
+    const project: ProjectRow = resolved.project;
+    const { project_id: _project, name: _name, ...fields } = input;
+    const landed = await this.skills.land(ctx, project, input.name, fields, (tx) =>
+      this.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)),
     );
-    return { resolved, skill };
+    return landed.pending ? { resolved, pending: landed.pending } : { resolved, skill: landed.published };
+  }
+
+  /** Writes the next version in `tx` and announces it. */
+  private async writeIn(
+    tx: SqlExecutor,
+    ctx: RequestContext,
+    projectId: string,
+    input: AddSkillInput,
+    file: FrontmatterExtras,
+    author: VersionAuthor,
+  ): Promise<SkillOutput> {
+    const skill = await writeSkillIn(tx, ctx.clock.now(), projectId, input, file, author);
+    await this.skills.announce(tx);
+    return skill;
   }
 
   /** The live head's version and a version's fields, with no grant check (proposals: staleness and diffs). */
   async snapshot(projectId: string, name: string, version?: number): Promise<SkillSnapshot | undefined> {
-    const head = await repo.findHead(this.db, projectId, name);
-    if (!head || head.deleted_at) return undefined;
-    const row = await repo.findVersion(this.db, head.id, version ?? head.version);
-    return { current_version: head.version, version: row ? presentSkill(head, row, new Set()) : undefined };
+    return this.skills.snapshot(projectId, name, version, (head, row) => presentSkill(head, row, new Set()));
   }
 
   /**
-   * Publishes an approved proposal as the next version; the version keeps the proposal's author, and
-   * `within` (the proposal's decision) runs in the same transaction, so both land or neither does.
+   * Publishes an approved proposal as the next version; the version keeps the proposal's author
+   * and the current version's front matter, and `within` (the proposal's decision) runs in the
+   * same transaction, so both land or neither does.
    */
-  async publishApproved(
-    ctx: RequestContext,
-    projectId: string,
-    name: string,
-    fields: Omit<AddSkillInput, 'project_id' | 'name'>,
-    author: VersionAuthor,
-    within: (tx: SqlExecutor, version: number) => Promise<void>,
-  ): Promise<SkillOutput> {
-    await this.limits?.assertCanAddContextObject(projectId, 'skill', name);
-    return this.db.transaction(async (tx) => {
-      const head = await repo.findHead(tx, projectId, name);
-      const current = head ? await repo.findVersion(tx, head.id, head.version) : undefined;
-      const file = { frontmatterRaw: null, extra: current?.frontmatter_extra ?? {} };
-      const skill = await this.publisher.writeIn(
-        tx,
-        ctx,
-        projectId,
-        { project_id: projectId, name, ...fields },
-        file,
-        author,
-      );
-      await within(tx, skill.version);
-      return skill;
-    });
+  async publishProposal(ctx: RequestContext, write: ApprovedWrite): Promise<SkillOutput> {
+    const { projectId, key: name } = write;
+    const fields = write.fields as Omit<AddSkillInput, 'project_id' | 'name'>;
+    return this.skills.publishApproved(
+      projectId,
+      name,
+      async (tx) => {
+        const head = await this.skills.head(tx, projectId, name);
+        const current = head ? await this.skills.version(tx, head, head.version) : undefined;
+        const file = { frontmatterRaw: null, extra: current?.frontmatter_extra ?? {} };
+        return this.writeIn(tx, ctx, projectId, { project_id: projectId, name, ...fields }, file, write.author);
+      },
+      (skill) => skill.version,
+      write.within,
+    );
   }
 
   /** One version (default: current). A deleted skill's versions stay readable to admins only. */
@@ -194,17 +223,8 @@ export class SkillsService {
     version?: number,
   ): Promise<{ resolved: ResolvedProject; skill: SkillOutput }> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, resolved.project.id, name);
-    const row = await repo.findVersion(this.db, head.id, version ?? head.version);
-    if (!row) {
-      throw new NotFoundError(
-        'skill_version_not_found',
-        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
-        {
-          hint: `Call again without version, or with a version from 1 to ${head.version}.`,
-        },
-      );
-    }
+    const head = await this.skills.readableHead(ctx, resolved.project.id, name);
+    const row = await this.skills.readVersion(head, name, version);
     return {
       resolved,
       skill: presentSkill(head, row, await repo.existingKeys(this.db, resolved.project.id, row.mdm_references)),
@@ -213,18 +233,16 @@ export class SkillsService {
 
   async exportFile(ctx: RequestContext, projectRef: string, name: string, version?: number): Promise<string> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, project.id, name);
-    const row = await repo.findVersion(this.db, head.id, version ?? head.version);
+    const head = await this.skills.readableHead(ctx, project.id, name);
+    const row = await this.skills.version(this.db, head, version ?? head.version);
     if (!row) throw new NotFoundError('skill_version_not_found', `Skill ${name} has no version ${version}.`);
     return renderSkillFile(row);
   }
 
   async versions(ctx: RequestContext, projectRef: string, name: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, project.id, name);
-    const after = decodeCursor(page.cursor, z.number().int());
-    const rows = await repo.listVersions(this.db, head.id, { after, limit: page.limit + 1 });
-    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.version);
+    const head = await this.skills.readableHead(ctx, project.id, name);
+    const { items, next_cursor } = await this.skills.versionPage(head, page, repo.listVersions, (r) => r.version);
     return {
       name,
       deleted: head.deleted_at !== null,
@@ -232,9 +250,7 @@ export class SkillsService {
         version: r.version,
         description: r.description,
         step_count: r.step_count,
-        created_at: r.created_at.toISOString(),
-        created_by: r.created_by,
-        author: presentAuthor(r),
+        ...versionAuthorship(r),
       })),
       next_cursor,
     };
@@ -242,19 +258,12 @@ export class SkillsService {
 
   async remove(ctx: RequestContext, projectRef: string, name: string): Promise<void> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.write');
-    const head = await repo.findHead(this.db, project.id, name);
-    if (!head || head.deleted_at) throw notFound(name, project.id);
-    await this.db.transaction(async (tx) => {
-      await repo.markDeleted(tx, head.id, ctx.clock.now());
-      await this.publisher.announce(tx);
-    });
+    await this.skills.remove(ctx, project.id, name);
   }
 
   async list(ctx: RequestContext, projectRef: string, page: PageQuery) {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const after = decodeCursor(page.cursor, z.string());
-    const rows = await repo.listLive(this.db, project.id, { after, limit: page.limit + 1 });
-    const { items, next_cursor } = pageOf(rows, page.limit, (r) => r.name);
+    const { items, next_cursor } = await this.skills.listLive(project.id, page);
     return {
       skills: items.map((r) => ({
         id: r.id,
@@ -288,10 +297,8 @@ export class SkillsService {
   /** GET …/diff: what changed between two versions (default: the current one and the one before). */
   async diff(ctx: RequestContext, projectRef: string, name: string, query: VersionDiffQuery): Promise<SkillDiffOutput> {
     const { project } = await this.projects.resolve(ctx, projectRef, 'context.read');
-    const head = await this.readableHead(ctx, project.id, name);
-    const to = query.to ?? head.version;
-    const from = query.from ?? Math.max(1, to - 1);
-    const [older, newer] = await Promise.all([this.versionRow(head, name, from), this.versionRow(head, name, to)]);
+    const head = await this.skills.readableHead(ctx, project.id, name);
+    const { older, newer } = await this.skills.diffRows(head, name, query);
     return diffSkillVersions(name, older, newer);
   }
 
@@ -301,17 +308,9 @@ export class SkillsService {
    */
   async restore(ctx: RequestContext, projectRef: string, name: string, version: number): Promise<SkillWrite> {
     const resolved = await this.projects.resolve(ctx, projectRef, 'context.write');
-    const { project } = resolved;
-    const head = await repo.findHead(this.db, project.id, name);
-    if (!head || head.deleted_at) throw notFound(name, project.id);
-    if (version === head.version) {
-      throw new ConflictError('version_is_current', `Version ${version} of skill ${name} is its current version.`, {
-        hint: `Restore a version from 1 to ${head.version - 1}; GET …/versions lists them.`,
-      });
-    }
-    const row = await this.versionRow(head, name, version);
+    const row = await this.skills.restorable(resolved.project.id, name, version);
     const input: AddSkillInput = {
-      project_id: project.id,
+      project_id: resolved.project.id,
       name,
       description: row.description,
       body_md: row.body_md,
@@ -319,25 +318,7 @@ export class SkillsService {
       acceptance: row.acceptance,
       metadata: row.metadata,
     };
-    const pending = await this.publisher.proposeIfGoverned(this.db, ctx, project, input);
-    if (pending) return { resolved, pending };
-    const file = { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra };
-    const skill = await this.db.transaction((tx) =>
-      this.publisher.writeIn(tx, ctx, project.id, input, file, authorOf(ctx)),
-    );
-    return { resolved, skill };
-  }
-
-  private async versionRow(head: repo.SkillHeadRow, name: string, version: number): Promise<repo.SkillVersionRow> {
-    const row = await repo.findVersion(this.db, head.id, version);
-    if (!row) {
-      throw new NotFoundError(
-        'skill_version_not_found',
-        `Skill ${name} has no version ${version}; the current one is ${head.version}.`,
-        { hint: `Use a version from 1 to ${head.version}.` },
-      );
-    }
-    return row;
+    return this.land(ctx, resolved, input, { frontmatterRaw: row.frontmatter_raw, extra: row.frontmatter_extra });
   }
 
   /** Every live skill as its SKILL.md, with no grant check (the caller resolved the project): the hub as files. */
@@ -357,7 +338,7 @@ export class SkillsService {
    * SKILL.md files, each written as the next version in the caller's transaction (an import), in
    * batches; no grant check. Answers each name's id and version.
    */
-  async writeFilesIn(
+  async writeManyIn(
     tx: SqlExecutor,
     ctx: RequestContext,
     projectId: string,
@@ -367,22 +348,13 @@ export class SkillsService {
   ): Promise<Map<string, { id: string; version: number }>> {
     const written = await writeSkillFilesIn(tx, ctx.clock.now(), projectId, files, author, pace);
     // One announcement for the whole import: clients re-list their prompts once.
-    if (written.size > 0) await this.publisher.announce(tx);
+    if (written.size > 0) await this.skills.announce(tx);
     return written;
   }
 
   /** Deletes skills in the caller's transaction (an import with prune); no grant check. */
   async deleteManyIn(tx: SqlExecutor, ids: string[], now: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await repo.markManyDeleted(tx, ids, now);
-    await this.publisher.announce(tx);
-  }
-
-  private async readableHead(ctx: RequestContext, projectId: string, name: string): Promise<repo.SkillHeadRow> {
-    const head = await repo.findHead(this.db, projectId, name);
-    if (!head || (head.deleted_at && !actorCanOnProject(ctx.actor, projectId, 'admin')))
-      throw notFound(name, projectId);
-    return head;
+    await this.skills.deleteManyIn(tx, ids, now);
   }
 }
 
