@@ -25,7 +25,7 @@ import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { evaluate, lookbackDays, METRICS, TOTAL_CHANNEL, effective } from '../src/modules/anomalies/index.js';
 import type { EvaluationPhases } from '../src/modules/anomalies/index.js';
-import { addDays } from '../src/modules/money/calendar.js';
+import { addDays } from '../src/platform/calendar.js';
 import { readBenchmarkSection, writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

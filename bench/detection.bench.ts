@@ -23,7 +23,7 @@ import { type BenchSeries, type Detector, runOnStore, type StoreRun } from './de
 import { OPEN_CATEGORIES, nabDir, readNabFiles, rescorePublished } from './detection/nab-corpus.js';
 import { type CorpusScore, scoreCorpus, scoreFile } from './detection/nab-scorer.js';
 import { holidayPeriods, syntheticSeries } from './detection/synthetic.js';
-import { addDays } from '../src/modules/money/calendar.js';
+import { addDays } from '../src/platform/calendar.js';
 import { writeBenchmarkSection } from './support/benchmarks-file.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

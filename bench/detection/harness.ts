@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createServiceApp } from '../../src/app/service-app.js';
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 import { METRICS, AnomalySettingsInput } from '../../src/modules/anomalies/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';

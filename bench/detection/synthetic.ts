@@ -8,7 +8,7 @@
 // effect, for context events, not an alert). What is labelled: spikes and drops of a few days,
 // level shifts (the first days of the new level), a tracking outage to zero, and a real collapse
 // of a ratio KPI on volume; on low volume a ratio's noise is not labelled.
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 
 export interface DayRow {
   date: string;

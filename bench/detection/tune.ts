@@ -28,7 +28,7 @@ import {
   VOLUME_OF,
   effective,
 } from '../../src/modules/anomalies/index.js';
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
 import { DEMO_INCIDENTS } from '../../src/modules/providers/index.js';
 import { DEMO_TODAY, demoPoints } from './demo-points.js';

@@ -1,10 +1,9 @@
 import { z, type ZodRawShape } from 'zod';
 import { RESULT_JSON, type ResultJsonParts } from './fast-path/result-json.js';
-import type { EnvelopedAnswer } from './tool.js';
+import type { EnvelopedAnswer } from './kit/tool.js';
+import { MAX_SUMMARY_LINES, MAX_SUMMARY_LINE_CHARS, truncateCodePoints } from './kit/envelope-limits.js';
 
 export const APP_PAYLOAD_META_KEY = 'service.app_payload';
-export const MAX_SUMMARY_LINES = 30;
-export const MAX_SUMMARY_LINE_CHARS = 200;
 
 export const WithheldDescriptor = z
   .object({ withheld: z.literal('moved_to_app_channel'), bytes: z.number().int() })
@@ -25,15 +24,6 @@ export function envelopeOutputSchema(dataShape: ZodRawShape) {
     Object.entries(dataShape).map(([key, schema]) => [key, z.union([schema as z.ZodType, WithheldDescriptor])]),
   );
   return z.object({ meta: EnvelopeMeta, data: z.object(withholdable) });
-}
-
-/** Cuts a string to at most `max` code points without splitting a surrogate pair. */
-export function truncateCodePoints(text: string, max: number, ellipsis = '…'): string {
-  // A string has at least as many UTF-16 units as code points: short ones need no splitting.
-  if (text.length <= max) return text;
-  const points = Array.from(text);
-  if (points.length <= max) return text;
-  return points.slice(0, Math.max(0, max - Array.from(ellipsis).length)).join('') + ellipsis;
 }
 
 export function summaryText(lines: string[]): string {

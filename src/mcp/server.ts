@@ -15,14 +15,14 @@ import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { rejectNul } from '../platform/validation.js';
 import { buildEnvelope, envelopeOutputSchema } from './envelope.js';
-import type { McpRegistry } from './registry.js';
-import type { AnyToolSpec, ToolContext } from './tool.js';
+import type { AnyToolSpec, ToolContext } from './kit/tool.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { type CallerInfo, callerOf } from './caller.js';
 import { installPromptHandlers } from './prompts.js';
 import { toolAccessFor } from './tool-access.js';
 import { rendersViews } from './views.js';
 import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
+import type { McpServerDeps } from './server-deps.js';
 
 export const SERVER_NAME = 'context-hub';
 
@@ -41,16 +41,6 @@ export { authInfoFor, type CallerInfo } from './caller.js';
 export interface McpExtension {
   (server: McpServer): void;
   serverOptions?: Pick<ServerOptions, 'requestState'>;
-}
-
-export interface McpServerDeps {
-  registry: McpRegistry;
-  clock: Clock;
-  log: Logger;
-  version: string;
-  envelopeInlineBytes: number;
-  /** Finished answers of tools with an answerToken kept by the fast path (0: none). */
-  answerCacheEntries?: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { type Actor, actorHas } from '../platform/auth/actor.js';
 import type { Permission } from '../platform/auth/permissions.js';
-import type { McpRegistry } from './registry.js';
+import type { McpRegistry } from './kit/registry.js';
 
 /**
  * Which tools a caller sees and may call: a registry tool needs its permission; a tool

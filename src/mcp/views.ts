@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities, McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
-import type { AnyToolSpec } from './tool.js';
+import type { AnyToolSpec } from './kit/tool.js';
 
 /** MCP Apps (ext-apps 2.x): the MIME type a host recognizes as a view. */
 export const VIEW_MIME_TYPE = RESOURCE_MIME_TYPE;

@@ -1,6 +1,6 @@
 import type { Services } from './services.js';
-import type { ResourceSpec } from '../mcp/registry.js';
-import type { AnyToolSpec } from '../mcp/tool.js';
+import type { ResourceSpec } from '../mcp/kit/registry.js';
+import type { AnyToolSpec } from '../mcp/kit/tool.js';
 import type { AnyRouteSpec } from '../platform/http/route.js';
 import { alertRoutes } from './alerts/index.js';
 import {

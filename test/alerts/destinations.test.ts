@@ -7,7 +7,7 @@ import {
   teamsReceiver,
   WebhookReceiver,
 } from '../support/alert-receivers.js';
-import { addDays, todayIn } from '../../src/modules/money/calendar.js';
+import { addDays, todayIn } from '../../src/platform/calendar.js';
 import { TestIdp } from '../support/auth/idp.js';
 import { createProject } from '../support/flows.js';
 import { logCapture } from '../support/log-capture.js';

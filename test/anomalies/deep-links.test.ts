@@ -1,6 +1,6 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, todayIn } from '../../src/modules/money/calendar.js';
+import { addDays, todayIn } from '../../src/platform/calendar.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { WebhookReceiver } from '../support/alert-receivers.js';
 import { launchBrowser, serveStatic } from '../support/browser.js';

@@ -8,7 +8,7 @@ import {
   readState,
 } from '../../src/modules/anomalies/index.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/stores.js';
 
 /**

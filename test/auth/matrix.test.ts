@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes, type RegisteredRoute } from '../../src/platform/http/app.js';
-import type { AnyToolSpec } from '../../src/mcp/tool.js';
+import type { AnyToolSpec } from '../../src/mcp/kit/tool.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { rawMcp } from '../support/raw-mcp.js';
 import { api, startService, type RunningService } from '../support/service.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applicable, runOnStore } from '../../bench/detection/harness.js';
 import { scoreCorpus, scoreFile } from '../../bench/detection/nab-scorer.js';
 import { DAYS, FIRST_DATE, holidayPeriods, syntheticSeries } from '../../bench/detection/synthetic.js';
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 
 describe('synthetic labelled series', () => {
   it('are the same on every run (seeded) and differ between seeds', () => {

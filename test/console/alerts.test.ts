@@ -1,4 +1,4 @@
-import { addDays, todayIn } from '../../src/modules/money/calendar.js';
+import { addDays, todayIn } from '../../src/platform/calendar.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpReceiver, slackReceiver, WebhookReceiver } from '../support/alert-receivers.js';
 import { consoleSuite } from '../support/console.js';

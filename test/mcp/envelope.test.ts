@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APP_PAYLOAD_META_KEY, buildEnvelope, summaryText, truncateCodePoints } from '../../src/mcp/envelope.js';
+import { APP_PAYLOAD_META_KEY, buildEnvelope, summaryText } from '../../src/mcp/envelope.js';
+import { truncateCodePoints } from '../../src/mcp/kit/envelope-limits.js';
 
 describe('envelope', () => {
   it('withholds a data key whose compact JSON exceeds the budget, with its UTF-8 byte length', () => {

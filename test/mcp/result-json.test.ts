@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { buildEnvelope } from '../../src/mcp/envelope.js';
 import { prewrittenResultJson } from '../../src/mcp/fast-path/result-json.js';
-import type { EnvelopedAnswer } from '../../src/mcp/tool.js';
+import type { EnvelopedAnswer } from '../../src/mcp/kit/tool.js';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 const SERVER_INFO = { name: 'context-hub', version: '0.1.0', title: 'Context Hub' };

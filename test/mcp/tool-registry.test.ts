@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { CONTEXT_HUB_TOOL_ORDER, inOrder } from '../../src/modules/index.js';
-import type { AnyToolSpec } from '../../src/mcp/tool.js';
+import type { AnyToolSpec } from '../../src/mcp/kit/tool.js';
 
 /**
  * Invariants every tool must keep, checked over whatever the running app registers, so a new tool

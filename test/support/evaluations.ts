@@ -1,6 +1,6 @@
 import { evaluate, lookbackDays } from '../../src/modules/anomalies/index.js';
 import type { EffectiveSettings } from '../../src/modules/anomalies/index.js';
-import { addDays } from '../../src/modules/money/calendar.js';
+import { addDays } from '../../src/platform/calendar.js';
 import type { SqlExecutor } from '../../src/platform/db/database.js';
 import type { RunningService } from './service.js';
 

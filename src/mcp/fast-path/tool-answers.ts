@@ -4,8 +4,9 @@ import type { ZodType } from 'zod';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { envelopeOutputSchema } from '../envelope.js';
-import { type CallerInfo, cachedToolListingFor, type McpServerDeps, runToolCall, serverIdentity } from '../server.js';
-import type { AnyToolSpec } from '../tool.js';
+import { type CallerInfo, cachedToolListingFor, runToolCall, serverIdentity } from '../server.js';
+import type { McpServerDeps } from '../server-deps.js';
+import type { AnyToolSpec } from '../kit/tool.js';
 import { type ToolAccess, toolAccessFor } from '../tool-access.js';
 import { asciiJson } from './ascii-json.js';
 

@@ -6,7 +6,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { Fact, FactsService, FactType } from '../facts/facts.service.js';
 import type { InsightsService } from '../insights/insights.service.js';
-import { addDays, todayIn } from '../money/calendar.js';
+import { addDays, todayIn } from '../../platform/calendar.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as config from './alerts.config.repo.js';
 import { type MessagePayload, type PagerDutySeverity, MAX_LISTED_ITEMS, titleFor } from './alerts.content.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
 import { Direction, Metric } from '../anomalies/index.js';
-import { CalendarDate } from '../money/calendar.js';
+import { CalendarDate } from '../../platform/calendar.js';
 import { ProjectId } from '../projects/projects.schemas.js';
 
 export const DESTINATION_KINDS = ['webhook', 'slack', 'teams', 'email', 'pagerduty'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate } from '../money/calendar.js';
+import { CalendarDate } from '../../platform/calendar.js';
 import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
 
 /** The KPI metrics of kpis_daily that surveillance watches. */

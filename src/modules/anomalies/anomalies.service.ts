@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
-import { addDays, CalendarDate, daysBetween, todayIn } from '../money/calendar.js';
+import { addDays, CalendarDate, daysBetween, todayIn } from '../../platform/calendar.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import * as repo from './anomalies.repo.js';

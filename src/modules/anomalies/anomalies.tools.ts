@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_SUMMARY_LINE_CHARS } from '../../mcp/envelope.js';
-import type { ResourceSpec } from '../../mcp/registry.js';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { MAX_SUMMARY_LINE_CHARS } from '../../mcp/kit/envelope-limits.js';
+import type { ResourceSpec } from '../../mcp/kit/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import {
   AnomalyOutput,

@@ -12,7 +12,7 @@ import {
   type ValueCompleter,
   type ValueKind,
   type ValueQuery,
-} from '../../mcp/completion.js';
+} from '../../mcp/kit/completion.js';
 import * as repo from './completion.repo.js';
 
 /** What a project-scoped kind of value needs on its project. */

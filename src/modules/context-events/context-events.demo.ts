@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
-import { addDays, todayIn } from '../money/calendar.js';
+import { addDays, todayIn } from '../../platform/calendar.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { insertEvents, type NewEvent } from './context-events.repo.js';
 import type { EVENT_TYPES } from './context-events.schemas.js';

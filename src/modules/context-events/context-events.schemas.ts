@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
-import { CalendarDate } from '../money/calendar.js';
+import { CalendarDate } from '../../platform/calendar.js';
 import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
 
 /**

@@ -6,7 +6,7 @@ import type { Permission } from '../../platform/auth/permissions.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
-import { todayIn } from '../money/calendar.js';
+import { todayIn } from '../../platform/calendar.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
 import { presentEvent } from './context-events.presenter.js';
 import * as repo from './context-events.repo.js';

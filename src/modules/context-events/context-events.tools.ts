@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { eventLine } from './context-events.presenter.js';
 import { AddEventToolInput, EventOutput, ListEventsToolInput } from './context-events.schemas.js';
 import type { ContextEventsService } from './context-events.service.js';

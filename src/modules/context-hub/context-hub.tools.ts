@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { ContextHubInput } from './context-hub.schemas.js';
 import type { ContextHubService } from './context-hub.service.js';
 

@@ -1,17 +1,7 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { daysBetween } from '../money/calendar.js';
+import { daysBetween } from '../../platform/calendar.js';
 import * as repo from './dq.repo.js';
-
-export type DqStatus = 'pass' | 'warn' | 'fail' | 'error';
-
-export interface CheckResult {
-  monitor: string;
-  dataset: string;
-  status: DqStatus;
-  observed: number | null;
-  threshold: number | null;
-  message: string;
-}
+import type { CheckResult } from './dq.types.js';
 
 export interface MonitorScope {
   projectId: string;

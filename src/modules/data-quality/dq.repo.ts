@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../platform/db/database.js';
-import type { CheckResult } from './dq.monitors.js';
+import type { CheckResult } from './dq.types.js';
 
 export interface LedgerRow {
   id: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import type { DataQualityService } from './dq.service.js';
 

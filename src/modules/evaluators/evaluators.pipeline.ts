@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import type { JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
-import { addDays, todayIn } from '../money/calendar.js';
+import { addDays, todayIn } from '../../platform/calendar.js';
 import { anomaliesResourceUri } from '../anomalies/index.js';
 import type { AnomaliesService } from '../anomalies/index.js';
 import type { DataQualityService } from '../data-quality/dq.service.js';

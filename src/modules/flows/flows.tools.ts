@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ResourceSpec } from '../../mcp/registry.js';
-import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { ResourceSpec } from '../../mcp/kit/registry.js';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { presentDatastream, presentRun } from './flows.presenter.js';

@@ -6,12 +6,12 @@ import { MAX_FRONT_MATTER_BYTES } from '../skills/index.js';
 import {
   byCodePoint,
   decodeText,
-  type FileProblem,
   readKnowledgeFile,
   readSkillFile,
   roleOf,
   TAXONOMY_FILE,
 } from './hub-files.format.js';
+import type { FileProblem } from './hub-files.problems.js';
 import type { Folder } from './hub-files.plan.js';
 import { readTaxonomy } from './hub-files.taxonomy.js';
 

@@ -12,18 +12,7 @@ import {
   skillNameMessage,
 } from '../skills/index.js';
 import { parseYaml, plainData } from './hub-files.yaml.js';
-
-/**
- * The hub as files ("context as code"): `skills/<name>/SKILL.md` (Agent Skills),
- * `knowledge/<topic_id>.md` (front matter: title, owner) and `taxonomy.yaml` (keys and links).
- * Reading a file never throws: every problem is collected with its file and line.
- */
-export interface FileProblem {
-  file: string;
-  /** 1-based; null when the problem is the file's name or place rather than a line in it. */
-  line: number | null;
-  message: string;
-}
+import type { FileProblem } from './hub-files.problems.js';
 
 export const TAXONOMY_FILE = 'taxonomy.yaml';
 export const skillPath = (name: string) => `skills/${name}/SKILL.md`;

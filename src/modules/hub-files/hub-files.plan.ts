@@ -1,4 +1,5 @@
-import type { FileProblem, SheetFromFile, SkillFromFile } from './hub-files.format.js';
+import type { SheetFromFile, SkillFromFile } from './hub-files.format.js';
+import type { FileProblem } from './hub-files.problems.js';
 import { type KeyEntry, type LinkEntry, linkIdentity, type TaxonomyFile } from './hub-files.taxonomy.js';
 
 /** The hub as it is: what an import compares a folder with. */

@@ -10,14 +10,8 @@ import type { ProjectLimits } from '../org/project-limits.js';
 import type { ProjectRow, ProjectsService } from '../projects/projects.service.js';
 import type { SkillsService } from '../skills/index.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
-import {
-  byCodePoint,
-  type FileProblem,
-  knowledgePath,
-  renderKnowledgeFile,
-  skillPath,
-  TAXONOMY_FILE,
-} from './hub-files.format.js';
+import { byCodePoint, knowledgePath, renderKnowledgeFile, skillPath, TAXONOMY_FILE } from './hub-files.format.js';
+import type { FileProblem } from './hub-files.problems.js';
 import { type ImportFolder, importInvalid, readArchive, readFolder } from './hub-files.folder.js';
 import { type HubState, type Plan, planImport } from './hub-files.plan.js';
 import type { Counts, ImportOptions, ImportResultOutput, PlannedChange } from './hub-files.schemas.js';

@@ -5,7 +5,8 @@ import { TopicId } from '../knowledge/index.js';
 import { SkillName } from '../skills/index.js';
 import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/taxonomy.schemas.js';
 import type { Pacer } from '../../platform/pacer.js';
-import { byCodePoint, type FileProblem, TAXONOMY_FILE } from './hub-files.format.js';
+import { byCodePoint, TAXONOMY_FILE } from './hub-files.format.js';
+import type { FileProblem } from './hub-files.problems.js';
 import { type LocatedItem, type LocatedTaxonomy, locateTaxonomy } from './hub-files.yaml.js';
 
 /** A business key as taxonomy.yaml holds it. */

@@ -1,7 +1,7 @@
 import { Document, isMap, isNode, isSeq, LineCounter, type Node, parseDocument, visit, type YAMLMap } from 'yaml';
 import { MAX_YAML_DEPTH, yamlTooDeep } from '../../platform/yaml-depth.js';
 // Types only: this file runs in the taxonomy worker too, which loads no zod schema.
-import type { FileProblem } from './hub-files.format.js';
+import type { FileProblem } from './hub-files.problems.js';
 
 /** How many times one document may expand aliases (a "billion laughs" document expands without end). */
 export const MAX_YAML_ALIASES = 10;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../platform/http/route.js';
-import { CalendarDate } from '../money/calendar.js';
+import { CalendarDate } from '../../platform/calendar.js';
 import { ProjectId } from '../projects/projects.schemas.js';
 import type { InsightsService } from './insights.service.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { addDays } from '../money/calendar.js';
+import { addDays } from '../../platform/calendar.js';
 import type { AnomaliesService } from '../anomalies/index.js';
 import type { ContextEventsService } from '../context-events/context-events.service.js';
 import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';

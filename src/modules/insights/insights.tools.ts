@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ResourceSpec } from '../../mcp/registry.js';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
-import { CalendarDate } from '../money/calendar.js';
+import type { ResourceSpec } from '../../mcp/kit/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
+import { CalendarDate } from '../../platform/calendar.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { formatPct, formatValue } from './insights.narrative.js';

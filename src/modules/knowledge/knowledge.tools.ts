@@ -1,4 +1,4 @@
-import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { pendingSummary } from '../context-hub/context-hub.authorship.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';

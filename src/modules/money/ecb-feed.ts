@@ -1,6 +1,6 @@
 import { parse as parseCsvRecords } from 'csv-parse/sync';
 import { SaxesParser } from 'saxes';
-import { addDays, isCalendarDate } from './calendar.js';
+import { addDays, isCalendarDate } from '../../platform/calendar.js';
 import { isZip, readZip, ZipFormatError } from './zip.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate } from './calendar.js';
+import { CalendarDate } from '../../platform/calendar.js';
 
 /** A 3-letter code in any case; whether it is supported is the service's answer (it lists the codes). */
 export const CurrencyInput = z

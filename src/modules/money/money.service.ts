@@ -6,7 +6,7 @@ import type { Database } from '../../platform/db/database.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import type { OutboundPolicy } from '../../platform/outbound/address-policy.js';
 import { discard, outboundRequest, readBody } from '../../platform/outbound/outbound-request.js';
-import { daysBetween, todayIn } from './calendar.js';
+import { daysBetween, todayIn } from '../../platform/calendar.js';
 import { FeedFormatError, latestAcceptableDate, parseEcbFeed, type ParsedFeed } from './ecb-feed.js';
 import { FxFeedError, UnknownCurrencyError } from './money.errors.js';
 import * as repo from './money.repo.js';

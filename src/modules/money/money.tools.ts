@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { RatesShape, RatesToolInput } from './money.schemas.js';
 import type { MoneyService } from './money.service.js';
 

@@ -1,4 +1,4 @@
-import type { AnyToolSpec } from '../../mcp/tool.js';
+import type { AnyToolSpec } from '../../mcp/kit/tool.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AnsweredRequest } from '../../platform/http/app.js';
 import type { AuditService } from './audit.service.js';

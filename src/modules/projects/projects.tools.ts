@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ResourceSpec } from '../../mcp/registry.js';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { ResourceSpec } from '../../mcp/kit/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { presentProject } from './projects.presenter.js';
 import { ListProjectsToolInput, ProjectOutput } from './projects.schemas.js';
 import type { ProjectsService } from './projects.service.js';

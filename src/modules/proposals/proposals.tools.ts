@@ -1,5 +1,5 @@
-import type { ResourceSpec } from '../../mcp/registry.js';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import type { ResourceSpec } from '../../mcp/kit/registry.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { proposalSummary } from './proposals.presenter.js';
 import { GetProposalInput, pendingProposalsUri, ProposalDetailOutput } from './proposals.schemas.js';

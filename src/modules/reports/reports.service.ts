@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { addDays, todayIn } from '../money/calendar.js';
+import { addDays, todayIn } from '../../platform/calendar.js';
 import type { FlowsService } from '../flows/flows.service.js';
 import { ReportDefinition } from '../flows/flows.schemas.js';
 import type { ProjectsService } from '../projects/projects.service.js';

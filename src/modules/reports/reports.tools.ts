@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { RunReportInput } from './reports.schemas.js';
 import type { ReportsService } from './reports.service.js';
 

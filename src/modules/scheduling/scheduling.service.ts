@@ -6,7 +6,7 @@ import type { Config } from '../../platform/config.js';
 import type { Database } from '../../platform/db/database.js';
 import type { JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
-import { addDays } from '../money/calendar.js';
+import { addDays } from '../../platform/calendar.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { DatastreamRow, FlowsService } from '../flows/flows.service.js';
 import type { IngestionService } from '../ingestion/index.js';

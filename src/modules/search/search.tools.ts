@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { presentSearch, searchSummary } from './search.presenter.js';
 import { SearchInput, SearchOutput } from './search.schemas.js';

@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_LINE_CHARS, MAX_SUMMARY_LINES, truncateCodePoints } from '../../mcp/envelope.js';
+import { MAX_SUMMARY_LINE_CHARS, MAX_SUMMARY_LINES, truncateCodePoints } from '../../mcp/kit/envelope-limits.js';
 import { presentAuthor } from '../context-hub/context-hub.authorship.js';
 import type { SkillHeadRow, SkillVersionRow } from './skills.repo.js';
 import type { SkillOutput } from './skills.schemas.js';

@@ -2,8 +2,8 @@
  * A Skill as an MCP prompt: the arguments it declares and the text `prompts/get` hands
  * the model. Pure functions; SkillPromptsService (skills.prompts.ts) reads what they need.
  */
-import { truncateCodePoints } from '../../mcp/envelope.js';
-import { VALUE_KINDS, type ValueKind } from '../../mcp/completion.js';
+import { truncateCodePoints } from '../../mcp/kit/envelope-limits.js';
+import { VALUE_KINDS, type ValueKind } from '../../mcp/kit/completion.js';
 import type { SkillStep } from './skills.parse.js';
 
 /** The whole message text: at most this many characters (code points), ~4,000 tokens. */

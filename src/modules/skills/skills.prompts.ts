@@ -1,7 +1,7 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { type Completion, NO_COMPLETION, type ValueCompleter } from '../../mcp/completion.js';
-import { PROMPT_NOT_FOUND, type PromptCatalog, type PromptPage } from '../../mcp/prompts.js';
+import { type Completion, NO_COMPLETION, type ValueCompleter } from '../../mcp/kit/completion.js';
+import { PROMPT_NOT_FOUND, type PromptCatalog, type PromptPage } from '../../mcp/kit/prompt-catalog.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';

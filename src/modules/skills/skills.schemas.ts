@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VALUE_KINDS } from '../../mcp/completion.js';
+import { VALUE_KINDS } from '../../mcp/kit/completion.js';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
 import { AuthorOutput } from '../context-hub/context-hub.authorship.js';

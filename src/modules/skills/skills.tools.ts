@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { pendingSummary } from '../context-hub/context-hub.authorship.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { procedureSummary } from './skills.presenter.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { provenanceOf } from '../context-hub/context-hub.presenter.js';
 import { BusinessKeyOutput, GetBusinessKeyToolInput } from './taxonomy.schemas.js';
 import type { TaxonomyService } from './taxonomy.service.js';

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../../platform/db/database.js';
-import { daysBetween } from '../../money/calendar.js';
+import { daysBetween } from '../../../platform/calendar.js';
 import {
   evaluateSeries,
   frameOf,

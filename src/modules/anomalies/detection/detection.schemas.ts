@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EventType } from '../../context-events/context-events.schemas.js';
-import { CalendarDate } from '../../money/calendar.js';
+import { CalendarDate } from '../../../platform/calendar.js';
 import { ProjectId } from '../../projects/projects.schemas.js';
 import { Direction, type Metric, METRICS } from '../anomalies.schemas.js';
 

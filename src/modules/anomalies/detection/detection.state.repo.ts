@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../../platform/db/database.js';
-import { addDays } from '../../money/calendar.js';
+import { addDays } from '../../../platform/calendar.js';
 import { CONFIRMED_DAYS, EXPECTED_DAYS, NOT_CONFIRMED, NOT_FALSE_POSITIVE } from '../triage/triage.repo.js';
 import type { Precedent, Precedents } from './rule/rule.series.js';
 

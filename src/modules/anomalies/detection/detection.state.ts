@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../../../platform/db/database.js';
-import { addDays } from '../../money/calendar.js';
+import { addDays } from '../../../platform/calendar.js';
 import { dayNumber } from './detection.days.js';
 import { type Precedent, type Precedents, pushQuiet, type SeriesState } from './rule/rule.series.js';
 import {

@@ -3,7 +3,7 @@ import type { Database } from '../../../platform/db/database.js';
 import { projectRole } from '../../../platform/auth/actor.js';
 import { ValidationError } from '../../../platform/errors.js';
 import type { ContextEventsService } from '../../context-events/context-events.service.js';
-import { addDays, daysBetween } from '../../money/calendar.js';
+import { addDays, daysBetween } from '../../../platform/calendar.js';
 import type { ProjectsService, ResolvedProject } from '../../projects/projects.service.js';
 import {
   type BaseMeasure,

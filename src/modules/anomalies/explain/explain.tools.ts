@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '../../../mcp/tool.js';
+import { defineTool, READ_ONLY } from '../../../mcp/kit/tool.js';
 import { explainSummary } from './explain.presenter.js';
 import { ExplainAnomalyToolInput, ExplainShape } from './explain.schemas.js';
 import type { AnomalyExplainService } from './explain.service.js';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../platform/context/request-context.js';
 import type { Database } from '../../../platform/db/database.js';
-import { addDays, todayIn } from '../../money/calendar.js';
+import { addDays, todayIn } from '../../../platform/calendar.js';
 import type { ProjectsService } from '../../projects/projects.service.js';
 import * as repo from '../anomalies.repo.js';
 import * as feedbackRepo from './feedback.repo.js';

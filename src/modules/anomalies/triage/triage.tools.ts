@@ -1,4 +1,4 @@
-import { defineTool, type ToolAnnotations } from '../../../mcp/tool.js';
+import { defineTool, type ToolAnnotations } from '../../../mcp/kit/tool.js';
 import { TriageAnomalyToolInput, TriageOutput } from './triage.schemas.js';
 import type { AnomalyTriageService } from './triage.service.js';
 

@@ -1,6 +1,6 @@
 import type { ZodObject, ZodRawShape, ZodType, z } from 'zod';
-import type { RequestContext } from '../platform/context/request-context.js';
-import type { Permission } from '../platform/auth/permissions.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
+import type { Permission } from '../../platform/auth/permissions.js';
 
 /** What a tool handler gets: the request context plus the call's own channel back to the client. */
 export interface ToolContext extends RequestContext {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Clock } from '../../platform/clock.js';
+import type { Clock } from './clock.js';
 
 /**
  * Calendar dates as 'YYYY-MM-DD' strings, the form both stores return for `date` columns. Day

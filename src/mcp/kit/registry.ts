@@ -1,7 +1,7 @@
-import type { RequestContext } from '../platform/context/request-context.js';
-import type { Permission } from '../platform/auth/permissions.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
+import type { Permission } from '../../platform/auth/permissions.js';
 import type { ValueCompleter, ValueKind } from './completion.js';
-import type { PromptCatalog } from './prompts.js';
+import type { PromptCatalog } from './prompt-catalog.js';
 import type { AnyToolSpec } from './tool.js';
 
 /** A readable, subscribable resource family, e.g. `project://{project_id}`. */
@@ -27,7 +27,7 @@ export interface McpRegistry {
   /** Extra registrations (the conformance fixtures) applied to every server instance. */
   extensions: ((server: import('@modelcontextprotocol/server').McpServer) => void)[];
   /** The MCP Apps views (ui:// resources) tools name. */
-  views: import('./views.js').ViewCatalog;
+  views: import('../views.js').ViewCatalog;
   /** The prompts a caller may use (Skills), per request; absent: the server offers no prompts. */
   prompts?: PromptCatalog;
   /** Values for prompt arguments and resource-template variables (completion/complete). */

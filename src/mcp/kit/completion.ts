@@ -1,5 +1,5 @@
-import type { Permission } from '../platform/auth/permissions.js';
-import type { RequestContext } from '../platform/context/request-context.js';
+import type { Permission } from '../../platform/auth/permissions.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
 
 /**
  * The kinds of value `completion/complete` offers: a prompt argument or a resource
