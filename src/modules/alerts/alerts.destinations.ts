@@ -9,7 +9,7 @@ import { OutboundError, outboundUrl } from '../../platform/outbound/outbound-htt
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
 import type { SecretBox } from '../credentials/secret-box.js';
-import type { AuditRecorder } from '../org/audit.service.js';
+import type { AuditRecorder } from '../../platform/audit.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as config from './alerts.config.repo.js';
 import type { MessagePayload } from './alerts.content.js';

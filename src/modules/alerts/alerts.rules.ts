@@ -7,7 +7,7 @@ import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { CalendarDate, todayIn } from '../../platform/calendar.js';
-import type { AuditRecorder } from '../org/audit.service.js';
+import type { AuditRecorder } from '../../platform/audit.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import * as config from './alerts.config.repo.js';
 import { uniqueName } from './alerts.destinations.js';

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ConflictError } from '../../platform/errors.js';
-import type { AuditRecorder } from '../org/audit.service.js';
+import type { AuditRecorder } from '../../platform/audit.js';
 
 /** How PostgreSQL deployments back up: told by the route and by the CLI. */
 export const PG_DUMP_HINT =

@@ -27,3 +27,16 @@ export {
   VersionDiffQuery,
 } from './documents.schemas.js';
 export * as documentRows from './documents.repo.js';
+export {
+  AuthorOutput,
+  authorColumns,
+  authorOf,
+  PendingReviewOutput,
+  pendingSummary,
+  presentAuthor,
+  type PendingReview,
+  type ProposedWrite,
+  type VersionAuthor,
+  type WriteGate,
+} from './documents.authorship.js';
+export { provenanceOf } from './documents.provenance.js';

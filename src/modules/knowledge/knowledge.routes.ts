@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { PendingReviewOutput } from '../context-hub/context-hub.authorship.js';
+import { PendingReviewOutput } from '../documents/documents.authorship.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import {

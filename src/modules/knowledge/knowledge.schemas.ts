@@ -1,4 +1,4 @@
-import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
+import { AuthorOutput } from '../documents/documents.authorship.js';
 import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';

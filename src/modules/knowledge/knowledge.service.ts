@@ -13,7 +13,7 @@ import {
   type PendingReview,
   type VersionAuthor,
   type WriteGate,
-} from '../context-hub/context-hub.authorship.js';
+} from '../documents/documents.authorship.js';
 import {
   fieldChanges,
   KNOWLEDGE_DOCUMENT,

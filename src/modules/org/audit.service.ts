@@ -1,25 +1,12 @@
+import type { AuditEntry, AuditRecorder } from '../../platform/audit.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
+
+export type { AuditEntry, AuditRecorder } from '../../platform/audit.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
 import { assertOrgRole } from './org.policy.js';
 import * as repo from './org.repo.js';
-
-export interface AuditEntry {
-  /** Dotted verb, e.g. `project.create`, `member.update`, `skill.add`. */
-  action: string;
-  /** What was changed, e.g. a project id, `member:<subject>`, `skill:<project>/<name>`. */
-  target: string;
-  /** The project the change belongs to, when it belongs to one (filters the log by project). */
-  projectId?: string;
-  /** Safe, small facts about the change (never secrets or whole bodies). */
-  details?: Record<string, unknown>;
-}
-
-/** What other modules depend on: one call per write, inside the write's transaction when given. */
-export interface AuditRecorder {
-  record(ctx: RequestContext, entry: AuditEntry, tx?: SqlExecutor): Promise<void>;
-}
 
 /** The audit log of every write: who, when, what, and the request id. */
 export class AuditService implements AuditRecorder {

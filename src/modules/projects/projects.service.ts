@@ -6,7 +6,7 @@ import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { z } from 'zod';
-import type { AuditRecorder } from '../org/audit.service.js';
+import type { AuditRecorder } from '../../platform/audit.js';
 import type { ProjectDirectory } from './project-directory.js';
 import * as repo from './projects.repo.js';
 

@@ -10,7 +10,6 @@ import { addDays } from '../../platform/calendar.js';
 import type { MoneyService } from '../money/money.service.js';
 import type { DatastreamRow, FlowsService } from '../flows/flows.service.js';
 import type { IngestionService } from '../ingestion/index.js';
-import type { EvaluatorPipeline } from '../evaluators/evaluators.pipeline.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { dayInZone } from '../providers/index.js';
 import * as repo from './scheduling.repo.js';
@@ -24,6 +23,16 @@ export interface TickResult {
   swept: number;
   /** What each module's sweep did this tick (alerts: evaluations queued, messages released and re-queued). */
   sweeps: Record<string, unknown>;
+}
+
+/**
+ * What a tick asks of the evaluators: the day's insight for a range of days, and a sweep of runs
+ * whose after-run work was stranded. The evaluators module implements it; declaring it here keeps
+ * the schedule below the evaluators it drives.
+ */
+export interface DailyEvaluations {
+  composeDays(projectId: string, from: string, to: string): Promise<number>;
+  sweep(now: Date): Promise<number>;
 }
 
 /**
@@ -50,7 +59,7 @@ export class SchedulePlan {
       projects: ProjectsService;
       ingestion: IngestionService;
       money: MoneyService;
-      pipeline: EvaluatorPipeline;
+      pipeline: DailyEvaluations;
       /**
        * Work another module re-checks at every tick against the database (so it is safe on every
        * process at once), e.g. alerts whose quiet hours ended; keyed by the name the tick reports.

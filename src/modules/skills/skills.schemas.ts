@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VALUE_KINDS } from '../../mcp/kit/completion.js';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
-import { AuthorOutput } from '../context-hub/context-hub.authorship.js';
+import { AuthorOutput } from '../documents/documents.authorship.js';
 import { ProjectRef } from '../projects/projects.schemas.js';
 import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
 import { BodyMd, FieldChange } from '../documents/index.js';

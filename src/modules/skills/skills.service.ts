@@ -5,12 +5,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import type { PageQuery } from '../../platform/pagination.js';
-import {
-  authorOf,
-  type PendingReview,
-  type VersionAuthor,
-  type WriteGate,
-} from '../context-hub/context-hub.authorship.js';
+import { authorOf, type PendingReview, type VersionAuthor, type WriteGate } from '../documents/documents.authorship.js';
 import {
   SKILL_DOCUMENT,
   VersionedDocuments,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { pendingSummary } from '../context-hub/context-hub.authorship.js';
-import { provenanceOf } from '../context-hub/context-hub.presenter.js';
+import { pendingSummary } from '../documents/documents.authorship.js';
+import { provenanceOf } from '../documents/documents.provenance.js';
 import { procedureSummary } from './skills.presenter.js';
 import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
 import type { SkillsService } from './skills.service.js';

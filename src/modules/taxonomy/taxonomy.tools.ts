@@ -1,6 +1,7 @@
+import { openCall } from '../documents/documents.kind.js';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { provenanceOf } from '../context-hub/context-hub.presenter.js';
+import { provenanceOf } from '../documents/documents.provenance.js';
 import { BusinessKeyOutput, GetBusinessKeyToolInput } from './taxonomy.schemas.js';
 import type { TaxonomyService } from './taxonomy.service.js';
 
@@ -32,10 +33,7 @@ export function taxonomyTools(taxonomy: TaxonomyService) {
         const projectId = found.resolved.project.id;
         const linked = found.linked.map((l) => ({
           ...l,
-          next:
-            l.kind === 'skill'
-              ? { tool: 'get_procedure', arguments: { name: l.key, project_id: projectId } }
-              : { tool: 'get_knowledge', arguments: { topic_id: l.key, project_id: projectId } },
+          next: openCall(l.kind, l.key, projectId),
         }));
         const k = found.key;
         const summary = [

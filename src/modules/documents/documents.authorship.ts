@@ -115,7 +115,7 @@ export const PendingReviewOutput = z.object({
 
 /** The summary lines both write tools give for a proposal. */
 export function pendingSummary(pending: PendingReview): string[] {
-  const what = pending.kind === 'skill' ? `skill ${pending.key}` : `knowledge ${pending.key}`;
+  const what = `${pending.kind} ${pending.key}`;
   return [
     `status: pending_review. Your change to ${what} was not published: it is proposal ${pending.proposal_id}.`,
     ...(pending.supersedes ? [`It replaces your earlier pending proposal ${pending.supersedes}.`] : []),
