@@ -129,7 +129,7 @@ function jsdiffLines(a: string[], b: string[], maxEdits = 2000): { kind: string 
 }
 
 async function cases(a: Impl): Promise<Case[]> {
-  const { BUNDLED_SNAPSHOT } = await import('../src/modules/money/money.snapshot.js');
+  const { BUNDLED_SNAPSHOT } = await import('../src/modules/money/index.js');
   const latest = { latestDate: '2099-01-01' };
   // eurofxref-hist.xml's size: every day of the bundled history as XML, newest first.
   const history = (await a.parseEcbFeed(fs.readFileSync(BUNDLED_SNAPSHOT), latest)).days as {

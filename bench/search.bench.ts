@@ -25,8 +25,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestContext } from '../src/platform/context/request-context.js';
 import { SearchService } from '../src/modules/search/index.js';
-import { ProjectDirectory } from '../src/modules/projects/project-directory.js';
-import { ProjectsService } from '../src/modules/projects/projects.service.js';
+import { ProjectDirectory, ProjectsService } from '../src/modules/projects/index.js';
 import { OPERATOR } from '../src/platform/auth/actor.js';
 import { systemClock } from '../src/platform/clock.js';
 import type { Database } from '../src/platform/db/database.js';

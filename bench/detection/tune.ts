@@ -29,7 +29,7 @@ import {
   effective,
 } from '../../src/modules/anomalies/index.js';
 import { addDays } from '../../src/platform/calendar.js';
-import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/context-events.demo.js';
+import { DEMO_EVENTS, demoEventDays } from '../../src/modules/context-events/index.js';
 import { DEMO_INCIDENTS } from '../../src/modules/providers/index.js';
 import { DEMO_TODAY, demoPoints } from './demo-points.js';
 import { OPEN_CATEGORIES, nabDir, readNabFiles } from './nab-corpus.js';

@@ -8,7 +8,7 @@ import { SkillPromptsService, SkillsService } from '../modules/skills/index.js';
 import { CompletionService } from '../modules/completion/index.js';
 import { KnowledgeService } from '../modules/knowledge/index.js';
 import { ProposalGate, ProposalsService } from '../modules/proposals/index.js';
-import { TaxonomyService } from '../modules/taxonomy/taxonomy.service.js';
+import { TaxonomyService } from '../modules/taxonomy/index.js';
 import { SearchService } from '../modules/search/index.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
 import { HubFilesService } from '../modules/hub-files/index.js';

@@ -9,9 +9,9 @@ import { recordListenUrl } from '../platform/db/data-dir-lock.js';
 // The service graph is imported on demand so --help and configuration errors answer at once.
 const loadServiceApp = () => import('../app/service-app.js');
 // It opens PGlite: imported on demand for the same reason.
-const loadBackupCli = () => import('../modules/backup/backup.cli.js');
+const loadBackupCli = () => import('../modules/backup/index.js');
 // It may open the store and the service graph: imported on demand for the same reason.
-const loadHubFilesCli = () => import('../modules/hub-files/hub-files.cli.js');
+const loadHubFilesCli = () => import('../modules/hub-files/index.js');
 
 const HELP = `context-hub ${VERSION} — governed context for AI agents, over MCP and REST
 

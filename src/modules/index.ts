@@ -21,18 +21,15 @@ import { dqRoutes, dqTools } from './data-quality/index.js';
 import { flowRoutes, flowTools, runResources } from './flows/index.js';
 import { hubFilesRoutes } from './hub-files/index.js';
 import { insightResources, insightRoutes, insightTools } from './insights/index.js';
-import { knowledgeRoutes } from './knowledge/index.js';
-import { knowledgeTools } from './knowledge/index.js';
+import { knowledgeRoutes, knowledgeTools } from './knowledge/index.js';
 import { moneyRoutes, moneyTools } from './money/index.js';
 import { orgRoutes } from './org/index.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
 import { proposalResources, proposalRoutes, proposalTools } from './proposals/index.js';
 import { reportRoutes, reportTools } from './reports/index.js';
 import { searchRoutes, searchTools } from './search/index.js';
-import { skillRoutes } from './skills/index.js';
-import { skillTools } from './skills/index.js';
-import { taxonomyRoutes } from './taxonomy/taxonomy.routes.js';
-import { taxonomyTools } from './taxonomy/taxonomy.tools.js';
+import { skillRoutes, skillTools } from './skills/index.js';
+import { taxonomyRoutes, taxonomyTools } from './taxonomy/index.js';
 
 /**
  * The context hub's tools in the reading order agents are told (the server instructions): search,

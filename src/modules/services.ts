@@ -21,10 +21,9 @@ import type { OrgServices } from './org/index.js';
 import type { ProjectsService } from './projects/index.js';
 import type { ProposalsService } from './proposals/index.js';
 import type { SearchService } from './search/index.js';
-import type { SkillPromptsService } from './skills/index.js';
-import type { SkillsService } from './skills/index.js';
+import type { SkillPromptsService, SkillsService } from './skills/index.js';
 import type { CompletionService } from './completion/index.js';
-import type { TaxonomyService } from './taxonomy/taxonomy.service.js';
+import type { TaxonomyService } from './taxonomy/index.js';
 import type { SystemService } from './system/index.js';
 
 // The shape of the assembled services, so that module registration (index.ts) can name it without

@@ -5,7 +5,7 @@ import { STORES } from '../support/stores.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis } from '../support/kpis.js';
 
-// Issue 29, precision: context events of the types in `expected_event_types` explain the days
+// Precision: context events of the types in `expected_event_types` explain the days
 // they cover (docs/api.md, step 8b). One channel, built to show it: a holiday spike on day 40
 // (its event covers days 40–42), a checkout outage on day 55 (an `outage` event covers it), and
 // noise around 100 otherwise. With the defaults the holiday is explained and the outage fires.

@@ -6,7 +6,7 @@ import { STORES } from '../support/stores.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
 
-// Issue 20 item 11. Before: GET /api/anomalies stopped at `limit` rows (at most 500) without saying
+// Paging the anomaly list. Before: GET /api/anomalies stopped at `limit` rows (at most 500) without saying
 // so, had no next_cursor and no end date; get_anomalies was fixed at 200; and a baseline flat at
 // zero fired on any non-zero value (one cent of spend).
 

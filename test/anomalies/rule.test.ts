@@ -5,7 +5,7 @@ import { STORES } from '../support/stores.js';
 import { createProject } from '../support/flows.js';
 import { days, writeKpis, type KpiPoint } from '../support/kpis.js';
 
-// Issue 29, item 1: each part of the detection rule, on a series built to show it. Every channel
+// Each part of the detection rule, on a series built to show it. Every channel
 // of the project is one such series; the settings are ROBUST (the robust rule with exclusion at |z| 3
 // over 28 days, precedents and sustained moves off: what each part is shown on) plus what a test
 // says. The precedent check, sustained moves and the explained pass have tests of their own at the

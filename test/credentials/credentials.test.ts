@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { SecretBox } from '../../src/modules/credentials/secret-box.js';
+import { SecretBox } from '../../src/modules/credentials/index.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 import { CLIENT, fakeRows, GOOD_REFRESH, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TIMEZONE } from '../../src/modules/demo/demo.service.js';
+import { DEMO_TIMEZONE } from '../../src/modules/demo/index.js';
 import { addDays, todayIn } from '../../src/platform/calendar.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { api, type RunningService, startService } from '../support/service.js';

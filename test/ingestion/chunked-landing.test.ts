@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelScope } from '../../src/modules/models/model-graph.js';
+import type { ModelScope } from '../../src/modules/models/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { until } from '../support/scratch-database.js';
 import { api, startService, type RunningService } from '../support/service.js';

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FeedFormatError, parseEcbFeed } from '../../src/modules/money/ecb-feed.js';
-import { BUNDLED_SNAPSHOT } from '../../src/modules/money/money.snapshot.js';
+import { FeedFormatError, parseEcbFeed, BUNDLED_SNAPSHOT } from '../../src/modules/money/index.js';
 import { PGLITE_TEMPLATE } from '../../src/platform/db/open.js';
 import { PgliteDatabase } from '../../src/platform/db/pglite.js';
 import { ecbDailyCsv, ecbXml, hostileEcbXml, zipOf } from './ecb-fixtures.js';

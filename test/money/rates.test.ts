@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBundledRates } from '../../src/modules/money/money.snapshot.js';
+import { loadBundledRates } from '../../src/modules/money/index.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { connectModern } from '../support/mcp-clients.js';
 import { api, startService, type RunningService } from '../support/service.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { globalConfig } from 'zod/v4/core';
 import { failureAccessorShared, NO_CYCLE_SUPPORT } from '../../src/platform/zod-runtime.js';
-import { ProjectListOutput } from '../../src/modules/projects/projects.schemas.js';
+import { ProjectListOutput } from '../../src/modules/projects/index.js';
 import { freePort, ROOT, runCli, stop } from '../support/process.js';
 
 // zod's memoizer wraps a container schema's parse in a function of this name when the schema is built.

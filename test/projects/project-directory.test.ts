@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/platform/context/request-context.js';
-import { ProjectDirectory } from '../../src/modules/projects/project-directory.js';
-import { ProjectsService } from '../../src/modules/projects/projects.service.js';
+import { ProjectDirectory, ProjectsService } from '../../src/modules/projects/index.js';
 import { OPERATOR } from '../../src/platform/auth/actor.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { PostgresDatabase } from '../../src/platform/db/postgres.js';

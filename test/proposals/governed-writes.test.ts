@@ -6,7 +6,7 @@ import { STORES } from '../support/stores.js';
 import { TestIdp } from '../support/auth/idp.js';
 import { resultCode } from '../support/auth/matrix.js';
 
-// Issue 24 items 1, 2 and 4: the agent_writes policy, proposals and version authorship, over REST
+// The agent_writes policy, proposals and version authorship, over REST
 // and both MCP eras.
 
 const P = 'proj_gov';

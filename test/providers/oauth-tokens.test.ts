@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { StoredTokens } from '../../src/modules/credentials/token-manager.js';
+import { StoredTokens } from '../../src/modules/credentials/index.js';
 import { openDatabase } from '../../src/platform/db/open.js';
 import { retryAfterMs, withRetries } from '../../src/platform/outbound/request-retry.js';
 import { OutboundError } from '../../src/platform/outbound/outbound-http.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { DEMO_TIMEZONE } from '../../src/modules/demo/demo.service.js';
+import { DEMO_TIMEZONE } from '../../src/modules/demo/index.js';
 import { dayInZone } from '../../src/modules/providers/index.js';
 import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { PgliteDatabase } from '../../src/platform/db/pglite.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fmtKpi, KPI_META, pctToRatio, toneOf } from '../../web/shared/kpi.js';
 import { bandOf, chartKindOf, chartRange, isSettled, MAX_POLLS, pollDelayMs } from '../../web/shared/series.js';
 import { badgeRows, numberMarkers, placeBadges } from '../../web/shared/chart-markers.js';
-import { KPI_LINES } from '../../src/modules/insights/insights.narrative.js';
+import { KPI_LINES } from '../../src/modules/insights/index.js';
 import { METRICS } from '../../src/modules/anomalies/index.js';
 
 const en = { locale: 'en-US' };

@@ -1,5 +1,5 @@
 import { TOTAL_CHANNEL } from '../anomalies/index.js';
-import { KPI_LINES } from '../insights/insights.narrative.js';
+import { KPI_LINES } from '../insights/index.js';
 import type { AlertItem, AnomalyItem, DailyInsightItem, DataQualityItem, RunFailedItem } from './alerts.items.js';
 import type { AlertSource } from './alerts.schemas.js';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import type { JobAttempt, JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import type { OutboundOptions } from '../../platform/outbound/outbound-http.js';
-import type { SecretBox } from '../credentials/secret-box.js';
+import type { SecretBox } from '../credentials/index.js';
 import type { MessagePayload } from './alerts.content.js';
 import * as config from './alerts.config.repo.js';
 import * as repo from './alerts.delivery.repo.js';

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import type { AuditRecorder } from '../../platform/audit.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import type { AlertDelivery } from './alerts.delivery.js';
 import * as repo from './alerts.delivery.repo.js';
 import { presentDelivery } from './alerts.presenter.js';

@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { CalendarDate, todayIn } from '../../platform/calendar.js';
 import type { AuditRecorder } from '../../platform/audit.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import * as config from './alerts.config.repo.js';
 import { uniqueName } from './alerts.destinations.js';
 import { presentMute, presentRule } from './alerts.presenter.js';

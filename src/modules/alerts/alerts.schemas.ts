@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
 import { Direction, Metric } from '../anomalies/index.js';
 import { CalendarDate } from '../../platform/calendar.js';
-import { ProjectId } from '../projects/projects.schemas.js';
+import { ProjectId } from '../projects/index.js';
 
 export const DESTINATION_KINDS = ['webhook', 'slack', 'teams', 'email', 'pagerduty'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];

@@ -1,4 +1,4 @@
-import type { ModelSpec } from '../models/model-graph.js';
+import type { ModelSpec } from '../models/index.js';
 import type { AnomaliesService } from './anomalies.service.js';
 
 /**

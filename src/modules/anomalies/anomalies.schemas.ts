@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CalendarDate } from '../../platform/calendar.js';
-import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectId, ProjectRef } from '../projects/index.js';
 
 /** The KPI metrics of kpis_daily that surveillance watches. */
 export const METRICS = [

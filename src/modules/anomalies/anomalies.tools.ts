@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_SUMMARY_LINE_CHARS } from '../../mcp/kit/envelope-limits.js';
 import type { ResourceSpec } from '../../mcp/kit/registry.js';
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import {
   AnomalyOutput,
   FocusOutput,

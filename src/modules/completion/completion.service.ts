@@ -4,8 +4,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { METRICS } from '../anomalies/index.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import { ProjectRef, type ProjectsService } from '../projects/index.js';
 import {
   type Completion,
   NO_COMPLETION,

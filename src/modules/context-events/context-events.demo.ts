@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { addDays, todayIn } from '../../platform/calendar.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { insertEvents, type NewEvent } from './context-events.repo.js';
 import type { EVENT_TYPES } from './context-events.schemas.js';
 

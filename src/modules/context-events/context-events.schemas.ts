@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
 import { CalendarDate } from '../../platform/calendar.js';
-import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectId, ProjectRef } from '../projects/index.js';
 
 /**
  * Kinds agents and the insight composer know how to read. event_type is an open label: these are

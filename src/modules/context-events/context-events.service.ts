@@ -7,7 +7,7 @@ import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { todayIn } from '../../platform/calendar.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectsService, ResolvedProject } from '../projects/index.js';
 import { presentEvent } from './context-events.presenter.js';
 import * as repo from './context-events.repo.js';
 import {

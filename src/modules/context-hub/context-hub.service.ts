@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { KnowledgeService } from '../knowledge/index.js';
 import type { SkillsService } from '../skills/index.js';
-import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import type { TaxonomyService } from '../taxonomy/index.js';
 
 /**
  * The hub as one concept over its parts (Skills, Knowledge, the taxonomy): what no single part

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
-import { ProjectId } from '../projects/projects.schemas.js';
+import { ProjectId } from '../projects/index.js';
 
 export const ConnectionRefId = z
   .string()

@@ -18,7 +18,7 @@ import {
 } from '../providers/index.js';
 import { staticHostRefusal, staticRefusal } from '../../platform/outbound/address-policy.js';
 import { realSleep, type Sleeper } from '../../platform/outbound/request-retry.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import * as repo from './credentials.repo.js';
 import type { UpsertConnectionInput, VerifyConnectionInput } from './credentials.schemas.js';
 import { SecretBox } from './secret-box.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../platform/http/route.js';
-import { ProjectId } from '../projects/projects.schemas.js';
+import { ProjectId } from '../projects/index.js';
 import type { DataQualityService } from './dq.service.js';
 
 export const DqStatusQuery = z.object({

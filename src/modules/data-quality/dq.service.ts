@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { daysBetween, todayIn } from '../../platform/calendar.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { MONITORS, type MonitorScope } from './dq.monitors.js';
 import type { CheckResult } from './dq.types.js';
 import { type CheckOutput, presentCheck } from './dq.presenter.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 import type { DataQualityService } from './dq.service.js';
 
 const LEDGER_DEFAULT = 50;

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { DemoSeeder } from './demo.service.js';
 import type { KnowledgeService } from '../knowledge/index.js';
 import type { SkillsService } from '../skills/index.js';
-import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import type { TaxonomyService } from '../taxonomy/index.js';
 import { DEMO_KEYS, DEMO_KNOWLEDGE, DEMO_SKILL_LINKS } from './demo.knowledge.js';
 import { DEMO_SKILLS } from './demo.skills.js';
 

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
-import type { CredentialsService } from '../credentials/credentials.service.js';
+import type { CredentialsService } from '../credentials/index.js';
 import { addDays, dayInZone } from '../providers/index.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import type { FlowsService } from '../flows/flows.service.js';
+import type { ProjectsService } from '../projects/index.js';
+import type { FlowsService } from '../flows/index.js';
 
 export const DEMO_CONNECTION = 'demo';
 export const DEMO_DATASTREAM = 'Demo ad platform';

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 
 export const DEMO_PROJECT_ID = 'proj_demo';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext, WriteChannel } from '../../platform/context/request-context.js';
 import { WRITE_CHANNELS } from '../../platform/context/request-context.js';
-import type { ProjectRow } from '../projects/projects.service.js';
+import type { ProjectRow } from '../projects/index.js';
 
 // What Skills and Knowledge share about who wrote a version, and the seam through which
 // the proposals module decides whether a write publishes or waits for review.

@@ -5,8 +5,8 @@ import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { presentAuthor, type PendingReview, type VersionAuthor, type WriteGate } from './documents.authorship.js';
-import type { ProjectLimits } from '../org/project-limits.js';
-import type { ProjectRow } from '../projects/projects.service.js';
+import type { ProjectLimits } from '../org/index.js';
+import type { ProjectRow } from '../projects/index.js';
 import type { DocumentKind } from './documents.kind.js';
 import * as repo from './documents.repo.js';
 

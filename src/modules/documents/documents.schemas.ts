@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 
 /** Bodies up to 1 MiB (UTF-8) are accepted; the REST body limit (2 MiB) leaves room for JSON escaping. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
-import { ProjectId, ProjectRef, TimeZone } from '../projects/projects.schemas.js';
+import { ProjectId, ProjectRef, TimeZone } from '../projects/index.js';
 import { isCalendarDate } from '../providers/index.js';
-import { ConnectionRefId } from '../credentials/credentials.schemas.js';
+import { ConnectionRefId } from '../credentials/index.js';
 import { RELATIVE_RANGES } from './catalog.js';
 
 const Name = z

@@ -1,4 +1,4 @@
-import type { ProjectLimits } from '../org/project-limits.js';
+import type { ProjectLimits } from '../org/index.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
@@ -7,9 +7,9 @@ import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { decodeCursor, pageOf } from '../../platform/pagination.js';
 import { violationsOf } from '../../platform/validation.js';
-import type { CredentialsService } from '../credentials/credentials.service.js';
+import type { CredentialsService } from '../credentials/index.js';
 import { addDays, dayInZone, PROVIDER_NAMES, providerFor } from '../providers/index.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { cadenceProblem, scheduleOf, type Schedule } from './cadence.js';
 import { DATASET_NAMES, DATASETS } from './catalog.js';
 import * as repo from './flows.repo.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceSpec } from '../../mcp/kit/registry.js';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
 import { NotFoundError } from '../../platform/errors.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { presentDatastream, presentRun } from './flows.presenter.js';
 import {
   DatastreamOutput,

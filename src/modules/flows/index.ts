@@ -8,3 +8,5 @@ export {
   type RunStarter,
 } from './flows.service.js';
 export { FlowRunLedger, type FlowRuns, type NewRun } from './flows.ledger.js';
+export { DATASETS } from './catalog.js';
+export { ReportDefinition } from './flows.schemas.js';

@@ -7,7 +7,7 @@ import { embeddedDataDir } from '../../platform/db/open.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import { readTarGz, type TarEntry, writeTarGz } from '../../platform/tar.js';
-import { runningService } from '../backup/backup.cli.js';
+import { runningService } from '../backup/index.js';
 import { readDir, writeDir } from './hub-files.dir.js';
 import { IGNORED_EXAMPLES, type ImportFolder, IMPORT_LIMITS } from './hub-files.folder.js';
 import { byCodePoint } from './hub-files.format.js';

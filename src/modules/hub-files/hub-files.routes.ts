@@ -1,6 +1,6 @@
 import { BINARY_MEDIA_TYPES } from '../../platform/http/body-parsing.js';
 import { defineRoute } from '../../platform/http/route.js';
-import { ProjectPathParams } from '../projects/projects.schemas.js';
+import { ProjectPathParams } from '../projects/index.js';
 import { ImportQuery, ImportResultOutput } from './hub-files.schemas.js';
 import type { HubFilesService } from './hub-files.service.js';
 

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { TopicId } from '../knowledge/index.js';
 import { SkillName } from '../skills/index.js';
-import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/taxonomy.schemas.js';
+import { BusinessKey, CreateKeyInput, RELATION_TYPES } from '../taxonomy/index.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { byCodePoint, TAXONOMY_FILE } from './hub-files.format.js';
 import type { FileProblem } from './hub-files.problems.js';

@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type pg from 'pg';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { PostgresDatabase } from '../../platform/db/postgres.js';
-import type { LandingChunk } from '../models/model-graph.js';
+import type { LandingChunk } from '../models/index.js';
 import type { CanonicalRecord } from '../providers/index.js';
 import { RawCsvEncoder, WRITE_BYTES } from './raw-writer.csv.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../platform/http/route.js';
 import { CalendarDate } from '../../platform/calendar.js';
-import { ProjectId } from '../projects/projects.schemas.js';
+import { ProjectId } from '../projects/index.js';
 import type { InsightsService } from './insights.service.js';
 
 const InsightsQuery = z.object({

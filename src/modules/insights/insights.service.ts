@@ -4,8 +4,8 @@ import type { Database } from '../../platform/db/database.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { addDays } from '../../platform/calendar.js';
 import type { AnomaliesService } from '../anomalies/index.js';
-import type { ContextEventsService } from '../context-events/context-events.service.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ContextEventsService } from '../context-events/index.js';
+import type { ProjectsService, ResolvedProject } from '../projects/index.js';
 import { deltas, narrative, type InsightRecord } from './insights.narrative.js';
 import * as repo from './insights.repo.js';
 

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ValidationError } from '../../platform/errors.js';
 import { addDays, daysBetween, todayIn } from '../../platform/calendar.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectsService, ResolvedProject } from '../projects/index.js';
 import { KPI_LINES, type KpiMetric } from './insights.narrative.js';
 import { kpiTotals, type KpiTotals } from './insights.repo.js';
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { Pacer } from '../../platform/pacer.js';
-import { authorColumns, type VersionAuthor } from '../documents/documents.authorship.js';
-import { writeDocumentsIn } from '../documents/index.js';
+import { authorColumns, type VersionAuthor, writeDocumentsIn } from '../documents/index.js';
 import * as repo from './knowledge.repo.js';
 import type { SheetFields } from './knowledge.schemas.js';
 

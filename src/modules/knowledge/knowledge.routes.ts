@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { PendingReviewOutput } from '../documents/documents.authorship.js';
+import { PendingReviewOutput, RestoreVersionInput, VersionDiffQuery } from '../documents/index.js';
 import { defineRoute } from '../../platform/http/route.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 import {
   AddKnowledgeInput,
   KnowledgeDiffOutput,
@@ -14,7 +14,6 @@ import {
   KnowledgeVersionsOutput,
   UpdateKnowledgeInput,
 } from './knowledge.schemas.js';
-import { RestoreVersionInput, VersionDiffQuery } from '../documents/index.js';
 import type { KnowledgeService, KnowledgeWrite } from './knowledge.service.js';
 
 /** A write's answer: the new version, or 202 and the proposal it became. */

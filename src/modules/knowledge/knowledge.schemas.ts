@@ -1,9 +1,8 @@
-import { AuthorOutput } from '../documents/documents.authorship.js';
+import { AuthorOutput, BodyMd, FieldChange } from '../documents/index.js';
 import { z } from 'zod';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import { BodyMd, FieldChange } from '../documents/index.js';
+import { ProjectRef } from '../projects/index.js';
 
 /**
  * Lowercase letters and digits in groups joined by one "-", "_" or "." (roas-definition,
@@ -67,7 +66,7 @@ export const KnowledgeOutput = z.object({
   current_version: z.number(),
   created_at: z.string(),
   created_by: z.string(),
-  /** Issue 24: who wrote this version, through which channel and client. */
+  /** Who wrote this version, through which channel and client. */
   author: AuthorOutput,
   deleted: z.boolean(),
 });

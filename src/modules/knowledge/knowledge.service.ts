@@ -13,8 +13,6 @@ import {
   type PendingReview,
   type VersionAuthor,
   type WriteGate,
-} from '../documents/documents.authorship.js';
-import {
   fieldChanges,
   KNOWLEDGE_DOCUMENT,
   VersionedDocuments,
@@ -23,8 +21,8 @@ import {
   type ReviewedDocuments,
   type VersionDiffQuery,
 } from '../documents/index.js';
-import type { ProjectLimits } from '../org/project-limits.js';
-import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectLimits } from '../org/index.js';
+import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/index.js';
 import { writeSheetsIn } from './knowledge.batch.js';
 import * as repo from './knowledge.repo.js';
 import {

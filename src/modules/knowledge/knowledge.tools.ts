@@ -1,6 +1,5 @@
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { pendingSummary } from '../documents/documents.authorship.js';
-import { provenanceOf } from '../documents/documents.provenance.js';
+import { pendingSummary, provenanceOf } from '../documents/index.js';
 import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';
 import type { KnowledgeService } from './knowledge.service.js';
 

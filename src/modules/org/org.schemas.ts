@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../platform/auth/permissions.js';
 import { PageQuery } from '../../platform/pagination.js';
-import { CurrencyCode, ProjectId, TimeZone } from '../projects/projects.schemas.js';
+import { CurrencyCode, ProjectId, TimeZone } from '../projects/index.js';
 
 /** Entitlement limits and their defaults; org_settings.limits overrides any of them. */
 export const LIMIT_DEFAULTS = {

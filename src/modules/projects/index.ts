@@ -8,3 +8,11 @@ export {
   type ResolvedProject,
 } from './projects.service.js';
 export { type ProjectChangeSource, ProjectDirectory } from './project-directory.js';
+export {
+  CurrencyCode,
+  ProjectId,
+  ProjectListOutput,
+  ProjectPathParams,
+  ProjectRef,
+  TimeZone,
+} from './projects.schemas.js';

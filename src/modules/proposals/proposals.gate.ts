@@ -3,9 +3,9 @@ import { actorCanOnProject } from '../../platform/auth/actor.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { ForbiddenError } from '../../platform/errors.js';
-import { authorOf, type PendingReview, type ProposedWrite, type WriteGate } from '../documents/documents.authorship.js';
+import { authorOf, type PendingReview, type ProposedWrite, type WriteGate } from '../documents/index.js';
 import type { AuditRecorder } from '../../platform/audit.js';
-import type { ProjectChanges, ProjectRow } from '../projects/projects.service.js';
+import type { ProjectChanges, ProjectRow } from '../projects/index.js';
 import * as repo from './proposals.repo.js';
 import { pendingProposalsUri } from './proposals.schemas.js';
 

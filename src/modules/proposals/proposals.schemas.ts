@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { WRITE_CHANNELS, type WriteChannel } from '../../platform/context/request-context.js';
 import { PageQuery } from '../../platform/pagination.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 import { BodyMd } from '../documents/index.js';
-import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
+import { BusinessKey } from '../taxonomy/index.js';
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'superseded', 'withdrawn'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];

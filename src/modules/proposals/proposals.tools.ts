@@ -1,6 +1,6 @@
 import type { ResourceSpec } from '../../mcp/kit/registry.js';
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { proposalSummary } from './proposals.presenter.js';
 import { GetProposalInput, pendingProposalsUri, ProposalDetailOutput } from './proposals.schemas.js';
 import type { ProposalsService } from './proposals.service.js';

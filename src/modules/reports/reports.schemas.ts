@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectId, ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectId, ProjectRef } from '../projects/index.js';
 
 /** Rows a report answers at most (run_report's limit, GET /api/reports/run's limit). */
 export const REPORT_MAX_ROWS = 1000;

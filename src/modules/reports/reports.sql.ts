@@ -1,6 +1,5 @@
 import { ValidationError } from '../../platform/errors.js';
-import { DATASETS } from '../flows/catalog.js';
-import type { ReportDefinition } from '../flows/flows.schemas.js';
+import { DATASETS, type ReportDefinition } from '../flows/index.js';
 
 /**
  * A governed report definition → one parameterized SQL statement. Identifiers come only from the

@@ -7,10 +7,10 @@ import type { Database } from '../../platform/db/database.js';
 import type { JobQueues, QueueHandle } from '../../platform/jobs/queues.js';
 import type { Logger } from '../../platform/logger.js';
 import { addDays } from '../../platform/calendar.js';
-import type { MoneyService } from '../money/money.service.js';
-import type { DatastreamRow, FlowsService } from '../flows/flows.service.js';
+import type { MoneyService } from '../money/index.js';
+import type { DatastreamRow, FlowsService } from '../flows/index.js';
 import type { IngestionService } from '../ingestion/index.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { dayInZone } from '../providers/index.js';
 import * as repo from './scheduling.repo.js';
 

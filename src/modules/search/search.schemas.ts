@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 
 /** Longer questions are refused; the service reads at most MAX_READ_CHARS of them (search.service.ts). */
 export const MAX_QUERY_CHARS = 20_000;

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
-import type { ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectsService, ResolvedProject } from '../projects/index.js';
 import { VersionedCache } from '../../platform/cache/versioned-cache.js';
 import { openCall } from '../documents/index.js';
 import { ContextVersionReader } from './search.versions.js';

@@ -1,5 +1,5 @@
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { provenanceOf } from '../documents/documents.provenance.js';
+import { provenanceOf } from '../documents/index.js';
 import { presentSearch, searchSummary } from './search.presenter.js';
 import { SearchInput, SearchOutput } from './search.schemas.js';
 import type { SearchService } from './search.service.js';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { Pacer } from '../../platform/pacer.js';
-import { authorColumns, type VersionAuthor } from '../documents/documents.authorship.js';
-import { writeDocumentsIn } from '../documents/index.js';
+import { authorColumns, type VersionAuthor, writeDocumentsIn } from '../documents/index.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import * as repo from './skills.repo.js';
 import type { SkillFile } from './skills.skillmd.js';

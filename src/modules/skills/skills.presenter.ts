@@ -1,5 +1,5 @@
 import { MAX_SUMMARY_LINE_CHARS, MAX_SUMMARY_LINES, truncateCodePoints } from '../../mcp/kit/envelope-limits.js';
-import { presentAuthor } from '../documents/documents.authorship.js';
+import { presentAuthor } from '../documents/index.js';
 import type { SkillHeadRow, SkillVersionRow } from './skills.repo.js';
 import type { SkillOutput } from './skills.schemas.js';
 

@@ -6,9 +6,8 @@ import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import type { SkillContext } from '../taxonomy/taxonomy.service.js';
+import { ProjectRef, type ProjectsService } from '../projects/index.js';
+import type { SkillContext } from '../taxonomy/index.js';
 import { parseTitle } from './skills.parse.js';
 import {
   declaredArguments,

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { PendingReviewOutput } from '../documents/documents.authorship.js';
+import { PendingReviewOutput } from '../documents/index.js';
 import { defineRoute } from '../../platform/http/route.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 import {
   AddSkillInput,
   ParsedSkillOutput,

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { VALUE_KINDS } from '../../mcp/kit/completion.js';
 import { proposal } from '../../platform/identifiers.js';
 import { PageQuery } from '../../platform/pagination.js';
-import { AuthorOutput } from '../documents/documents.authorship.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
-import { BusinessKey } from '../taxonomy/taxonomy.schemas.js';
-import { BodyMd, FieldChange } from '../documents/index.js';
+import { AuthorOutput, BodyMd, FieldChange } from '../documents/index.js';
+import { ProjectRef } from '../projects/index.js';
+import { BusinessKey } from '../taxonomy/index.js';
 
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export { BodyMd, MAX_BODY_BYTES, RestoreVersionInput, VersionDiffQuery, FieldChange } from '../documents/index.js';
@@ -104,7 +103,7 @@ export const SkillOutput = z.object({
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   created_by: z.string(),
-  /** Issue 24: who wrote this version, through which channel and client. */
+  /** Who wrote this version, through which channel and client. */
   author: AuthorOutput,
   deleted: z.boolean(),
 });

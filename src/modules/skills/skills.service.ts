@@ -1,19 +1,22 @@
-import type { ProjectLimits } from '../org/project-limits.js';
+import type { ProjectLimits } from '../org/index.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Database, SqlExecutor } from '../../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
 import type { PageQuery } from '../../platform/pagination.js';
-import { authorOf, type PendingReview, type VersionAuthor, type WriteGate } from '../documents/documents.authorship.js';
 import {
+  authorOf,
+  type PendingReview,
+  type VersionAuthor,
+  type WriteGate,
   SKILL_DOCUMENT,
   VersionedDocuments,
   versionAuthorship,
   type ApprovedWrite,
   type ReviewedDocuments,
 } from '../documents/index.js';
-import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/projects.service.js';
+import type { ProjectRow, ProjectsService, ResolvedProject } from '../projects/index.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { diffSkillVersions } from './skills.diff.js';
 import { presentSkill } from './skills.presenter.js';

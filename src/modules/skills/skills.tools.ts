@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { pendingSummary } from '../documents/documents.authorship.js';
-import { provenanceOf } from '../documents/documents.provenance.js';
+import { pendingSummary, provenanceOf } from '../documents/index.js';
 import { procedureSummary } from './skills.presenter.js';
 import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
 import type { SkillsService } from './skills.service.js';

@@ -1,7 +1,7 @@
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { authorColumns, type VersionAuthor } from '../documents/documents.authorship.js';
+import { authorColumns, type VersionAuthor } from '../documents/index.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../../platform/pagination.js';
-import { ProjectRef } from '../projects/projects.schemas.js';
+import { ProjectRef } from '../projects/index.js';
 
 export const BUSINESS_KEY_PATTERN = /^[a-z][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$/;
 

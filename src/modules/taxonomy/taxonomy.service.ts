@@ -1,4 +1,4 @@
-import type { ProjectLimits } from '../org/project-limits.js';
+import type { ProjectLimits } from '../org/index.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context/request-context.js';
@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../platform/er
 import { decodeCursor, pageOf, type PageQuery } from '../../platform/pagination.js';
 import { readInPages } from '../../platform/batches.js';
 import type { Pacer } from '../../platform/pacer.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import * as repo from './taxonomy.repo.js';
 import type {
   BusinessKeyOutput,

@@ -1,7 +1,6 @@
-import { openCall } from '../documents/documents.kind.js';
+import { openCall, provenanceOf } from '../documents/index.js';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { provenanceOf } from '../documents/documents.provenance.js';
 import { BusinessKeyOutput, GetBusinessKeyToolInput } from './taxonomy.schemas.js';
 import type { TaxonomyService } from './taxonomy.service.js';
 

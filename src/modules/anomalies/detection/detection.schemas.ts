@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EventType } from '../../context-events/context-events.schemas.js';
+import { EventType } from '../../context-events/index.js';
 import { CalendarDate } from '../../../platform/calendar.js';
-import { ProjectId } from '../../projects/projects.schemas.js';
+import { ProjectId } from '../../projects/index.js';
 import { Direction, type Metric, METRICS } from '../anomalies.schemas.js';
 
 /** The settings of detection: what a project stores, and what the rule runs with (effective). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectRef } from '../../projects/projects.schemas.js';
+import { ProjectRef } from '../../projects/index.js';
 import { AnomalyIdParams, CorrelatedEvent } from '../anomalies.schemas.js';
 
 /** Anomaly ids are `anom_…`, derived from the series and the first fired day. */

@@ -2,9 +2,9 @@ import type { RequestContext } from '../../../platform/context/request-context.j
 import type { Database } from '../../../platform/db/database.js';
 import { projectRole } from '../../../platform/auth/actor.js';
 import { ValidationError } from '../../../platform/errors.js';
-import type { ContextEventsService } from '../../context-events/context-events.service.js';
+import type { ContextEventsService } from '../../context-events/index.js';
 import { addDays, daysBetween } from '../../../platform/calendar.js';
-import type { ProjectsService, ResolvedProject } from '../../projects/projects.service.js';
+import type { ProjectsService, ResolvedProject } from '../../projects/index.js';
 import {
   type BaseMeasure,
   dayWeights,

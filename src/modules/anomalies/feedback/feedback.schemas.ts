@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectId } from '../../projects/projects.schemas.js';
+import { ProjectId } from '../../projects/index.js';
 import { AnomalySettingsInput } from '../detection/detection.schemas.js';
 
 export const FEEDBACK_DAYS = 90;

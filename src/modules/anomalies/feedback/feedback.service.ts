@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../platform/context/request-context.js';
 import type { Database } from '../../../platform/db/database.js';
 import { addDays, todayIn } from '../../../platform/calendar.js';
-import type { ProjectsService } from '../../projects/projects.service.js';
+import type { ProjectsService } from '../../projects/index.js';
 import * as repo from '../anomalies.repo.js';
 import * as feedbackRepo from './feedback.repo.js';
 import * as detection from '../detection/index.js';

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../platform/context/request-context.j
 import type { Database } from '../../../platform/db/database.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../../platform/errors.js';
 import type { AuditRecorder } from '../../../platform/audit.js';
-import type { ProjectsService } from '../../projects/projects.service.js';
+import type { ProjectsService } from '../../projects/index.js';
 import { anomaliesResourceUri, type TriageStatus } from '../anomalies.schemas.js';
 import type { AnomaliesService } from '../anomalies.service.js';
 import * as repo from './triage.repo.js';
