@@ -58,10 +58,8 @@ export function createServices(deps: ServiceDeps): Services {
   const projects = new ProjectsService(deps.db, deps.feed, org.audit, directory, [
     orgProjectCreationGuard(org.settings),
   ]);
-  const demo = new DemoSeed(projects);
   const money = new MoneyService(deps.db, deps.config.fxRatesUrl);
   const contextEvents = new ContextEventsService(deps.db, projects);
-  demo.add('context-events', contextEventsDemoSeeder(deps.db, projects));
   // The write gate needs neither Skills nor Knowledge, so it comes first and each gets it built.
   const gate = new ProposalGate(deps.db, deps.feed, org.audit);
   const skills = new SkillsService({ db: deps.db, projects, gate, changes: deps.feed, limits: org.projectLimits });
@@ -82,7 +80,6 @@ export function createServices(deps: ServiceDeps): Services {
     limits: org.projectLimits,
     gate,
   });
-  demo.add('context-hub', contextHubDemoSeeder({ skills, knowledge, taxonomy }));
   const credentials = new CredentialsService(deps.db, projects, deps.config, deps.clock);
   const anomalies = new AnomaliesService(deps.db, projects, contextEvents, deps.feed);
   const insights = new InsightsService(deps.db, projects, anomalies, contextEvents);
@@ -102,7 +99,6 @@ export function createServices(deps: ServiceDeps): Services {
     retryBaseSeconds: deps.config.datastreamRetryBaseSeconds,
   });
   const flows = new FlowsService(deps.db, projects, deps.config, credentials, runLedger, ingestion, org.projectLimits);
-  demo.add('datastreams', datastreamsDemoSeeder({ credentials, flows, projects }));
   const dq = new DataQualityService(deps.db, projects);
   const pipeline = new EvaluatorPipeline({
     db: deps.db,
@@ -153,6 +149,12 @@ export function createServices(deps: ServiceDeps): Services {
     delivery: alerts.delivery,
     changes: deps.feed,
   });
+  // The demo's seeders, given whole at construction and run in this order.
+  const demo = new DemoSeed(projects, [
+    { name: 'context-events', seed: contextEventsDemoSeeder(deps.db, projects) },
+    { name: 'context-hub', seed: contextHubDemoSeeder({ skills, knowledge, taxonomy }) },
+    { name: 'datastreams', seed: datastreamsDemoSeeder({ credentials, flows, projects }) },
+  ]);
   return {
     deps,
     skills,

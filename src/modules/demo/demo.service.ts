@@ -10,13 +10,11 @@ export type DemoSeeder = (ctx: RequestContext, projectId: string) => Promise<voi
 export const DEMO_TIMEZONE = 'America/New_York';
 
 export class DemoSeed {
-  private readonly seeders: { name: string; seed: DemoSeeder }[] = [];
-
-  constructor(private readonly projects: ProjectsService) {}
-
-  add(name: string, seed: DemoSeeder): void {
-    this.seeders.push({ name, seed });
-  }
+  /** The seeders run in the order given: each sees what the earlier ones wrote. */
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly seeders: readonly { name: string; seed: DemoSeeder }[],
+  ) {}
 
   /** Whether the store has no project at all (a first embedded start). */
   async isEmpty(): Promise<boolean> {
