@@ -40,3 +40,4 @@ export {
   type WriteGate,
 } from './documents.authorship.js';
 export { provenanceOf } from './documents.provenance.js';
+export { pendingWriteAnswer } from './documents.pending-answer.js';

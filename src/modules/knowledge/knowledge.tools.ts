@@ -1,5 +1,5 @@
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { pendingSummary, provenanceOf } from '../documents/index.js';
+import { pendingWriteAnswer, provenanceOf } from '../documents/index.js';
 import { AddKnowledgeAck, AddKnowledgeInput, GetKnowledgeInput, type KnowledgeOutput } from './knowledge.schemas.js';
 import type { KnowledgeService } from './knowledge.service.js';
 
@@ -76,23 +76,7 @@ export function knowledgeTools(knowledge: KnowledgeService) {
       dataShape: AddKnowledgeAck.shape,
       run: async (ctx, input) => {
         const { resolved, knowledge: sheet, pending } = await knowledge.add(ctx, input);
-        if (pending) {
-          return {
-            kind: 'enveloped',
-            summary: pendingSummary(pending),
-            projectId: resolved.project.id,
-            provenance: provenanceOf(resolved, { agent_writes: resolved.project.agent_writes }),
-            data: {
-              status: pending.status,
-              id: null,
-              topic_id: pending.key,
-              title: input.title,
-              version_number: null,
-              proposal_id: pending.proposal_id,
-              next: pending.next,
-            },
-          };
-        }
+        if (pending) return pendingWriteAnswer(resolved, pending, { topic_id: pending.key, title: input.title });
         const next = `Open it with get_knowledge {"topic_id": "${sheet.topic_id}"}.`;
         return {
           kind: 'enveloped',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADDITIVE_WRITE, defineTool, READ_ONLY } from '../../mcp/kit/tool.js';
-import { pendingSummary, provenanceOf } from '../documents/index.js';
+import { pendingWriteAnswer, provenanceOf } from '../documents/index.js';
 import { procedureSummary } from './skills.presenter.js';
 import { AddSkillAck, AddSkillInput, GetProcedureInput, GetSkillsInput, StepOutput } from './skills.schemas.js';
 import type { SkillsService } from './skills.service.js';
@@ -67,22 +67,7 @@ export function skillTools(skills: SkillsService) {
       dataShape: AddSkillAck.shape,
       run: async (ctx, input) => {
         const { resolved, skill, pending } = await skills.add(ctx, input);
-        if (pending) {
-          return {
-            kind: 'enveloped',
-            summary: pendingSummary(pending),
-            projectId: resolved.project.id,
-            provenance: provenanceOf(resolved, { agent_writes: resolved.project.agent_writes }),
-            data: {
-              status: pending.status,
-              id: null,
-              name: pending.key,
-              version_number: null,
-              proposal_id: pending.proposal_id,
-              next: pending.next,
-            },
-          };
-        }
+        if (pending) return pendingWriteAnswer(resolved, pending, { name: pending.key });
         const unresolved =
           skill.unresolved_references.length > 0
             ? ` Unresolved business keys (kept): ${skill.unresolved_references.join(', ')}.`
