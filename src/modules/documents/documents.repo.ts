@@ -1,3 +1,4 @@
+import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
 
 /** The authorship columns every version row carries. */
@@ -21,16 +22,25 @@ export interface DocumentTables {
   versionColumns: string;
 }
 
-/** A version row's authorship columns, in AUTHOR_COLUMNS order, as statement parameters. */
-export function authorValues(row: {
+/** A version row's authorship columns as read back. */
+export interface AuthorRow {
   created_at: Date;
   created_by: string;
-  via: string | null;
+  via: WriteChannel | null;
   client_name: string | null;
   client_version: string | null;
   request_id: string | null;
   proposal_id: string | null;
-}): unknown[] {
+}
+
+/** A keyset page over live documents by key: after the key `after`, at most `limit` (all without one). */
+export interface KeyPage {
+  after?: string | undefined;
+  limit?: number;
+}
+
+/** A version row's authorship columns, in AUTHOR_COLUMNS order, as statement parameters. */
+export function authorValues(row: AuthorRow): unknown[] {
   return [
     row.created_at,
     row.created_by,
@@ -96,4 +106,19 @@ export async function markDeleted(db: SqlExecutor, t: DocumentTables, id: string
 
 export async function markManyDeleted(db: SqlExecutor, t: DocumentTables, ids: string[], now: Date): Promise<void> {
   await db.query(`UPDATE ${t.head} SET deleted_at = $2 WHERE id = ANY($1::text[]) AND deleted_at IS NULL`, [ids, now]);
+}
+
+/**
+ * The statement that writes a document's head: a new document at version 1, or the next version of
+ * an existing (or deleted) one. `fields` are the kind's own head columns besides the key, in the
+ * order `rows` gives them; `rows` is the VALUES list or the SELECT that supplies
+ * (id, project_id, key, 1, ...fields, created_at, updated_at); `returning` the columns to hand back.
+ */
+export function writeHeadSql(t: DocumentTables, fields: readonly string[], rows: string, returning: string): string {
+  const updates = fields.map((f) => `${f} = EXCLUDED.${f}`).join(', ');
+  return `INSERT INTO ${t.head} (id, project_id, ${t.key}, ${t.version}, ${fields.join(', ')}, created_at, updated_at)
+     ${rows}
+     ON CONFLICT (project_id, ${t.key}) DO UPDATE SET ${t.version} = ${t.head}.${t.version} + 1, ${updates},
+       updated_at = EXCLUDED.updated_at, deleted_at = NULL
+     RETURNING ${returning}`;
 }

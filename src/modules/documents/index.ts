@@ -17,7 +17,14 @@ export {
   type ReviewedDocuments,
 } from './documents.lifecycle.js';
 export { writeDocumentsIn, type BatchWriter } from './documents.batch.js';
-export { AUTHOR_COLUMNS, authorValues, type DocumentHead, type DocumentTables } from './documents.repo.js';
+export {
+  AUTHOR_COLUMNS,
+  authorValues,
+  type AuthorRow,
+  type DocumentHead,
+  type DocumentTables,
+  type KeyPage,
+} from './documents.repo.js';
 export {
   BodyMd,
   FieldChange,

@@ -1,6 +1,13 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { AUTHOR_COLUMNS as AUTHOR, authorValues, type DocumentTables } from '../documents/index.js';
+import {
+  AUTHOR_COLUMNS as AUTHOR,
+  authorValues,
+  type AuthorRow,
+  documentRows,
+  type DocumentTables,
+  type KeyPage,
+} from '../documents/index.js';
 
 export interface KnowledgeHeadRow {
   id: string;
@@ -34,6 +41,9 @@ const HEAD = 'id, project_id, topic_id, version_number, title, owner, created_at
 const VERSION = `knowledge_id, version_number, topic_id, title, body_md, owner, ${AUTHOR}`;
 
 /** Where Knowledge sheets live, for the shared document lifecycle. */
+/** The head columns a write sets besides the key, in the order the statements supply them. */
+const HEAD_FIELDS = ['title', 'body_md', 'owner'] as const;
+
 export const KNOWLEDGE_TABLES: DocumentTables = {
   head: 'knowledge',
   versions: 'knowledge_versions',
@@ -58,11 +68,12 @@ export async function bumpHead(
   },
 ): Promise<{ id: string; version_number: number }> {
   const rows = await tx.query<{ id: string; version_number: number }>(
-    `INSERT INTO knowledge (id, project_id, topic_id, version_number, title, body_md, owner, created_at, updated_at)
-     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)
-     ON CONFLICT (project_id, topic_id) DO UPDATE SET version_number = knowledge.version_number + 1, title = EXCLUDED.title,
-       body_md = EXCLUDED.body_md, owner = EXCLUDED.owner, updated_at = EXCLUDED.updated_at, deleted_at = NULL
-     RETURNING id, version_number`,
+    documentRows.writeHeadSql(
+      KNOWLEDGE_TABLES,
+      HEAD_FIELDS,
+      'VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)',
+      'id, version_number',
+    ),
     [row.id, row.project_id, row.topic_id, row.title, row.body_md, row.owner, row.now],
   );
   return rows[0]!;
@@ -86,12 +97,13 @@ export async function bumpHeads(
   rows: { id: string; topic_id: string; title: string; body_md: string; owner: string | null }[],
 ): Promise<{ id: string; topic_id: string; version_number: number }[]> {
   return tx.query(
-    `INSERT INTO knowledge (id, project_id, topic_id, version_number, title, body_md, owner, created_at, updated_at)
-     SELECT r.id, $1, r.topic_id, 1, r.title, r.body_md, r.owner, $2, $2
-       FROM jsonb_to_recordset($3::jsonb) AS r(id text, topic_id text, title text, body_md text, owner text)
-     ON CONFLICT (project_id, topic_id) DO UPDATE SET version_number = knowledge.version_number + 1, title = EXCLUDED.title,
-       body_md = EXCLUDED.body_md, owner = EXCLUDED.owner, updated_at = EXCLUDED.updated_at, deleted_at = NULL
-     RETURNING id, topic_id, version_number`,
+    documentRows.writeHeadSql(
+      KNOWLEDGE_TABLES,
+      HEAD_FIELDS,
+      `SELECT r.id, $1, r.topic_id, 1, r.title, r.body_md, r.owner, $2, $2
+       FROM jsonb_to_recordset($3::jsonb) AS r(id text, topic_id text, title text, body_md text, owner text)`,
+      'id, topic_id, version_number',
+    ),
     [projectId, now, JSON.stringify(rows)],
   );
 }
@@ -108,12 +120,7 @@ export async function insertVersions(tx: SqlExecutor, rows: KnowledgeVersionRow[
 
 /** Oldest first, after version `after` (keyset), at most `limit`. */
 export async function listVersions(db: SqlExecutor, id: string, page: { after?: number | undefined; limit: number }) {
-  return db.query<
-    { version_number: number; title: string; owner: string | null } & Pick<
-      KnowledgeVersionRow,
-      'created_at' | 'created_by' | 'via' | 'client_name' | 'client_version' | 'request_id' | 'proposal_id'
-    >
-  >(
+  return db.query<{ version_number: number; title: string; owner: string | null } & AuthorRow>(
     `SELECT version_number, title, owner, ${AUTHOR} FROM knowledge_versions
      WHERE knowledge_id = $1 AND ($2::int IS NULL OR version_number > $2) ORDER BY version_number LIMIT $3`,
     [id, page.after ?? null, page.limit],
@@ -124,7 +131,7 @@ export async function listVersions(db: SqlExecutor, id: string, page: { after?: 
 export async function allCurrent(
   db: SqlExecutor,
   projectId: string,
-  page: { after?: string | undefined; limit?: number } = {},
+  page: KeyPage = {},
 ): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
   return db.query(
     `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL

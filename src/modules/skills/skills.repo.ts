@@ -1,6 +1,13 @@
 import type { WriteChannel } from '../../platform/context/request-context.js';
 import type { SqlExecutor } from '../../platform/db/database.js';
-import { AUTHOR_COLUMNS as AUTHOR, authorValues, documentRows, type DocumentTables } from '../documents/index.js';
+import {
+  AUTHOR_COLUMNS as AUTHOR,
+  authorValues,
+  type AuthorRow,
+  documentRows,
+  type DocumentTables,
+  type KeyPage,
+} from '../documents/index.js';
 import type { SkillStep } from './skills.parse.js';
 
 export interface SkillHeadRow {
@@ -40,6 +47,9 @@ const HEAD = 'id, project_id, name, version, description, mdm_references, create
 const VERSION = `skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}`;
 
 /** Where Skills live, for the shared document lifecycle. */
+/** The head columns a write sets besides the key, in the order the statements supply them. */
+const HEAD_FIELDS = ['description', 'body_md', 'mdm_references'] as const;
+
 export const SKILL_TABLES: DocumentTables = {
   head: 'skills',
   versions: 'skill_versions',
@@ -68,11 +78,7 @@ export async function bumpHead(
   },
 ): Promise<{ id: string; version: number }> {
   const rows = await tx.query<{ id: string; version: number }>(
-    `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
-     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)
-     ON CONFLICT (project_id, name) DO UPDATE SET version = skills.version + 1, description = EXCLUDED.description,
-       body_md = EXCLUDED.body_md, mdm_references = EXCLUDED.mdm_references, updated_at = EXCLUDED.updated_at, deleted_at = NULL
-     RETURNING id, version`,
+    documentRows.writeHeadSql(SKILL_TABLES, HEAD_FIELDS, 'VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7)', 'id, version'),
     [row.id, row.project_id, row.name, row.description, row.body_md, row.mdm_references, row.now],
   );
   return rows[0]!;
@@ -110,12 +116,13 @@ export async function bumpHeads(
   rows: { id: string; name: string; description: string; body_md: string; mdm_references: string[] }[],
 ): Promise<{ id: string; name: string; version: number }[]> {
   return tx.query(
-    `INSERT INTO skills (id, project_id, name, version, description, body_md, mdm_references, created_at, updated_at)
-     SELECT r.id, $1, r.name, 1, r.description, r.body_md, ARRAY(SELECT jsonb_array_elements_text(r.mdm_references)), $2, $2
-       FROM jsonb_to_recordset($3::jsonb) AS r(id text, name text, description text, body_md text, mdm_references jsonb)
-     ON CONFLICT (project_id, name) DO UPDATE SET version = skills.version + 1, description = EXCLUDED.description,
-       body_md = EXCLUDED.body_md, mdm_references = EXCLUDED.mdm_references, updated_at = EXCLUDED.updated_at, deleted_at = NULL
-     RETURNING id, name, version`,
+    documentRows.writeHeadSql(
+      SKILL_TABLES,
+      HEAD_FIELDS,
+      `SELECT r.id, $1, r.name, 1, r.description, r.body_md, ARRAY(SELECT jsonb_array_elements_text(r.mdm_references)), $2, $2
+       FROM jsonb_to_recordset($3::jsonb) AS r(id text, name text, description text, body_md text, mdm_references jsonb)`,
+      'id, name, version',
+    ),
     [projectId, now, JSON.stringify(rows)],
   );
 }
@@ -147,12 +154,7 @@ export async function listVersions(
   db: SqlExecutor,
   skillId: string,
   page: { after?: number | undefined; limit: number },
-): Promise<
-  ({ version: number; description: string; step_count: number } & Pick<
-    SkillVersionRow,
-    'created_at' | 'created_by' | 'via' | 'client_name' | 'client_version' | 'request_id' | 'proposal_id'
-  >)[]
-> {
+): Promise<({ version: number; description: string; step_count: number } & AuthorRow)[]> {
   return db.query(
     `SELECT version, description, jsonb_array_length(steps) AS step_count, ${AUTHOR}
      FROM skill_versions WHERE skill_id = $1 AND ($2::int IS NULL OR version > $2) ORDER BY version LIMIT $3`,
@@ -164,7 +166,7 @@ export async function listVersions(
 export async function allCurrent(
   db: SqlExecutor,
   projectId: string,
-  page: { after?: string | undefined; limit?: number } = {},
+  page: KeyPage = {},
 ): Promise<(SkillVersionRow & { id: string })[]> {
   return db.query(
     `SELECT s.id, ${VERSION.split(', ')
