@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  moveLegacyArguments,
-  parseArgumentsSection,
-  renderArgumentsSection,
-} from '../../src/modules/skills/skills.arguments.js';
+import { moveLegacyArguments, parseArgumentsSection, renderArgumentsSection } from '../../src/modules/skills/index.js';
 import { api, startService, type RunningService } from '../support/service.js';
 import { STORES } from '../support/stores.js';
 

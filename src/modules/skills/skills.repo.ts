@@ -179,6 +179,32 @@ export async function allCurrent(
   );
 }
 
+/**
+ * Live Skills' current versions across `projectIds` in (project, name) order after `after`, at
+ * most `limit`; or the one named `name` (a project and a name in `after`, `exact`).
+ */
+export async function currentAcross(
+  db: SqlExecutor,
+  projectIds: string[],
+  after: { project_id: string; name: string } | undefined,
+  limit: number,
+  exact = false,
+): Promise<(SkillVersionRow & { project_id: string })[]> {
+  const columns = VERSION.split(', ')
+    .map((c) => `v.${c}`)
+    .join(', ');
+  const where = exact
+    ? 's.project_id = $2 AND s.name = $3'
+    : '($2::text IS NULL OR (s.project_id, s.name) > ($2::text, $3::text))';
+  return db.query(
+    `SELECT s.project_id, ${columns}
+     FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
+     WHERE s.project_id = ANY($1::text[]) AND s.deleted_at IS NULL AND ${where}
+     ORDER BY s.project_id, s.name LIMIT $4`,
+    [projectIds, after?.project_id ?? null, after?.name ?? null, limit],
+  );
+}
+
 /** The subset of `keys` that exist in the project's taxonomy. */
 export async function existingKeys(db: SqlExecutor, projectId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();

@@ -333,6 +333,25 @@ export class SkillsService implements ReviewedDocuments {
   }
 
   /**
+   * Live Skills' SKILL.md across `projectIds` in (project, name) order after `after`, at most
+   * `limit`, with no grant check (the caller chose the projects): Skills as Agent Skills folders.
+   */
+  async currentFilesAcross(
+    projectIds: string[],
+    after: { project_id: string; name: string } | undefined,
+    limit: number,
+  ): Promise<{ project_id: string; name: string; text: string }[]> {
+    const rows = await repo.currentAcross(this.db, projectIds, after, limit);
+    return rows.map((r) => ({ project_id: r.project_id, name: r.name, text: renderSkillFile(r) }));
+  }
+
+  /** One live Skill's SKILL.md, with no grant check; undefined when no live Skill has the name. */
+  async currentFile(projectId: string, name: string): Promise<string | undefined> {
+    const [row] = await repo.currentAcross(this.db, [projectId], { project_id: projectId, name }, 1, true);
+    return row ? renderSkillFile(row) : undefined;
+  }
+
+  /**
    * SKILL.md files, each written as the next version in the caller's transaction (an import), in
    * batches; no grant check. Answers each name's id and version.
    */
