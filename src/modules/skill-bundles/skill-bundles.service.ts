@@ -11,6 +11,8 @@ import { parseSkillUri, SKILL_FILE, skillPath } from './skill-bundles.files.js';
 
 /** Entries per skills/list page. */
 export const SKILL_PAGE_SIZE = 50;
+/** Entries kept built, per exact SKILL.md bytes (the oldest go first beyond this). */
+const BUILT_ENTRIES = 10_000;
 
 const Cursor = z.tuple([z.string().max(100), z.string().max(100)]);
 
@@ -27,6 +29,12 @@ export class SkillBundlesService implements SkillBundleCatalog {
     private readonly skills: SkillsService,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * Built entries by Skill path, each with the exact text it was built from: a hit needs the same
+   * bytes, so it can never serve an older digest (the text is rendered fresh on every call).
+   */
+  private readonly built = new Map<string, { text: string; entry: Skill | undefined }>();
 
   async list(ctx: RequestContext, cursor: string | undefined): Promise<{ skills: Skill[]; nextCursor?: string }> {
     const after = decodeCursor(cursor, Cursor);
@@ -84,16 +92,23 @@ export class SkillBundlesService implements SkillBundleCatalog {
 
   /** The entry for one Skill's files (SDK-built: digests, sizes, the format's rules checked). */
   private async entry(projectId: string, name: string, text: string): Promise<Skill | undefined> {
+    const path = skillPath(projectId, name);
+    const known = this.built.get(path);
+    if (known && known.text === text) return known.entry;
+    let entry: Skill | undefined;
     try {
-      return await skillEntry(skillPath(projectId, name), { [SKILL_FILE]: text });
+      entry = Object.freeze(await skillEntry(path, { [SKILL_FILE]: text }));
     } catch (error) {
       if (!SkillCatalogError.isInstance(error)) throw error;
-      // A stored SKILL.md hosts would refuse (a non-string metadata value): left out, and said once per call.
+      // A stored SKILL.md hosts would refuse (a non-string metadata value): left out, said once per version.
       this.log.warn(
         { project_id: projectId, skill: name, problems: error.problems },
         'Skill not served: invalid SKILL.md',
       );
-      return undefined;
     }
+    this.built.delete(path);
+    this.built.set(path, { text, entry });
+    if (this.built.size > BUILT_ENTRIES) this.built.delete(this.built.keys().next().value!);
+    return entry;
   }
 }
