@@ -68,6 +68,8 @@ export class SkillsService implements ReviewedDocuments {
   private readonly db: Database;
   private readonly projects: ProjectsService;
   private readonly skills: VersionedDocuments<repo.SkillHeadRow, repo.SkillVersionRow>;
+  /** Rendered SKILL.md per `skill_id:version`: a stored version never changes, so neither does its file. */
+  private readonly rendered = new Map<string, string>();
 
   constructor(deps: SkillsDeps) {
     this.db = deps.db;
@@ -342,13 +344,25 @@ export class SkillsService implements ReviewedDocuments {
     limit: number,
   ): Promise<{ project_id: string; name: string; text: string }[]> {
     const rows = await repo.currentAcross(this.db, projectIds, after, limit);
-    return rows.map((r) => ({ project_id: r.project_id, name: r.name, text: renderSkillFile(r) }));
+    return rows.map((r) => ({ project_id: r.project_id, name: r.name, text: this.renderedFile(r) }));
   }
 
   /** One live Skill's SKILL.md, with no grant check; undefined when no live Skill has the name. */
   async currentFile(projectId: string, name: string): Promise<string | undefined> {
     const [row] = await repo.currentAcross(this.db, [projectId], { project_id: projectId, name }, 1, true);
-    return row ? renderSkillFile(row) : undefined;
+    return row ? this.renderedFile(row) : undefined;
+  }
+
+  private renderedFile(row: repo.SkillVersionRow): string {
+    const key = `${row.skill_id}:${row.version}`;
+    let text = this.rendered.get(key);
+    if (text === undefined) {
+      text = renderSkillFile(row);
+      this.rendered.set(key, text);
+      // Bounded: the oldest rendering goes first.
+      if (this.rendered.size > 10_000) this.rendered.delete(this.rendered.keys().next().value!);
+    }
+    return text;
   }
 
   /**
