@@ -161,7 +161,7 @@ async function measure(
     server === 'context-hub' &&
     !String(args.rows)
       .split(',')
-      .includes(`${era.slice(0, 4)}-${op.slice(6)}`)
+      .includes(`${era.slice(0, 4)}-${op.startsWith('tools/') ? op.slice(6) : op}`)
   )
     return;
   // Server CPU per call (over warm-up and measurement alike) is robust to other load on the
@@ -280,6 +280,26 @@ async function main(): Promise<void> {
         op: 'tools/call',
         port: ours.port,
         templates: perSession(byMethod(legacy.captured, 'tools/call')),
+        pid,
+      },
+      // The Skills extension's listing of the demo's Skills, beside tools/list in the same run.
+      {
+        server: 'context-hub',
+        era: '2026-07-28',
+        op: 'skills/list',
+        port: ours.port,
+        templates: [template(byMethod(modern, 'skills/list'))],
+        pid,
+      },
+      {
+        server: 'context-hub',
+        era: '2025-11-25',
+        op: 'skills/list',
+        port: ours.port,
+        templates: perSession(byMethod(legacy.captured, 'tools/list')).map((t) => ({
+          ...t,
+          body: t.body.replace('"method":"tools/list"', '"method":"skills/list"'),
+        })),
         pid,
       },
     ];

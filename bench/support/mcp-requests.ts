@@ -2,6 +2,7 @@
 // 2026-07-28, the v1 client for 2025-era sessions) talking to a real server, then turned into load
 // templates whose id is replaced per request.
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LoadTemplate } from './load.js';
@@ -56,6 +57,8 @@ export async function captureModern(
   await client.listTools();
   const result = await client.callTool({ name: toolName, arguments: toolArgs });
   if (result.isError) throw new Error(`${toolName} failed: ${JSON.stringify(result.content)}`);
+  // skills/list as a host of the Skills extension sends it (servers without it answer an empty list).
+  await new SkillsClient(client).list();
   await client.close();
   return captured;
 }

@@ -104,6 +104,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     extensions: options.mcpExtensions ?? [],
     views: ViewCatalog.load(),
     prompts: services.skillPrompts,
+    skills: services.skillBundles,
     completer: services.completion,
   };
   const mcpDeps: McpServerDeps = {

@@ -9,6 +9,7 @@ import { CompletionService } from '../modules/completion/index.js';
 import { KnowledgeService } from '../modules/knowledge/index.js';
 import { ProposalGate, ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/index.js';
+import { SkillBundlesService } from '../modules/skill-bundles/index.js';
 import { SearchService } from '../modules/search/index.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
 import { HubFilesService } from '../modules/hub-files/index.js';
@@ -68,6 +69,7 @@ export function createServices(deps: ServiceDeps): Services {
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const completion = new CompletionService(deps.db, projects);
   const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
+  const skillBundles = new SkillBundlesService(projects, skills, deps.log);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   const hubFiles = new HubFilesService({
@@ -159,6 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps,
     skills,
     skillPrompts,
+    skillBundles,
     completion,
     knowledge,
     taxonomy,

@@ -118,7 +118,7 @@ function notFound(error: unknown): boolean {
  * prompt name", whether or not it exists); anything unexpected is -32603 with an incident id, its
  * cause only in the log.
  */
-async function answer<T>(log: Logger, read: () => Promise<T>, byName = false): Promise<T> {
+export async function answer<T>(log: Logger, read: () => Promise<T>, byName = false): Promise<T> {
   try {
     return await retryReadOnLoss(read);
   } catch (error) {

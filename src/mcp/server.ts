@@ -19,6 +19,7 @@ import type { AnyToolSpec, ToolContext } from './kit/tool.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { type CallerInfo, callerOf } from './caller.js';
 import { installPromptHandlers } from './prompts.js';
+import { attachSkills } from './skills-extension.js';
 import { toolAccessFor } from './tool-access.js';
 import { rendersViews } from './views.js';
 import { errorResult, resourceReadError, roleForbidden } from './tool-errors.js';
@@ -94,6 +95,7 @@ export function createMcpServer(deps: McpServerDeps, boundCaller?: CallerInfo): 
   }
   deps.registry.views.register(server);
   for (const extend of deps.registry.extensions) extend(server);
+  attachSkills(server, deps, boundCaller);
   // After the extensions: what they registered with the SDK stays answerable through ours.
   installPromptHandlers(server, deps, boundCaller);
   answerInvalidParamsAsSuch(server);

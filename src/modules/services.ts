@@ -1,3 +1,4 @@
+import type { SkillBundlesService } from './skill-bundles/index.js';
 import type { Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Database } from '../platform/db/database.js';
@@ -54,6 +55,7 @@ export interface Services {
   skills: SkillsService;
   /** Skills as MCP prompts, per caller. */
   skillPrompts: SkillPromptsService;
+  skillBundles: SkillBundlesService;
   /** Values for prompt arguments and resource-template variables (completion/complete). */
   completion: CompletionService;
   knowledge: KnowledgeService;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
@@ -40,6 +41,7 @@ async function captureModernRequests(base: string): Promise<Raw[]> {
   await client.listTools();
   expect((await client.callTool({ name: 'list_projects', arguments: {} })).isError).toBeFalsy();
   await client.readResource({ uri: VIEW_URI });
+  await new SkillsClient(client).list();
   await client.close();
   return captured;
 }
@@ -123,6 +125,10 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
         json: { id: 'proj_fast', name: 'Fast path' },
       });
       expect(created.status).toBe(201);
+      for (const name of ['fast-one', 'fast-two']) {
+        const skill = { project_id: 'proj_fast', name, description: `${name}.`, body_md: '## Steps\n1. One.\n' };
+        expect((await api(`${url}/api/skills`, { method: 'POST', json: skill })).status).toBe(201);
+      }
     }
     requests = await captureModernRequests(fast.url);
   });
@@ -141,6 +147,20 @@ describe.each(STORES)('2026-07-28 fast path answers exactly as the SDK path [%s]
     // The fast path answers with a length; the SDK path streams its Response (chunked).
     expect(a.chunked).toBe(false);
     expect(b.chunked).toBe(true);
+  });
+
+  it('skills/list: the same answer as the SDK Skills extension, and the same error for a bad cursor', async () => {
+    const a = await send(fast.url, byMethod('skills/list'));
+    const b = await send(sdk.url, byMethod('skills/list'));
+    expect(a.status).toBe(200);
+    expect((a.body as { result: { skills: unknown[] } }).result.skills).toHaveLength(2);
+    expect(a.body).toEqual(b.body);
+    expect(a.chunked).toBe(false);
+    const bad = { params: { cursor: 'bogus' } };
+    const c = await send(fast.url, byMethod('skills/list'), bad);
+    const d = await send(sdk.url, byMethod('skills/list'), bad);
+    expect((single(c.body) as { error: { code: number } }).error.code).toBe(-32602);
+    expect(c.body).toEqual(d.body);
   });
 
   it('tools/list to a client that renders views: the same answer, app-only tools included only then', async () => {

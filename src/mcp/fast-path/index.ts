@@ -118,7 +118,8 @@ async function serve(
   // Nested too deep for anything to walk: the route gives the JSON-RPC error (json-rpc-depth.ts).
   if (checkJsonDepth(body)) return decline();
   const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
-  if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read') return decline();
+  if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read' && method !== 'skills/list')
+    return decline();
 
   let caller: CallerInfo;
   try {

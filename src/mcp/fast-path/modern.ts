@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MODERN_PROTOCOL_VERSION } from '../protocol-versions.js';
 import { type CallerInfo, serverIdentity } from '../server.js';
+import { SKILLS_CACHE_HINT } from '../skills-extension.js';
 import { rendersViews } from '../views.js';
 import { prewrittenResultJson } from './result-json.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
@@ -58,7 +59,8 @@ export class ModernAnswers {
   ): Promise<Buffer[] | undefined> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const method = (body as { method?: unknown }).method;
-    if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read') return undefined;
+    if (method !== 'tools/list' && method !== 'tools/call' && method !== 'resources/read' && method !== 'skills/list')
+      return undefined;
     if (!acceptsJsonAndEventStream(headers)) return undefined;
     const protocolVersionHeader = header(headers, 'mcp-protocol-version');
     const mcpMethodHeader = header(headers, 'mcp-method');
@@ -82,9 +84,11 @@ export class ModernAnswers {
     const result =
       method === 'tools/list'
         ? await this.list(message, params, mcpNameHeader, caller)
-        : method === 'resources/read'
-          ? this.read(message, params, mcpNameHeader)
-          : await this.call(message, params, mcpNameHeader, caller, cancel);
+        : method === 'skills/list'
+          ? await this.skills(params, mcpNameHeader, caller)
+          : method === 'resources/read'
+            ? this.read(message, params, mcpNameHeader)
+            : await this.call(message, params, mcpNameHeader, caller, cancel);
     if (result === undefined) return undefined;
     return [RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)];
   }
@@ -101,6 +105,35 @@ export class ModernAnswers {
     const meta = params._meta as Record<string, unknown>;
     const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
     return this.tools.serializedListing('modern', caller, rendersViews(capabilities));
+  }
+
+  /**
+   * skills/list as the SDK's Skills extension answers it on 2026-07-28 (the same entries from the
+   * same catalog, its cache hint, resultType and serverInfo), without a server per request. A cursor
+   * is passed on; a catalog error (a cursor we did not issue) goes the SDK way for its exact error.
+   */
+  private async skills(
+    params: Record<string, unknown>,
+    nameHeader: string | undefined,
+    caller: CallerInfo,
+  ): Promise<Buffer | undefined> {
+    const catalog = this.tools.deps.registry.skills;
+    if (!catalog || nameHeader !== undefined) return undefined;
+    if (Object.keys(params).some((key) => key !== '_meta' && key !== 'cursor')) return undefined;
+    if (params.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
+    const ctx = {
+      actor: caller.actor,
+      requestId: caller.requestId,
+      clock: this.tools.deps.clock,
+      log: this.tools.deps.log,
+    };
+    const page = await catalog.list(ctx, params.cursor).catch(() => undefined);
+    if (!page) return undefined;
+    const next = page.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
+    const hint = `,"ttlMs":${SKILLS_CACHE_HINT.ttlMs},"cacheScope":${JSON.stringify(SKILLS_CACHE_HINT.cacheScope)}`;
+    return Buffer.from(
+      `{"skills":${JSON.stringify(page.skills)}${next}${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}}`,
+    );
   }
 
   private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {

@@ -1,3 +1,4 @@
+import type { SkillBundleCatalog } from './skill-catalog.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
 import type { Permission } from '../../platform/auth/permissions.js';
 import type { ValueCompleter, ValueKind } from './completion.js';
@@ -30,6 +31,8 @@ export interface McpRegistry {
   views: import('../views.js').ViewCatalog;
   /** The prompts a caller may use (Skills), per request; absent: the server offers no prompts. */
   prompts?: PromptCatalog;
+  /** The Skills a caller may read, served over the MCP Skills extension; absent: not declared. */
+  skills?: SkillBundleCatalog;
   /** Values for prompt arguments and resource-template variables (completion/complete). */
   completer?: ValueCompleter;
 }

@@ -3,7 +3,7 @@ export const DEMO_SKILLS: {
   name: string;
   description: string;
   body_md: string;
-  /** SKILL.md metadata; `arguments` are the inputs its prompt takes (docs/mcp.md, "Prompts"). */
+  /** SKILL.md metadata, string values only; a prompt takes the inputs of the body's `## Arguments` section. */
   metadata?: Record<string, unknown>;
 }[] = [
   {
@@ -135,13 +135,6 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
     name: 'explain-todays-anomalies',
     description:
       'Explain the anomalies that fired today (or on a given day): what moved, by how much, and the likely cause from context events and data quality. Use for the morning check or when someone asks what happened.',
-    metadata: {
-      arguments: [
-        { name: 'date', description: 'The day to explain (YYYY-MM-DD); default the latest day with an insight.' },
-        { name: 'metric', description: 'Only anomalies of this KPI, e.g. roas.' },
-        { name: 'channel', description: 'Only anomalies on this channel.' },
-      ],
-    },
     body_md: `# Explain today's anomalies
 
 ## Steps
@@ -155,6 +148,12 @@ Pacing compares month-to-date [[kpi.spend]] with the plan prorated by days elaps
 ## Acceptance
 - Every anomaly of the day is explained or marked unexplained.
 - Data quality was checked before a drop was called real.
+
+## Arguments
+
+- \`date\`: The day to explain (YYYY-MM-DD); default the latest day with an insight.
+- \`metric\`: Only anomalies of this KPI, e.g. roas.
+- \`channel\`: Only anomalies on this channel.
 `,
   },
 ];

@@ -8,6 +8,7 @@ export {
   type ResolvedProject,
 } from './projects.service.js';
 export { type ProjectChangeSource, ProjectDirectory } from './project-directory.js';
+export { PROJECT_ID_PATTERN } from './projects.reference.js';
 export {
   CurrencyCode,
   ProjectId,

@@ -4,6 +4,7 @@ export { skillRoutes } from './skills.routes.js';
 export { skillTools } from './skills.tools.js';
 export type { SkillChanges } from './skills.write.js';
 export { PROMPT_TEXT_MAX } from './skills.prompt.js';
+export { moveLegacyArguments, parseArgumentsSection, renderArgumentsSection } from './skills.arguments.js';
 export { packStepLines } from './skills.presenter.js';
 export { parseAcceptance, parseReferences, parseSteps, stepTitle } from './skills.parse.js';
 export { canonicalFrontmatter, parseSkillFile, renderSkillFile, type SkillFile } from './skills.skillmd.js';

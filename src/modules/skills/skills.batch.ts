@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import type { Pacer } from '../../platform/pacer.js';
 import { authorColumns, type VersionAuthor, writeDocumentsIn } from '../documents/index.js';
+import { argumentDeclarations, moveLegacyArguments } from './skills.arguments.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import * as repo from './skills.repo.js';
 import type { SkillFile } from './skills.skillmd.js';
@@ -23,13 +24,27 @@ export async function writeSkillFilesIn(
     {
       keyOf: (f) => f.name,
       weightOf: (f) => f.body.length + f.frontmatterRaw.length,
-      prepare: (file) => ({
-        file,
-        steps: parseSteps(file.body),
-        // As a single write reads them (writeSkillIn): a file has no references beyond its body.
-        references: mergeReferences(parseReferences(file.body), undefined),
-        acceptance: parseAcceptance(file.body),
-      }),
+      prepare: (given) => {
+        // As a single write does: a legacy metadata.arguments list goes into the body.
+        const moved = moveLegacyArguments({
+          metadata: given.metadata,
+          body_md: given.body,
+          frontmatter_raw: given.frontmatterRaw,
+        });
+        const file = {
+          ...given,
+          metadata: moved.metadata,
+          body: moved.body_md,
+          frontmatterRaw: moved.frontmatter_raw!,
+        };
+        return {
+          file,
+          steps: parseSteps(file.body),
+          // As a single write reads them (writeSkillIn): a file has no references beyond its body.
+          references: mergeReferences(parseReferences(file.body), undefined),
+          acceptance: parseAcceptance(file.body),
+        };
+      },
       bumpHeads: (batch) =>
         repo.bumpHeads(
           tx,
@@ -62,6 +77,7 @@ export async function writeSkillFilesIn(
               metadata: file.metadata,
               frontmatter_extra: file.extra,
               frontmatter_raw: file.frontmatterRaw,
+              prompt_arguments: argumentDeclarations(file.body, file.metadata, file.extra),
               ...authorColumns(author, now),
             }),
           ),

@@ -180,7 +180,8 @@ export class SkillPromptsService implements PromptCatalog {
   /** The inputs the read version declares (its metadata, else its front matter). */
   private async declaredIn(skill: SkillOutput): Promise<PromptArgumentSpec[]> {
     const row = await repo.findVersion(this.db, skill.id, skill.version);
-    return declaredArguments(skill.metadata, row?.frontmatter_extra);
+    if (!row) return [];
+    return declaredArguments({ arguments: row.prompt_arguments }, undefined);
   }
 }
 
@@ -221,11 +222,7 @@ function describe(rows: repo.PromptRow[], visible: number): SkillPrompt {
       complete: 'project',
     });
   }
-  args.push(
-    ...declaredArguments(first.metadata_arguments === null ? undefined : { arguments: first.metadata_arguments }, {
-      arguments: first.frontmatter_arguments,
-    }),
-  );
+  args.push(...declaredArguments({ arguments: first.prompt_arguments }, undefined));
   return {
     name: first.name,
     title: promptTitle(first.name, parseTitle(first.body_head)),

@@ -34,6 +34,8 @@ export interface SkillVersionRow {
   metadata: Record<string, unknown>;
   frontmatter_extra: Record<string, unknown>;
   frontmatter_raw: string | null;
+  /** The prompt's argument declarations, read from the body when written (prompts/list reads no bodies). */
+  prompt_arguments: unknown[];
   created_at: Date;
   created_by: string;
   via: WriteChannel | null;
@@ -44,7 +46,7 @@ export interface SkillVersionRow {
 }
 
 const HEAD = 'id, project_id, name, version, description, mdm_references, created_at, updated_at, deleted_at';
-const VERSION = `skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}`;
+const VERSION = `skill_id, version, name, description, body_md, steps, mdm_references, acceptance, metadata, frontmatter_extra, frontmatter_raw, prompt_arguments, ${AUTHOR}`;
 
 /** Where Skills live, for the shared document lifecycle. */
 /** The head columns a write sets besides the key, in the order the statements supply them. */
@@ -86,8 +88,8 @@ export async function bumpHead(
 
 export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Promise<void> {
   await tx.query(
-    `INSERT INTO skill_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14, $15, $16,
-       $17, $18)`,
+    `INSERT INTO skill_versions (${VERSION}) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12::jsonb, $13, $14, $15, $16,
+       $17, $18, $19)`,
     [
       row.skill_id,
       row.version,
@@ -100,6 +102,7 @@ export async function insertVersion(tx: SqlExecutor, row: SkillVersionRow): Prom
       JSON.stringify(row.metadata),
       JSON.stringify(row.frontmatter_extra),
       row.frontmatter_raw,
+      JSON.stringify(row.prompt_arguments),
       ...authorValues(row),
     ],
   );
@@ -132,10 +135,10 @@ export async function insertVersions(tx: SqlExecutor, rows: SkillVersionRow[]): 
   await tx.query(
     `INSERT INTO skill_versions (${VERSION})
      SELECT skill_id, version, name, description, body_md, steps, ARRAY(SELECT jsonb_array_elements_text(mdm_references)),
-       acceptance, metadata, frontmatter_extra, frontmatter_raw, ${AUTHOR}
+       acceptance, metadata, frontmatter_extra, frontmatter_raw, prompt_arguments, ${AUTHOR}
      FROM jsonb_to_recordset($1::jsonb) AS r(
        skill_id text, version int, name text, description text, body_md text, steps jsonb, mdm_references jsonb,
-       acceptance jsonb, metadata jsonb, frontmatter_extra jsonb, frontmatter_raw text, created_at timestamptz,
+       acceptance jsonb, metadata jsonb, frontmatter_extra jsonb, frontmatter_raw text, prompt_arguments jsonb, created_at timestamptz,
        created_by text, via text, client_name text, client_version text, request_id text, proposal_id text)`,
     [JSON.stringify(rows)],
   );
@@ -178,6 +181,32 @@ export async function allCurrent(
   );
 }
 
+/**
+ * Live Skills' current versions across `projectIds` in (project, name) order after `after`, at
+ * most `limit`; or the one named `name` (a project and a name in `after`, `exact`).
+ */
+export async function currentAcross(
+  db: SqlExecutor,
+  projectIds: string[],
+  after: { project_id: string; name: string } | undefined,
+  limit: number,
+  exact = false,
+): Promise<(SkillVersionRow & { project_id: string })[]> {
+  const columns = VERSION.split(', ')
+    .map((c) => `v.${c}`)
+    .join(', ');
+  const where = exact
+    ? 's.project_id = $2 AND s.name = $3'
+    : '($2::text IS NULL OR (s.project_id, s.name) > ($2::text, $3::text))';
+  return db.query(
+    `SELECT s.project_id, ${columns}
+     FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
+     WHERE s.project_id = ANY($1::text[]) AND s.deleted_at IS NULL AND ${where}
+     ORDER BY s.project_id, s.name LIMIT $4`,
+    [projectIds, after?.project_id ?? null, after?.name ?? null, limit],
+  );
+}
+
 /** The subset of `keys` that exist in the project's taxonomy. */
 export async function existingKeys(db: SqlExecutor, projectId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
@@ -195,8 +224,7 @@ export interface PromptRow {
   description: string;
   /** The start of the body, where its title heading is. */
   body_head: string;
-  metadata_arguments: unknown;
-  frontmatter_arguments: unknown;
+  prompt_arguments: unknown;
 }
 
 /**
@@ -215,7 +243,7 @@ export async function promptRows(
        ORDER BY name LIMIT $3
      )
      SELECT s.name, s.project_id, s.description, left(s.body_md, 400) AS body_head,
-       v.metadata -> 'arguments' AS metadata_arguments, v.frontmatter_extra -> 'arguments' AS frontmatter_arguments
+       v.prompt_arguments
      FROM names n JOIN skills s ON s.name = n.name AND s.deleted_at IS NULL AND s.project_id = ANY($1::text[])
      JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
      ORDER BY s.name, s.project_id`,
@@ -227,7 +255,7 @@ export async function promptRows(
 export async function promptRowsNamed(db: SqlExecutor, projectIds: string[], name: string): Promise<PromptRow[]> {
   return db.query<PromptRow>(
     `SELECT s.name, s.project_id, s.description, left(s.body_md, 400) AS body_head,
-       v.metadata -> 'arguments' AS metadata_arguments, v.frontmatter_extra -> 'arguments' AS frontmatter_arguments
+       v.prompt_arguments
      FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = s.version
      WHERE s.name = $2 AND s.deleted_at IS NULL AND s.project_id = ANY($1::text[])
      ORDER BY s.project_id`,

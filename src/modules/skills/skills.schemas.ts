@@ -44,7 +44,9 @@ export const AddSkillInput = z
     body_md: BodyMd.describe('Markdown.'),
     mdm_references: References.optional().describe('Business keys besides the [[key]] ones in the body.'),
     acceptance: Acceptance.optional().describe('Replaces the Acceptance list of the body.'),
-    metadata: Metadata.optional().describe('SKILL.md metadata, e.g. arguments (see docs/mcp.md, Prompts).'),
+    metadata: Metadata.optional().describe(
+      'SKILL.md metadata: string values (Agent Skills format). A legacy `arguments` list is moved into the body as an `## Arguments` section (docs/mcp.md, Prompts).',
+    ),
   })
   .strict();
 export type AddSkillInput = z.infer<typeof AddSkillInput>;

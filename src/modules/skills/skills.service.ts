@@ -68,6 +68,8 @@ export class SkillsService implements ReviewedDocuments {
   private readonly db: Database;
   private readonly projects: ProjectsService;
   private readonly skills: VersionedDocuments<repo.SkillHeadRow, repo.SkillVersionRow>;
+  /** Rendered SKILL.md per `skill_id:version`: a stored version never changes, so neither does its file. */
+  private readonly rendered = new Map<string, string>();
 
   constructor(deps: SkillsDeps) {
     this.db = deps.db;
@@ -330,6 +332,37 @@ export class SkillsService implements ReviewedDocuments {
       pace,
     );
     return rows.map((r) => ({ id: r.id, name: r.name, version: r.version, text: renderSkillFile(r) }));
+  }
+
+  /**
+   * Live Skills' SKILL.md across `projectIds` in (project, name) order after `after`, at most
+   * `limit`, with no grant check (the caller chose the projects): Skills as Agent Skills folders.
+   */
+  async currentFilesAcross(
+    projectIds: string[],
+    after: { project_id: string; name: string } | undefined,
+    limit: number,
+  ): Promise<{ project_id: string; name: string; text: string }[]> {
+    const rows = await repo.currentAcross(this.db, projectIds, after, limit);
+    return rows.map((r) => ({ project_id: r.project_id, name: r.name, text: this.renderedFile(r) }));
+  }
+
+  /** One live Skill's SKILL.md, with no grant check; undefined when no live Skill has the name. */
+  async currentFile(projectId: string, name: string): Promise<string | undefined> {
+    const [row] = await repo.currentAcross(this.db, [projectId], { project_id: projectId, name }, 1, true);
+    return row ? this.renderedFile(row) : undefined;
+  }
+
+  private renderedFile(row: repo.SkillVersionRow): string {
+    const key = `${row.skill_id}:${row.version}`;
+    let text = this.rendered.get(key);
+    if (text === undefined) {
+      text = renderSkillFile(row);
+      this.rendered.set(key, text);
+      // Bounded: the oldest rendering goes first.
+      if (this.rendered.size > 10_000) this.rendered.delete(this.rendered.keys().next().value!);
+    }
+    return text;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { parse, stringify } from 'yaml';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { MAX_YAML_DEPTH, yamlTooDeep } from '../../platform/yaml-depth.js';
+import { moveLegacyArguments } from './skills.arguments.js';
 import { MAX_FRONT_MATTER_BYTES, SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
 
 /**
@@ -118,6 +119,8 @@ export function renderSkillFile(version: {
   frontmatter_raw: string | null;
   body_md: string;
 }): string {
+  // A version stored before arguments lived in the body renders as if written today.
+  version = moveLegacyArguments(version);
   const front =
     version.frontmatter_raw ??
     canonicalFrontmatter({

@@ -2,6 +2,7 @@ import type { ServerEvent } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { authorColumns, type VersionAuthor } from '../documents/index.js';
+import { argumentDeclarations, moveLegacyArguments } from './skills.arguments.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
@@ -32,6 +33,14 @@ export async function writeSkillIn(
   file: FrontmatterExtras,
   author: VersionAuthor,
 ): Promise<SkillOutput> {
+  // A legacy metadata.arguments list goes into the body, where the Agent Skills format allows it.
+  const moved = moveLegacyArguments({
+    metadata: input.metadata ?? {},
+    body_md: input.body_md,
+    frontmatter_raw: file.frontmatterRaw,
+  });
+  input = { ...input, metadata: moved.metadata, body_md: moved.body_md };
+  file = { ...file, frontmatterRaw: moved.frontmatter_raw };
   const steps = parseSteps(input.body_md);
   const references = mergeReferences(parseReferences(input.body_md), input.mdm_references);
   const acceptance = input.acceptance ?? parseAcceptance(input.body_md);
@@ -56,6 +65,7 @@ export async function writeSkillIn(
     metadata: input.metadata ?? {},
     frontmatter_extra: file.extra,
     frontmatter_raw: file.frontmatterRaw,
+    prompt_arguments: argumentDeclarations(input.body_md, input.metadata ?? {}, file.extra),
     ...authorColumns(author, now),
   };
   await repo.insertVersion(tx, row);

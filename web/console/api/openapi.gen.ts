@@ -7346,7 +7346,7 @@ export interface operations {
                     description: string;
                     /** @description Business keys besides the [[key]] ones in the body. */
                     mdm_references?: string[];
-                    /** @description SKILL.md metadata, e.g. arguments (see docs/mcp.md, Prompts). */
+                    /** @description SKILL.md metadata: string values (Agent Skills format). A legacy `arguments` list is moved into the body as an `## Arguments` section (docs/mcp.md, Prompts). */
                     metadata?: {
                         [key: string]: unknown;
                     };

@@ -63,7 +63,7 @@ export function SkillPrompt(props: { name: string; version: number }) {
             <p class="muted small">One prompt serves your projects that hold this Skill: {p.projects.join(', ')}.</p>
           )}
           <p class="muted small">
-            Declare inputs under <code class="mono">arguments</code> in the SKILL.md metadata.
+            Declare inputs in an <code class="mono">## Arguments</code> section of the body, one bullet each.
           </p>
         </>
       )}

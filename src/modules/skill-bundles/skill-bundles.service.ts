@@ -1,0 +1,114 @@
+import { type Skill, SkillCatalogError, skillEntry } from '@modelcontextprotocol/server/ext/skills';
+import { z } from 'zod';
+import type { SkillBundleCatalog } from '../../mcp/kit/skill-catalog.js';
+import type { RequestContext } from '../../platform/context/request-context.js';
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
+import type { ProjectsService } from '../projects/index.js';
+import type { SkillsService } from '../skills/index.js';
+import { parseSkillUri, SKILL_FILE, skillPath } from './skill-bundles.files.js';
+
+/** Entries per skills/list page. */
+export const SKILL_PAGE_SIZE = 50;
+/** Entries kept built, per exact SKILL.md bytes (the oldest go first beyond this). */
+const BUILT_ENTRIES = 10_000;
+
+const Cursor = z.tuple([z.string().max(100), z.string().max(100)]);
+
+/**
+ * Every live Skill the caller may read, as an Agent Skills folder served over the MCP Skills
+ * extension. Its one file is SKILL.md, byte for byte what the export and the console's SKILL.md
+ * export give (one renderer), with its size and SHA-256 digest. Entries are built from the current
+ * version on every call, so a revision, restore, delete or approved proposal shows at once on any
+ * replica; a host holding an older entry sees the digest differ, which is its cue to refresh.
+ */
+export class SkillBundlesService implements SkillBundleCatalog {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly skills: SkillsService,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Built entries by Skill path, each with the exact text it was built from: a hit needs the same
+   * bytes, so it can never serve an older digest (the text is rendered fresh on every call).
+   */
+  private readonly built = new Map<string, { text: string; entry: Skill | undefined }>();
+
+  async list(ctx: RequestContext, cursor: string | undefined): Promise<{ skills: Skill[]; nextCursor?: string }> {
+    const after = decodeCursor(cursor, Cursor);
+    const projectIds = await this.projects.permittedIds(ctx, 'context.read');
+    if (projectIds.length === 0) return { skills: [] };
+    const rows = await this.skills.currentFilesAcross(
+      projectIds,
+      after && { project_id: after[0], name: after[1] },
+      SKILL_PAGE_SIZE + 1,
+    );
+    const page = rows.slice(0, SKILL_PAGE_SIZE);
+    const skills: Skill[] = [];
+    for (const row of page) {
+      const entry = await this.entry(row.project_id, row.name, row.text);
+      if (entry) skills.push(entry);
+    }
+    const last = page[page.length - 1];
+    return rows.length > SKILL_PAGE_SIZE && last
+      ? { skills, nextCursor: encodeCursor([last.project_id, last.name]) }
+      : { skills };
+  }
+
+  async get(ctx: RequestContext, uri: string): Promise<Skill | undefined> {
+    const found = await this.served(ctx, uri);
+    if (!found || found.file !== SKILL_FILE) return undefined;
+    return this.entry(found.projectId, found.name, found.text);
+  }
+
+  async read(ctx: RequestContext, uri: string): Promise<{ text: string; mimeType: string } | undefined> {
+    const found = await this.served(ctx, uri);
+    if (!found || found.file !== SKILL_FILE) return undefined;
+    // Only what a valid entry lists is served: a Skill hosts would refuse is not served at all.
+    if (!(await this.entry(found.projectId, found.name, found.text))) return undefined;
+    return { text: found.text, mimeType: 'text/markdown' };
+  }
+
+  /**
+   * The Skill a URI names, when the caller may read its project. A project the caller may not read
+   * answers as a Skill that does not exist (no probing of names). The URI's authority must be the
+   * project's id itself: `default` and console URLs, which resolve accepts, are not folders here.
+   */
+  private async served(ctx: RequestContext, uri: string) {
+    const parsed = parseSkillUri(uri);
+    if (!parsed) return undefined;
+    try {
+      const resolved = await this.projects.resolve(ctx, parsed.projectId, 'context.read');
+      if (resolved.project.id !== parsed.projectId) return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) return undefined;
+      throw error;
+    }
+    const text = await this.skills.currentFile(parsed.projectId, parsed.name);
+    return text === undefined ? undefined : { ...parsed, text };
+  }
+
+  /** The entry for one Skill's files (SDK-built: digests, sizes, the format's rules checked). */
+  private async entry(projectId: string, name: string, text: string): Promise<Skill | undefined> {
+    const path = skillPath(projectId, name);
+    const known = this.built.get(path);
+    if (known && known.text === text) return known.entry;
+    let entry: Skill | undefined;
+    try {
+      entry = Object.freeze(await skillEntry(path, { [SKILL_FILE]: text }));
+    } catch (error) {
+      if (!SkillCatalogError.isInstance(error)) throw error;
+      // A stored SKILL.md hosts would refuse (a non-string metadata value): left out, said once per version.
+      this.log.warn(
+        { project_id: projectId, skill: name, problems: error.problems },
+        'Skill not served: invalid SKILL.md',
+      );
+    }
+    this.built.delete(path);
+    this.built.set(path, { text, entry });
+    if (this.built.size > BUILT_ENTRIES) this.built.delete(this.built.keys().next().value!);
+    return entry;
+  }
+}
