@@ -17,3 +17,4 @@ export { DEMO_INCIDENTS, demoProvider } from './demo.provider.js';
 export { type ExportOptions, MAX_RECORD_BYTES, readExport } from './export-reader.js';
 export { ProviderCatalogueOutput, providerCatalogue } from './providers.catalogue.js';
 export { providerRoutes } from './providers.routes.js';
+export { timestampOfMicros } from './bigquery.rows.js';

@@ -1,3 +1,4 @@
+import { bigqueryProvider } from './bigquery.provider.js';
 import { csvProvider } from './csv.provider.js';
 import { demoProvider } from './demo.provider.js';
 import { duckdbProvider } from './duckdb.provider.js';
@@ -7,7 +8,7 @@ import type { AnyProvider } from './provider.js';
 
 /** The built-in providers, by name. A new provider is one module plus one line here. */
 export const PROVIDERS: ReadonlyMap<string, AnyProvider> = new Map(
-  [demoProvider, csvProvider, httpJsonProvider, postgresProvider, duckdbProvider].map((p) => [
+  [demoProvider, csvProvider, httpJsonProvider, postgresProvider, duckdbProvider, bigqueryProvider].map((p) => [
     p.name,
     p as AnyProvider,
   ]),
