@@ -4,6 +4,7 @@ import { demoProvider } from './demo.provider.js';
 import { duckdbProvider } from './duckdb.provider.js';
 import { googleAdsProvider } from './google-ads.provider.js';
 import { httpJsonProvider } from './http-json.provider.js';
+import { metaAdsProvider } from './meta-ads.provider.js';
 import { postgresProvider } from './postgres.provider.js';
 import type { AnyProvider } from './provider.js';
 
@@ -17,6 +18,7 @@ export const PROVIDERS: ReadonlyMap<string, AnyProvider> = new Map(
     duckdbProvider,
     bigqueryProvider,
     googleAdsProvider,
+    metaAdsProvider,
   ].map((p) => [p.name, p as AnyProvider]),
 );
 
