@@ -146,7 +146,7 @@ async function* slice(ctx: Ctx, from: string, to: string): AsyncGenerator<Insigh
   }
 }
 
-const valueOf = (list: Action[] | undefined, types: string[]): number => {
+const firstActionValue = (list: Action[] | undefined, types: string[]): number => {
   for (const type of types) {
     const hit = list?.find((a) => a.action_type === type);
     if (hit) return Number(hit.value ?? 0);
@@ -208,8 +208,8 @@ export const metaAdsProvider: Provider<MetaAdsConfig, MetaAdsSecrets, InsightRow
       spend: Number(row.spend ?? 0),
       impressions: Number(row.impressions ?? 0),
       clicks: Number(row.clicks ?? 0),
-      conversions: valueOf(row.actions, types),
-      revenue: valueOf(row.action_values, types),
+      conversions: firstActionValue(row.actions, types),
+      revenue: firstActionValue(row.action_values, types),
     };
   },
 };
