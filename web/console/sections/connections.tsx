@@ -283,7 +283,7 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
         </Field>
       </div>
       {entry && !e && (
-        <div class="stack" aria-label="Expected fields">
+        <section class="stack" aria-label="Expected fields">
           <p>{entry.description}</p>
           <ul>
             {fieldsOf(entry.config_schema).map((f) => (
@@ -294,7 +294,7 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
               </li>
             ))}
           </ul>
-        </div>
+        </section>
       )}
       <Field label="Configuration (JSON)" error={configError ?? save.fieldError('config')}>
         {(a) => <textarea {...a} class="short" value={form.config} onInput={set('config')} />}
