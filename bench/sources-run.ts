@@ -11,7 +11,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { createServiceApp } from '../src/app/service-app.js';
-import { addDays } from '../src/modules/providers/index.js';
+import { addDays, parseServiceAccount, signAssertion } from '../src/modules/providers/index.js';
 import { ManualClock } from '../src/platform/clock.js';
 import { loadConfig } from '../src/platform/config.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
@@ -22,6 +22,11 @@ import { META_ACCOUNT, startMetaServer } from '../test/support/sources/meta-serv
 
 const [provider, mode, rowsArg] = process.argv.slice(2) as [string, 'raw' | 'pipeline', string];
 const DAYS = 400;
+const keyOf = (key: Record<string, string>) => {
+  const parsed = parseServiceAccount(JSON.stringify(key));
+  if (!('key' in parsed)) throw new Error(parsed.problem);
+  return parsed.key;
+};
 const campaigns = Math.round(Number(rowsArg) / DAYS);
 const PG_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -124,8 +129,8 @@ async function source(): Promise<{
           method: 'POST',
           body: new URLSearchParams({
             grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-            assertion: await (await import('../src/modules/providers/service-account.js')).signAssertion(
-              bq.key as never,
+            assertion: await signAssertion(
+              keyOf(bq.key),
               `${bq.url}/token`,
               'https://www.googleapis.com/auth/bigquery',
               clock.now(),

@@ -18,3 +18,4 @@ export { type ExportOptions, MAX_RECORD_BYTES, readExport } from './export-reade
 export { ProviderCatalogueOutput, providerCatalogue } from './providers.catalogue.js';
 export { providerRoutes } from './providers.routes.js';
 export { timestampOfMicros } from './bigquery.rows.js';
+export { parseServiceAccount, signAssertion } from './service-account.js';
