@@ -24,6 +24,7 @@ import { insightResources, insightRoutes, insightTools } from './insights/index.
 import { knowledgeRoutes, knowledgeTools } from './knowledge/index.js';
 import { moneyRoutes, moneyTools } from './money/index.js';
 import { orgRoutes } from './org/index.js';
+import { providerRoutes } from './providers/index.js';
 import { projectResources, projectRoutes, projectTools } from './projects/index.js';
 import { proposalResources, proposalRoutes, proposalTools } from './proposals/index.js';
 import { reportRoutes, reportTools } from './reports/index.js';
@@ -76,6 +77,7 @@ export function moduleRoutes(services: Services): AnyRouteSpec[] {
     ...moneyRoutes(services.money),
     ...contextEventRoutes(services.contextEvents),
     ...credentialRoutes(services.credentials),
+    ...providerRoutes(),
     ...flowRoutes(services.flows),
     ...anomalyRoutes(evaluators.anomalies),
     ...anomalyExplainRoutes(evaluators.explain),

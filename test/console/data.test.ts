@@ -17,7 +17,13 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await suite.ui.loaded();
     await page.getByRole('button', { name: 'New connection' }).click();
     let form = page.getByRole('form', { name: 'New connection' });
-    await form.getByLabel('Provider').fill('csv');
+    // The providers come from the catalogue, the four source providers among them.
+    const offered = await form.getByLabel('Provider').locator('option').allTextContents();
+    expect(offered).toEqual(expect.arrayContaining(['duckdb', 'bigquery', 'google_ads', 'meta_ads']));
+    await form.getByLabel('Provider').selectOption('google_ads');
+    await form.getByLabel('Expected fields').getByText('customer_id').first().waitFor();
+    expect(await form.getByLabel('Secret 1 name').inputValue()).toBe('developer_token');
+    await form.getByLabel('Provider').selectOption('csv');
     await form.getByLabel('Connection id').fill('console-api');
     await form.getByLabel('Configuration (JSON)').fill(
       JSON.stringify({

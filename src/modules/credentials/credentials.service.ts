@@ -161,7 +161,16 @@ export class CredentialsService {
         path: 'config.nango',
         message: 'set NANGO_URL and NANGO_SECRET_KEY to take credentials from Nango',
       });
-    if (secrets !== undefined && Object.keys(secrets).length > 0)
+    if (provider?.nango && provider.nangoSecretsSchema) {
+      const parsed = provider.nangoSecretsSchema.safeParse(secrets ?? {});
+      if (!parsed.success)
+        errors.push(
+          ...violationsOf(parsed.error).map((v) => ({
+            path: v.path ? `secrets.${v.path}` : 'secrets',
+            message: v.message,
+          })),
+        );
+    } else if (secrets !== undefined && Object.keys(secrets).length > 0)
       errors.push({ path: 'secrets', message: 'a connection whose credentials Nango holds stores no secrets here' });
     return errors;
   }

@@ -132,8 +132,6 @@ export class StoredTokens implements AccessTokens {
       if (stored && stored.value !== rejected) return stored;
     }
     const secrets = this.deps.box.open(row.secrets_ciphertext) as unknown as OAuthSecrets;
-    if (!secrets.client_id || !secrets.client_secret)
-      throw new ProviderError('no client_id and client_secret stored for this connection; rotate it with them');
     const issued = await requestAccessToken(this.settings, secrets, this.deps);
     const now = this.deps.clock.now();
     const expiresAt = now.getTime() + (issued.expires_in ? issued.expires_in * 1000 : UNSTATED_LIFETIME_MS);

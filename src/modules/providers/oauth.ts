@@ -1,11 +1,27 @@
 import { discard, readBody } from '../../platform/outbound/outbound-request.js';
 import { ProviderError, type OAuthSettings, type ProviderContext } from './provider.js';
+import { GOOGLE_TOKEN_URL, parseServiceAccount, signAssertion } from './service-account.js';
 import { sourceRequest } from './source-request.js';
 
 export interface OAuthSecrets {
-  client_id: string;
-  client_secret: string;
+  client_id?: string;
+  client_secret?: string;
   refresh_token?: string;
+  /** The JWT bearer grant's key file (a Google service account). */
+  service_account_json?: string;
+}
+
+/** The form of the jwt_bearer grant: a signed assertion, and no client authentication. */
+async function jwtBearerForm(
+  settings: OAuthSettings,
+  secrets: OAuthSecrets,
+  now: Date,
+): Promise<{ url: string; form: URLSearchParams }> {
+  const parsed = parseServiceAccount(secrets.service_account_json ?? '');
+  if ('problem' in parsed) throw new ProviderError(`service_account_json ${parsed.problem}; rotate it`);
+  const url = settings.token_url ?? parsed.key.token_uri ?? GOOGLE_TOKEN_URL;
+  const assertion = await signAssertion(parsed.key, url, settings.scope, now);
+  return { url, form: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }) };
 }
 
 export interface IssuedToken {
@@ -26,26 +42,35 @@ export async function requestAccessToken(
   secrets: OAuthSecrets,
   ctx: Pick<ProviderContext, 'outbound' | 'clock' | 'signal'>,
 ): Promise<IssuedToken> {
-  const form = new URLSearchParams({ grant_type: settings.grant_type });
-  if (settings.grant_type === 'refresh_token') {
-    if (!secrets.refresh_token)
-      throw new ProviderError('no refresh_token stored for this connection; rotate it with one', 'expired');
-    form.set('refresh_token', secrets.refresh_token);
-  }
-  if (settings.scope) form.set('scope', settings.scope);
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
     accept: 'application/json',
   };
-  if (settings.token_auth === 'body') {
-    form.set('client_id', secrets.client_id);
-    form.set('client_secret', secrets.client_secret);
+  let tokenUrl = settings.token_url ?? '';
+  let form: URLSearchParams;
+  if (settings.grant_type === 'jwt_bearer') {
+    ({ url: tokenUrl, form } = await jwtBearerForm(settings, secrets, ctx.clock.now()));
   } else {
-    headers.authorization = `Basic ${Buffer.from(
-      `${encodeURIComponent(secrets.client_id)}:${encodeURIComponent(secrets.client_secret)}`,
-    ).toString('base64')}`;
+    const { client_id, client_secret } = secrets;
+    if (!client_id || !client_secret)
+      throw new ProviderError('no client_id and client_secret stored for this connection; rotate it with them');
+    form = new URLSearchParams({ grant_type: settings.grant_type });
+    if (settings.grant_type === 'refresh_token') {
+      if (!secrets.refresh_token)
+        throw new ProviderError('no refresh_token stored for this connection; rotate it with one', 'expired');
+      form.set('refresh_token', secrets.refresh_token);
+    }
+    if (settings.scope) form.set('scope', settings.scope);
+    if (settings.token_auth === 'body') {
+      form.set('client_id', client_id);
+      form.set('client_secret', client_secret);
+    } else {
+      headers.authorization = `Basic ${Buffer.from(
+        `${encodeURIComponent(client_id)}:${encodeURIComponent(client_secret)}`,
+      ).toString('base64')}`;
+    }
   }
-  const answer = await sourceRequest(ctx, settings.token_url, {
+  const answer = await sourceRequest(ctx, tokenUrl, {
     what: 'the token request',
     method: 'POST',
     headers,
@@ -65,7 +90,7 @@ export async function requestAccessToken(
     const expired = code === 'invalid_grant';
     const tries = answer.exhausted ? ` after ${answer.tries} tries` : '';
     throw new ProviderError(
-      `${res.status} from the token endpoint${tries}${code ? ` (${code})` : ''}${expired ? ': the grant expired or was revoked; reconnect and rotate the refresh token' : res.status === 401 ? ': client credentials refused' : ''}`,
+      `${res.status} from the token endpoint${tries}${code ? ` (${code})` : ''}${expired ? (settings.grant_type === 'jwt_bearer' ? ': the service account key was refused (deleted or disabled?); rotate it' : ': the grant expired or was revoked; reconnect and rotate the refresh token') : res.status === 401 ? ': client credentials refused' : ''}`,
       expired ? 'expired' : 'error',
     );
   }

@@ -81,8 +81,10 @@ export interface ProviderContext<C = Record<string, unknown>, S = Record<string,
 
 /** The OAuth settings of a connection that gets its tokens from its own token endpoint. */
 export interface OAuthSettings {
-  token_url: string;
-  grant_type: 'refresh_token' | 'client_credentials';
+  /** For `jwt_bearer`, optional: the service account key names its own (`token_uri`). */
+  token_url?: string | undefined;
+  /** `jwt_bearer`: a service account's signed assertion (RFC 7523), no client secret. */
+  grant_type: 'refresh_token' | 'client_credentials' | 'jwt_bearer';
   scope?: string | undefined;
   /** Client credentials in a Basic header (RFC 6749 §2.3.1's preferred way) or in the form body. */
   token_auth: 'basic' | 'body';
@@ -104,6 +106,11 @@ export interface Provider<C = Record<string, unknown>, S = Record<string, unknow
   readonly secretsSchema: ZodType<S>;
   /** Whether the connection may take its credentials from Nango (`config.nango`). */
   readonly nango?: boolean;
+  /**
+   * What a Nango connection still stores here (Google Ads' developer token is no part of the OAuth
+   * grant Nango holds); without it a Nango connection stores no secrets.
+   */
+  readonly nangoSecretsSchema?: ZodType<Partial<S>>;
   /** The token endpoint settings, for connections that get tokens themselves. */
   oauth?(config: C): OAuthSettings | undefined;
   /** What the connection will reach, for the checks that need no resolver (at creation). */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   type OutboundPolicy,
   OutboundRefusedError,
@@ -195,4 +195,25 @@ export async function readBody(res: OutboundStreamResponse, limit = 64 * 1024 * 
 export function discard(res: OutboundStreamResponse): void {
   res.body.resume();
   res.body.on('error', () => undefined);
+}
+
+/**
+ * The answer's body as JSON (undefined when it is not JSON or larger than `limit`), read whole and
+ * put back as the answer's body, so a retry hint can judge an error body and the caller can
+ * still read it after the hint said the answer is final.
+ */
+export async function peekJson(res: OutboundStreamResponse, limit = 256 * 1024): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readBody(res, limit);
+  } catch {
+    res.body = Readable.from([]);
+    return undefined;
+  }
+  res.body = Readable.from([bytes]);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }

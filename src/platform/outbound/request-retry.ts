@@ -32,12 +32,15 @@ export const realSleep: Sleeper = (ms, signal) =>
     );
   });
 
+export type HintVerdict = { retry: true; waitMs?: number } | { final: true } | undefined;
+
 /**
  * A source's own reading of an answer: `retry` with a wait in ms (Google's `retryDelay`, Meta's
  * usage headers), `final` for an answer that must not be retried, or undefined to let the
- * standard rules (429/503 and Retry-After) decide.
+ * standard rules (429/503 and Retry-After) decide. It may be async: Google and Meta say in the
+ * body, not the headers, whether and when to ask again (`peekJson` reads it and keeps it readable).
  */
-export type RetryHint = (res: OutboundStreamResponse) => { retry: true; waitMs?: number } | { final: true } | undefined;
+export type RetryHint = (res: OutboundStreamResponse) => HintVerdict | Promise<HintVerdict>;
 
 export interface RetryOptions extends RetrySettings {
   clock: Clock;
@@ -76,7 +79,7 @@ export async function withRetries(
       await options.sleep(wait, options.signal);
       continue;
     }
-    const hinted = options.hint?.(res);
+    const hinted = await options.hint?.(res);
     if (hinted && 'final' in hinted) return { res, tries, exhausted: false };
     if (!hinted && !RETRIED_STATUSES.has(res.status)) return { res, tries, exhausted: false };
     wait =

@@ -1045,6 +1045,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the built-in providers with their description, config_schema and secrets_schema (JSON Schema), to build a new-connection form */
+        get: operations["getApiProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/run": {
         parameters: {
             query?: never;
@@ -7133,6 +7150,54 @@ export interface operations {
                         status: "pending" | "approved" | "rejected" | "superseded" | "withdrawn";
                         superseded_by: string | null;
                         topic_id: string | null;
+                    };
+                };
+            };
+            /** @description Problem */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            /** @description JSON Schema of config (as it is sent). */
+                            config_schema: {
+                                [key: string]: unknown;
+                            };
+                            description: string;
+                            name: string;
+                            /** @description Whether a connection may take its credentials from Nango (config.nango). */
+                            nango: boolean;
+                            /** @description JSON Schema of the secrets a Nango connection still stores here, when there are any. */
+                            nango_secrets_schema?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema of secrets (as they are sent). */
+                            secrets_schema: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                 };
             };

@@ -7,6 +7,28 @@ import { Instant } from './common.js';
 
 type Connection = Res<'/api/credentials/list', 'get'>['connections'][number];
 type Verification = Res<'/api/credentials/verify', 'post'>;
+type ProviderEntry = Res<'/api/providers', 'get'>['providers'][number];
+
+interface SchemaProperty {
+  description?: string;
+}
+
+/** The properties a provider's JSON Schema names, with whether each is required. */
+function fieldsOf(schema: Record<string, unknown>): { name: string; required: boolean; description?: string }[] {
+  const properties = (schema.properties ?? {}) as Record<string, SchemaProperty>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, p]) => ({
+    name,
+    required: required.has(name),
+    description: p.description,
+  }));
+}
+
+/** One secret row per property of the provider's secrets schema (all of them write-only). */
+function secretRows(entry: ProviderEntry | undefined): { name: string; value: string }[] {
+  const names = entry ? fieldsOf(entry.secrets_schema).map((f) => f.name) : [];
+  return names.length ? names.map((name) => ({ name, value: '' })) : [{ name: '', value: '' }];
+}
 
 export function Connections() {
   const { project, can } = useProject();
@@ -203,6 +225,19 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
     config: JSON.stringify(e?.config ?? {}, null, 2),
   });
   const [secrets, setSecrets] = useState<{ name: string; value: string }[]>([{ name: '', value: '' }]);
+  const catalogue = useLoad(() => ok(api.GET('/api/providers')), []);
+  const entry = catalogue.data?.providers.find((p) => p.name === form.provider);
+  const choose = (name: string) => {
+    const next = catalogue.data?.providers.find((p) => p.name === name);
+    const required = next ? fieldsOf(next.config_schema).filter((f) => f.required) : [];
+    setForm({
+      ...form,
+      provider: name,
+      // The keys the provider requires, to fill in (the JSON stays the whole configuration).
+      config: JSON.stringify(Object.fromEntries(required.map((f) => [f.name, ''])), null, 2),
+    });
+    setSecrets(secretRows(next));
+  };
   const [configError, setConfigError] = useState<string>();
   const save = useSubmit(async () => {
     let config: Record<string, unknown>;
@@ -233,12 +268,34 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
       <h2>{e ? `Rotate secrets of ${e.connection_ref_id}` : 'New connection'}</h2>
       <div class="form-grid">
         <Field label="Provider" error={save.fieldError('provider')}>
-          {(a) => <input {...a} value={form.provider} onInput={set('provider')} disabled={!!e} />}
+          {(a) => (
+            <select {...a} value={form.provider} onChange={(ev) => choose(ev.currentTarget.value)} disabled={!!e}>
+              {(catalogue.data?.providers ?? [{ name: form.provider, description: '' }]).map((p) => (
+                <option key={p.name} value={p.name} title={p.description}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          )}
         </Field>
         <Field label="Connection id" error={save.fieldError('connection_ref_id')}>
           {(a) => <input {...a} value={form.connection_ref_id} onInput={set('connection_ref_id')} disabled={!!e} />}
         </Field>
       </div>
+      {entry && !e && (
+        <section class="stack" aria-label="Expected fields">
+          <p>{entry.description}</p>
+          <ul>
+            {fieldsOf(entry.config_schema).map((f) => (
+              <li key={f.name}>
+                <code>{f.name}</code>
+                {f.required ? ' (required)' : ''}
+                {f.description ? ` — ${f.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <Field label="Configuration (JSON)" error={configError ?? save.fieldError('config')}>
         {(a) => <textarea {...a} class="short" value={form.config} onInput={set('config')} />}
       </Field>
