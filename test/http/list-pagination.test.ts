@@ -25,6 +25,7 @@ const NOT_PAGINATED: Record<string, string> = {
   '/api/anomalies/{id}/triage': 'allowed_next: the statuses one anomaly may move to, at most four',
   '/api/anomalies/feedback': 'one row per metric and channel that fired in the last 90 days (9 metrics × channels)',
   '/api/anomalies/feedback/suggestions': 'the fixed candidate settings replayed: at most six',
+  '/api/providers': 'the providers this build ships: a fixed catalogue, one entry per provider file',
 };
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; anyOf?: Schema[]; $ref?: string };
