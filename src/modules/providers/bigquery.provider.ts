@@ -5,13 +5,14 @@ import { type BigQueryField, decodeRow } from './bigquery.rows.js';
 import { NangoRef } from './http-json.provider.js';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord } from './mapping.js';
 import {
-  type AccessTokens,
   explainError,
   ProviderError,
   timed,
   type DateWindow,
   type Provider,
   type ProviderContext,
+  checkAccessToken,
+  tokensOf,
 } from './provider.js';
 import { GOOGLE_TOKEN_URL, parseServiceAccount } from './service-account.js';
 import { apiBaseUrl, apiUrl } from './source-urls.js';
@@ -111,11 +112,6 @@ function failure(what: string, status: number, body: GoogleError | undefined, ex
   return new ProviderError(
     `${what}: HTTP ${status} from BigQuery${exhausted}${reason ? ` ${reason}` : ''}${message ? `: ${message}` : ''}${reason === 'accessDenied' || status === 401 ? denied : where}`,
   );
-}
-
-function tokensOf(ctx: Ctx): AccessTokens {
-  if (!ctx.tokens) throw new ProviderError('no token source for this connection');
-  return ctx.tokens;
 }
 
 /** One call, asked once more with a renewed token when BigQuery refuses the one it got. */
@@ -254,18 +250,11 @@ export const bigqueryProvider: Provider<BigqueryConfig, BigquerySecrets, Record<
     return targets;
   },
   async verify(ctx) {
-    let issued = false;
-    let expired = false;
-    const token_check = await timed(async () => {
-      try {
-        await tokensOf(ctx).check();
-        issued = true;
-      } catch (error) {
-        expired = error instanceof ProviderError && error.status === 'expired';
-        throw error;
-      }
-      return ctx.tokens?.source === 'nango' ? 'access token from Nango' : 'access token issued for the service account';
-    }, explainError);
+    const {
+      result: token_check,
+      issued,
+      expired,
+    } = await checkAccessToken(ctx, 'access token issued for the service account', explainError);
     const connectivity = issued
       ? await timed(async () => {
           const today = ctx.clock.now().toISOString().slice(0, 10);

@@ -4,7 +4,6 @@ import { addDays, dayNumber } from './dates.js';
 import { adsErrorCode, adsHint, type AdsStatus, adsStatusOfBody } from './google-ads.errors.js';
 import { NangoRef } from './http-json.provider.js';
 import {
-  type AccessTokens,
   type CanonicalRecord,
   explainError,
   ProviderError,
@@ -12,6 +11,8 @@ import {
   type DateWindow,
   type Provider,
   type ProviderContext,
+  checkAccessToken,
+  tokensOf,
 } from './provider.js';
 import { apiBaseUrl, apiUrl } from './source-urls.js';
 import { sourceRequest } from './source-request.js';
@@ -113,11 +114,6 @@ const REPORT_FIELDS = [
   'metrics.conversions_value',
 ].join(', ');
 
-function tokensOf(ctx: Ctx): AccessTokens {
-  if (!ctx.tokens) throw new ProviderError('no token source for this connection');
-  return ctx.tokens;
-}
-
 function failure(what: string, httpStatus: number, status: AdsStatus | undefined, exhausted: string): ProviderError {
   const error = adsErrorCode(status);
   const code = error?.code ?? status?.status ?? '';
@@ -215,18 +211,7 @@ export const googleAdsProvider: Provider<GoogleAdsConfig, GoogleAdsSecrets, AdsR
     ...(config.nango ? [] : [{ path: 'config.token_url', url: config.token_url }]),
   ],
   async verify(ctx) {
-    let issued = false;
-    let expired = false;
-    const token_check = await timed(async () => {
-      try {
-        await tokensOf(ctx).check();
-        issued = true;
-      } catch (error) {
-        expired = error instanceof ProviderError && error.status === 'expired';
-        throw error;
-      }
-      return ctx.tokens?.source === 'nango' ? 'access token from Nango' : 'access token issued';
-    }, explainError);
+    const { result: token_check, issued, expired } = await checkAccessToken(ctx, 'access token issued', explainError);
     const connectivity = issued
       ? await timed(async () => {
           const rows = await searchStream(

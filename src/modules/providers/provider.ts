@@ -180,3 +180,33 @@ export function explainNetworkError(error: unknown): string {
     return `the database rejected the query (SQLSTATE ${code})`;
   return code ? `network error (${code})` : 'the source could not be reached';
 }
+
+/** A connection's token source; a provider that needs one and has none cannot call its platform. */
+export function tokensOf(ctx: { tokens?: AccessTokens | undefined }): AccessTokens {
+  if (!ctx.tokens) throw new ProviderError('no token source for this connection');
+  return ctx.tokens;
+}
+
+/**
+ * Verify's token step for an OAuth source: asks for a fresh token, and says whether one was issued
+ * (so connectivity is worth trying) and whether the source called the grant expired.
+ */
+export async function checkAccessToken(
+  ctx: { tokens?: AccessTokens | undefined },
+  issuedNote: string,
+  explain: (error: unknown) => string,
+): Promise<{ result: CheckResult; issued: boolean; expired: boolean }> {
+  let issued = false;
+  let expired = false;
+  const result = await timed(async () => {
+    try {
+      await tokensOf(ctx).check();
+      issued = true;
+    } catch (error) {
+      expired = error instanceof ProviderError && error.status === 'expired';
+      throw error;
+    }
+    return ctx.tokens?.source === 'nango' ? 'access token from Nango' : issuedNote;
+  }, explain);
+  return { result, issued, expired };
+}
