@@ -18,6 +18,10 @@ describe.each(STORES)('console: connections, datastreams, events, anomalies, org
     await page.getByRole('button', { name: 'New connection' }).click();
     let form = page.getByRole('form', { name: 'New connection' });
     // The providers come from the catalogue, the four source providers among them.
+    await form
+      .getByLabel('Provider')
+      .locator('option', { hasText: /^meta_ads$/ })
+      .waitFor({ state: 'attached' });
     const offered = await form.getByLabel('Provider').locator('option').allTextContents();
     expect(offered).toEqual(expect.arrayContaining(['duckdb', 'bigquery', 'google_ads', 'meta_ads']));
     await form.getByLabel('Provider').selectOption('google_ads');

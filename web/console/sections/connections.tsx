@@ -269,7 +269,14 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
       <div class="form-grid">
         <Field label="Provider" error={save.fieldError('provider')}>
           {(a) => (
-            <select {...a} value={form.provider} onChange={(ev) => choose(ev.currentTarget.value)} disabled={!!e}>
+            <select
+              {...a}
+              value={form.provider}
+              onChange={(ev) => choose(ev.currentTarget.value)}
+              // Until the catalogue answers, only the default is known: choosing is held until then.
+              disabled={!!e || (!catalogue.data && catalogue.loading)}
+              aria-busy={!catalogue.data && catalogue.loading}
+            >
               {(catalogue.data?.providers ?? [{ name: form.provider, description: '' }]).map((p) => (
                 <option key={p.name} value={p.name} title={p.description}>
                   {p.name}
@@ -282,6 +289,7 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
           {(a) => <input {...a} value={form.connection_ref_id} onInput={set('connection_ref_id')} disabled={!!e} />}
         </Field>
       </div>
+      {!e && <ErrorBox error={catalogue.error} />}
       {entry && !e && (
         <section class="stack" aria-label="Expected fields">
           <p>{entry.description}</p>
