@@ -227,6 +227,8 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
   const [secrets, setSecrets] = useState<{ name: string; value: string }[]>([{ name: '', value: '' }]);
   const catalogue = useLoad(() => ok(api.GET('/api/providers')), []);
   const entry = catalogue.data?.providers.find((p) => p.name === form.provider);
+  // Until the catalogue answers, only the default is known: choosing is held until then.
+  const awaitingCatalogue = !catalogue.data && catalogue.loading;
   const choose = (name: string) => {
     const next = catalogue.data?.providers.find((p) => p.name === name);
     const required = next ? fieldsOf(next.config_schema).filter((f) => f.required) : [];
@@ -273,9 +275,8 @@ function ConnectionForm(props: { existing?: Connection; onDone(): void }) {
               {...a}
               value={form.provider}
               onChange={(ev) => choose(ev.currentTarget.value)}
-              // Until the catalogue answers, only the default is known: choosing is held until then.
-              disabled={!!e || (!catalogue.data && catalogue.loading)}
-              aria-busy={!catalogue.data && catalogue.loading}
+              disabled={!!e || awaitingCatalogue}
+              aria-busy={awaitingCatalogue}
             >
               {(catalogue.data?.providers ?? [{ name: form.provider, description: '' }]).map((p) => (
                 <option key={p.name} value={p.name} title={p.description}>
