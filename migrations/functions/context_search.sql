@@ -15,11 +15,13 @@
 --    fewer documents), so what enters depends only on scores, never on the order of the words;
 --    their partial BM25F sum ranks them, and the best p_rescore are scored exactly (the stems
 --    a candidate holds beyond a stem's top postings are looked up by primary key).
+--    Both cuts, like every later one, break equal scores as the final order does (5.), by kind and
+--    doc_key: a question gets the same answer at every limit and on every store.
 -- 4. Graph expansion from the best p_seeds keys and objects: what a matched key explains or a Skill
 --    references, and the keys a matched object is linked to, that the question's words did not
 --    match themselves, score p_graph times the best seed score that reaches them (a direct match
 --    keeps its own score: the link is not counted twice).
--- 5. One total order: score rounded to 6 decimals (both stores compute the same IEEE sums, but
+-- 5. One total order: score rounded to 6 decimals (the partial sums of 3. too) (both stores compute the same IEEE sums, but
 --    ln() of two libms may differ in the last bit), then kind, then the key a user sees (Skill
 --    name, topic_id, business key; the same on every store a hub is imported into, where internal
 --    ids are random), in byte order (COLLATE "C": no database's collation decides a tie).
@@ -47,6 +49,7 @@ DECLARE
   q_df integer[];
   q_idf float8[];
   c_doc text[];
+  c_key text[];
 BEGIN
   all_terms := ARRAY(
     SELECT t.lexeme FROM unnest(to_tsvector('english', p_query) || to_tsvector('english', regexp_replace(p_query, '[._-]+', ' ', 'g'))) t
@@ -80,27 +83,30 @@ BEGIN
 
   SELECT coalesce(bool_or(d > q_depth), false) INTO is_capped FROM unnest(q_df) d;
 
-  -- Candidates by impact, ranked by their partial score; the best p_rescore go on.
-  SELECT array_agg(c.kind ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C"), array_agg(c.doc_id ORDER BY c.partial DESC, c.kind, c.doc_id COLLATE "C")
-    INTO c_kind, c_doc
+  -- Candidates by impact, ranked by their partial score; the best p_rescore go on. Equal impacts
+  -- and equal partial scores are cut by kind and key (doc_key), never by the random internal id.
+  SELECT array_agg(c.kind ORDER BY c.ord), array_agg(c.doc_id ORDER BY c.ord), array_agg(c.doc_key ORDER BY c.ord)
+    INTO c_kind, c_doc, c_key
     FROM (
-      SELECT p.kind, p.doc_id, sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
-                                   f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs)) AS partial
+      SELECT p.kind, p.doc_id, p.doc_key,
+             row_number() OVER (ORDER BY round(sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
+                                   f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs))::numeric, 6) DESC,
+                                   p.kind, p.doc_key COLLATE "C") AS ord
         FROM unnest(q_term, q_idf, q_factor) q(term, idf, factor)
-        CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
+        CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.doc_key, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
                              WHERE sp.project_id = p_project AND lower(sp.term) = q.term
-                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_id COLLATE "C" LIMIT q_depth) p
+                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_key COLLATE "C" LIMIT q_depth) p
         JOIN search_fields f ON f.project_id = p_project AND f.kind = p.kind
-       GROUP BY p.kind, p.doc_id
-       ORDER BY partial DESC, p.kind, p.doc_id COLLATE "C"
+       GROUP BY p.kind, p.doc_id, p.doc_key
+       ORDER BY ord
        LIMIT p_rescore
     ) c;
 
   RETURN QUERY
   WITH
-  cand AS (SELECT * FROM unnest(c_kind, c_doc) WITH ORDINALITY AS c(kind, doc_id, ord)),
+  cand AS (SELECT * FROM unnest(c_kind, c_doc, c_key) WITH ORDINALITY AS c(kind, doc_id, doc_key, ord)),
   parts AS (
-    SELECT c.kind, c.doc_id, q.term, q.asked, q.factor, q.idf, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
+    SELECT c.kind, c.doc_id, c.doc_key, q.term, q.asked, q.factor, q.idf, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
            q.idf * q.factor * search_bm25f(sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
                                            f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs) AS part
       FROM cand c CROSS JOIN unnest(q_term, q_asked, q_idf, q_factor) q(term, asked, idf, factor)
@@ -111,7 +117,7 @@ BEGIN
       JOIN search_fields f ON f.project_id = p_project AND f.kind = c.kind
   ),
   direct AS (
-    SELECT x.kind, x.doc_id, sum(x.part) AS bm25, bool_or(x.tf1 > 0) AS in_title,
+    SELECT x.kind, x.doc_id, x.doc_key, sum(x.part) AS bm25, bool_or(x.tf1 > 0) AS in_title,
            array_agg(x.term ORDER BY x.term) AS words,
            array_remove(ARRAY[CASE WHEN bool_or(x.tf1 > 0) THEN 1 END, CASE WHEN bool_or(x.tf2 > 0) THEN 2 END,
                               CASE WHEN bool_or(x.tf3 > 0) THEN 3 END], NULL) AS field_nos,
@@ -119,10 +125,10 @@ BEGIN
                   'idf', round(x.idf::numeric, 4), 'tf', jsonb_build_array(x.tf1, x.tf2, x.tf3),
                   'len', jsonb_build_array(x.len1, x.len2, x.len3), 'score', round(x.part::numeric, 4)) ORDER BY x.term)
              FILTER (WHERE p_explain) AS parts
-      FROM parts x GROUP BY x.kind, x.doc_id
+      FROM parts x GROUP BY x.kind, x.doc_id, x.doc_key
   ),
   seed_keys AS (SELECT d.doc_id AS key, d.bm25 FROM direct d WHERE d.kind = 'b' ORDER BY d.bm25 DESC, d.doc_id COLLATE "C" LIMIT p_seeds),
-  seed_objs AS (SELECT d.kind, d.doc_id, d.bm25 FROM direct d WHERE d.kind <> 'b' ORDER BY d.bm25 DESC, d.kind, d.doc_id COLLATE "C" LIMIT p_seeds),
+  seed_objs AS (SELECT d.kind, d.doc_id, d.bm25 FROM direct d WHERE d.kind <> 'b' ORDER BY d.bm25 DESC, d.kind, d.doc_key COLLATE "C" LIMIT p_seeds),
   reached AS (
     SELECT CASE l.source_type WHEN 'skill' THEN 's' ELSE 'k' END::"char" AS kind, l.source_id AS doc_id, sk.bm25, sk.key AS via
       FROM seed_keys sk

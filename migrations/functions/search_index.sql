@@ -52,7 +52,9 @@ RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 DROP TYPE IF EXISTS search_doc CASCADE;
-CREATE TYPE search_doc AS (project_id text, doc_id text, tsv tsvector);
+-- doc_key: the key a user sees (Skill name, topic_id, business key), which breaks ties wherever
+-- the candidates are cut (context_search.sql): the same on every store a hub is imported into.
+CREATE TYPE search_doc AS (project_id text, doc_id text, doc_key text, tsv tsvector);
 
 CREATE OR REPLACE FUNCTION search_pending_tables() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -90,7 +92,7 @@ BEGIN
   END IF;
   IF cardinality(added) > 0 THEN
     WITH lex AS (
-      SELECT a.project_id, a.doc_id, u.lexeme AS term,
+      SELECT a.project_id, a.doc_id, a.doc_key, u.lexeme AS term,
              coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf1,
              coalesce(cardinality(array_positions(u.weights, 'B')), 0) AS tf2,
              coalesce(cardinality(array_positions(u.weights, 'C')), 0) + coalesce(cardinality(array_positions(u.weights, 'D')), 0) AS tf3
@@ -98,11 +100,11 @@ BEGIN
     ),
     doc AS (
       SELECT l.*, sum(l.tf1) OVER w AS len1, sum(l.tf2) OVER w AS len2, sum(l.tf3) OVER w AS len3
-        FROM lex l WINDOW w AS (PARTITION BY l.project_id, l.doc_id)
+        FROM lex l WINDOW w AS (PARTITION BY l.project_id COLLATE "C", l.doc_id COLLATE "C")
     ),
     ins AS (
-      INSERT INTO search_postings (project_id, term, kind, doc_id, tf1, tf2, tf3, len1, len2, len3, impact)
-      SELECT d.project_id, d.term, p_kind, d.doc_id, d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3,
+      INSERT INTO search_postings (project_id, term, kind, doc_id, doc_key, tf1, tf2, tf3, len1, len2, len3, impact)
+      SELECT d.project_id, d.term, p_kind, d.doc_id, d.doc_key, d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3,
              search_impact(d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3)
         FROM doc d
       RETURNING project_id, term, doc_id, len1, len2, len3
@@ -132,24 +134,37 @@ BEGIN
   -- Only rows whose searchable text or liveness changed move (an update of updated_at alone costs nothing).
   IF k = 'b' THEN
     IF TG_OP = 'INSERT' THEN
-      added := ARRAY(SELECT ROW(n.project_id, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n);
+      added := ARRAY(SELECT ROW(n.project_id, n.key, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n);
     ELSIF TG_OP = 'DELETE' THEN
-      removed := ARRAY(SELECT ROW(o.project_id, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o);
+      removed := ARRAY(SELECT ROW(o.project_id, o.key, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o);
     ELSE
-      removed := ARRAY(SELECT ROW(o.project_id, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o WHERE NOT EXISTS (
+      removed := ARRAY(SELECT ROW(o.project_id, o.key, o.key, search_key_tsv(o.key, o.doc_tsv))::search_doc FROM old_rows o WHERE NOT EXISTS (
         SELECT 1 FROM new_rows n WHERE n.project_id = o.project_id AND n.key = o.key AND n.doc_tsv = o.doc_tsv));
-      added := ARRAY(SELECT ROW(n.project_id, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n WHERE NOT EXISTS (
+      added := ARRAY(SELECT ROW(n.project_id, n.key, n.key, search_key_tsv(n.key, n.doc_tsv))::search_doc FROM new_rows n WHERE NOT EXISTS (
         SELECT 1 FROM old_rows o WHERE n.project_id = o.project_id AND n.key = o.key AND n.doc_tsv = o.doc_tsv));
+    END IF;
+  -- A query names only its own table's columns (PL/pgSQL plans it per table): the key is the
+  -- Skill's name, the sheet's topic_id.
+  ELSIF k = 's' THEN
+    IF TG_OP = 'INSERT' THEN
+      added := ARRAY(SELECT ROW(n.project_id, n.id, n.name, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL);
+    ELSIF TG_OP = 'DELETE' THEN
+      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.name, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL);
+    ELSE
+      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.name, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL AND NOT EXISTS (
+        SELECT 1 FROM new_rows n WHERE n.id = o.id AND n.deleted_at IS NULL AND n.doc_tsv = o.doc_tsv));
+      added := ARRAY(SELECT ROW(n.project_id, n.id, n.name, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL AND NOT EXISTS (
+        SELECT 1 FROM old_rows o WHERE n.id = o.id AND o.deleted_at IS NULL AND n.doc_tsv = o.doc_tsv));
     END IF;
   ELSE
     IF TG_OP = 'INSERT' THEN
-      added := ARRAY(SELECT ROW(n.project_id, n.id, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL);
+      added := ARRAY(SELECT ROW(n.project_id, n.id, n.topic_id, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL);
     ELSIF TG_OP = 'DELETE' THEN
-      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL);
+      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.topic_id, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL);
     ELSE
-      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL AND NOT EXISTS (
+      removed := ARRAY(SELECT ROW(o.project_id, o.id, o.topic_id, o.doc_tsv)::search_doc FROM old_rows o WHERE o.deleted_at IS NULL AND NOT EXISTS (
         SELECT 1 FROM new_rows n WHERE n.id = o.id AND n.deleted_at IS NULL AND n.doc_tsv = o.doc_tsv));
-      added := ARRAY(SELECT ROW(n.project_id, n.id, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL AND NOT EXISTS (
+      added := ARRAY(SELECT ROW(n.project_id, n.id, n.topic_id, n.doc_tsv)::search_doc FROM new_rows n WHERE n.deleted_at IS NULL AND NOT EXISTS (
         SELECT 1 FROM old_rows o WHERE n.id = o.id AND o.deleted_at IS NULL AND n.doc_tsv = o.doc_tsv));
     END IF;
   END IF;
@@ -213,20 +228,20 @@ BEGIN
   DELETE FROM search_terms WHERE project_id = p;
   DELETE FROM search_fields WHERE project_id = p;
   CREATE TEMP TABLE search_rebuild_lex ON COMMIT DROP AS
-  SELECT x.kind, x.doc_id, u.lexeme AS term,
+  SELECT x.kind, x.doc_id, x.doc_key, u.lexeme AS term,
          coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf1,
          coalesce(cardinality(array_positions(u.weights, 'B')), 0) AS tf2,
          coalesce(cardinality(array_positions(u.weights, 'C')), 0) + coalesce(cardinality(array_positions(u.weights, 'D')), 0) AS tf3
-    FROM (SELECT 's'::"char" AS kind, s.id AS doc_id, s.doc_tsv FROM skills s WHERE s.project_id = p AND s.deleted_at IS NULL
-          UNION ALL SELECT 'k', k.id, k.doc_tsv FROM knowledge k WHERE k.project_id = p AND k.deleted_at IS NULL
-          UNION ALL SELECT 'b', b.key, search_key_tsv(b.key, b.doc_tsv) FROM business_keys b WHERE b.project_id = p) x
+    FROM (SELECT 's'::"char" AS kind, s.id AS doc_id, s.name AS doc_key, s.doc_tsv FROM skills s WHERE s.project_id = p AND s.deleted_at IS NULL
+          UNION ALL SELECT 'k', k.id, k.topic_id, k.doc_tsv FROM knowledge k WHERE k.project_id = p AND k.deleted_at IS NULL
+          UNION ALL SELECT 'b', b.key, b.key, search_key_tsv(b.key, b.doc_tsv) FROM business_keys b WHERE b.project_id = p) x
     CROSS JOIN LATERAL unnest(x.doc_tsv) u;
   CREATE TEMP TABLE search_rebuild_docs ON COMMIT DROP AS
   SELECT l.kind, l.doc_id, sum(l.tf1) AS len1, sum(l.tf2) AS len2, sum(l.tf3) AS len3 FROM search_rebuild_lex l GROUP BY 1, 2;
   INSERT INTO search_fields (project_id, kind, docs, len1, len2, len3)
   SELECT p, d.kind, count(*), sum(d.len1), sum(d.len2), sum(d.len3) FROM search_rebuild_docs d GROUP BY d.kind;
-  INSERT INTO search_postings (project_id, term, kind, doc_id, tf1, tf2, tf3, len1, len2, len3, impact)
-  SELECT p, l.term, l.kind, l.doc_id, l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3,
+  INSERT INTO search_postings (project_id, term, kind, doc_id, doc_key, tf1, tf2, tf3, len1, len2, len3, impact)
+  SELECT p, l.term, l.kind, l.doc_id, l.doc_key, l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3,
          search_impact(l.tf1, l.tf2, l.tf3, d.len1, d.len2, d.len3)
     FROM search_rebuild_lex l
     JOIN search_rebuild_docs d ON d.kind = l.kind AND d.doc_id = l.doc_id;
