@@ -7,10 +7,15 @@
 --    documents the statement changed (rows of their own: only writers of the same document meet)
 --    and notes the change in document frequencies and field lengths in temporary tables that live
 --    for the transaction (ON COMMIT DELETE ROWS);
--- 2. search_stats_fold, a deferred constraint trigger, adds those deltas to search_terms and
---    search_fields at commit, after context_version_bump (whose name sorts first) has taken the
---    project's version row lock: folds of one project run one at a time, hold their rows for an
---    instant at commit and never while waiting for another lock, so they cannot deadlock.
+-- 2. search_stats_fold adds those deltas to search_terms and search_fields once per project and
+--    transaction, at commit: the first statement that leaves deltas for a project notes it in the
+--    temporary table search_pending_projects, whose deferred constraint trigger is the fold (one
+--    event per project, where a trigger per written row had queued one per row: 5,000 for an
+--    import of 5,000 sheets). Deferred events fire in the order they were queued, and the
+--    statement's own rows queued context_version_bump's events before the statement trigger
+--    noted the project, so the project's version row lock is taken first: folds of one project
+--    run one at a time, hold their rows for an instant at commit and never while waiting for
+--    another lock, so they cannot deadlock.
 -- search_index_rebuild recomputes a project's index from its live rows (`context-hub
 -- search-reindex`, docs/operations.md).
 
@@ -56,12 +61,16 @@ DROP TYPE IF EXISTS search_doc CASCADE;
 -- the candidates are cut (context_search.sql): the same on every store a hub is imported into.
 CREATE TYPE search_doc AS (project_id text, doc_id text, doc_key text, tsv tsvector);
 
+-- The session's transaction-local tables (their rows go at commit, after the deferred triggers ran).
 CREATE OR REPLACE FUNCTION search_pending_tables() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF to_regclass('pg_temp.search_pending_terms') IS NULL THEN
-    CREATE TEMP TABLE search_pending_terms (project_id text, term text, delta integer) ON COMMIT DELETE ROWS;
-    CREATE TEMP TABLE search_pending_fields (project_id text, kind "char", docs integer, len1 bigint, len2 bigint, len3 bigint)
+  IF to_regclass('pg_temp.search_pending_projects') IS NULL THEN
+    CREATE TEMP TABLE IF NOT EXISTS search_pending_terms (project_id text, term text, delta integer) ON COMMIT DELETE ROWS;
+    CREATE TEMP TABLE IF NOT EXISTS search_pending_fields (project_id text, kind "char", docs integer, len1 bigint, len2 bigint, len3 bigint)
       ON COMMIT DELETE ROWS;
+    CREATE TEMP TABLE search_pending_projects (project_id text PRIMARY KEY) ON COMMIT DELETE ROWS;
+    CREATE CONSTRAINT TRIGGER search_pending_fold AFTER INSERT ON pg_temp.search_pending_projects
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION search_stats_fold();
   END IF;
 END
 $$;
@@ -69,9 +78,6 @@ $$;
 -- Removes the postings of `removed`, adds those of `added` (one kind), records the deltas.
 CREATE OR REPLACE FUNCTION search_index_apply(p_kind "char", removed search_doc[], added search_doc[])
 RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  marker text;
-  p text;
 BEGIN
   IF cardinality(removed) = 0 AND cardinality(added) = 0 THEN
     RETURN;
@@ -114,14 +120,10 @@ BEGIN
     SELECT d.project_id, p_kind, count(*), sum(d.len1), sum(d.len2), sum(d.len3)
       FROM (SELECT DISTINCT i.project_id, i.doc_id, i.len1, i.len2, i.len3 FROM ins i) d GROUP BY d.project_id;
   END IF;
-  -- Projects with deltas waiting for the fold (ids never contain '|').
-  marker := coalesce(current_setting('context_hub.search_pending', true), '');
-  FOR p IN SELECT DISTINCT x.project_id FROM (SELECT r.project_id FROM unnest(removed) r UNION ALL SELECT a.project_id FROM unnest(added) a) x LOOP
-    IF position('|' || p || '|' IN marker) = 0 THEN
-      marker := CASE WHEN marker = '' THEN '|' ELSE marker END || p || '|';
-    END IF;
-  END LOOP;
-  PERFORM set_config('context_hub.search_pending', marker, true);
+  -- Projects with deltas waiting for the fold: a row the first time in a transaction queues it.
+  INSERT INTO search_pending_projects
+  SELECT DISTINCT x.project_id FROM (SELECT r.project_id FROM unnest(removed) r UNION ALL SELECT a.project_id FROM unnest(added) a) x
+  ON CONFLICT DO NOTHING;
 END
 $$;
 
@@ -173,17 +175,10 @@ BEGIN
 END
 $$;
 
--- At commit: adds this transaction's deltas of one project to the statistics, in term order.
+-- At commit, once per project noted in search_pending_projects: adds the transaction's deltas.
 CREATE OR REPLACE FUNCTION search_stats_fold() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  p text := CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END;
-  marker text := coalesce(current_setting('context_hub.search_pending', true), '');
 BEGIN
-  IF position('|' || p || '|' IN marker) = 0 THEN
-    RETURN NULL;
-  END IF;
-  PERFORM search_stats_fold_project(p);
-  PERFORM set_config('context_hub.search_pending', replace(marker, '|' || p || '|', '|'), true);
+  PERFORM search_stats_fold_project(NEW.project_id);
   RETURN NULL;
 END
 $$;
@@ -263,8 +258,6 @@ DROP TRIGGER IF EXISTS skills_search_delete ON skills;
 CREATE TRIGGER skills_search_delete AFTER DELETE ON skills REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION search_index_sync();
 DROP TRIGGER IF EXISTS skills_search_stats ON skills;
-CREATE CONSTRAINT TRIGGER skills_search_stats AFTER INSERT OR UPDATE OR DELETE ON skills
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION search_stats_fold();
 
 DROP TRIGGER IF EXISTS knowledge_search_insert ON knowledge;
 CREATE TRIGGER knowledge_search_insert AFTER INSERT ON knowledge REFERENCING NEW TABLE AS new_rows
@@ -276,8 +269,6 @@ DROP TRIGGER IF EXISTS knowledge_search_delete ON knowledge;
 CREATE TRIGGER knowledge_search_delete AFTER DELETE ON knowledge REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION search_index_sync();
 DROP TRIGGER IF EXISTS knowledge_search_stats ON knowledge;
-CREATE CONSTRAINT TRIGGER knowledge_search_stats AFTER INSERT OR UPDATE OR DELETE ON knowledge
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION search_stats_fold();
 
 DROP TRIGGER IF EXISTS business_keys_search_insert ON business_keys;
 CREATE TRIGGER business_keys_search_insert AFTER INSERT ON business_keys REFERENCING NEW TABLE AS new_rows
@@ -289,8 +280,6 @@ DROP TRIGGER IF EXISTS business_keys_search_delete ON business_keys;
 CREATE TRIGGER business_keys_search_delete AFTER DELETE ON business_keys REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION search_index_sync();
 DROP TRIGGER IF EXISTS business_keys_search_stats ON business_keys;
-CREATE CONSTRAINT TRIGGER business_keys_search_stats AFTER INSERT OR UPDATE OR DELETE ON business_keys
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION search_stats_fold();
 
 -- Hubs that predate the index (or a project the index has never seen) get theirs now.
 SELECT search_index_rebuild(p.id) FROM projects p
