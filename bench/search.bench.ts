@@ -1,11 +1,15 @@
 // npm run bench:search [-- --write] [--iterations=800] [--duration=10] [--connections=50] [--skip-mcp]
 //   [--rounds=3] [--profile=DIR]
 //                      [--stores=pglite,postgres] (the latency part's stores; both by default)
+//                      [--previous=<commit>] (the latency part beside that commit's search)
 //
 // 1) search_context latency at scale: a generated hub of 100,000 Knowledge sheets, 10,000 Skills
 //    and 2,000 business keys (bench/search-data.ts); p50/p99 of SearchService.search (the function
 //    the tool calls: grant check, one SQL statement, snippets) over a fixed query mix, on PGlite
 //    (in process) and on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL, a schema of its own).
+//    "before" beside it, in the same loop: with --previous, SearchService of that commit (its tree
+//    from `git archive`, its migrations, the same generated hub in a store of its own: a call of
+//    each, alternating); without, the tiered SQL function of BEFORE_COMMIT on the same store.
 // 2) search_context calls/s over MCP on the demo hub at 50 concurrent clients, side by side with
 //    the foundation's SDK baseline (bench/support/sdk-minimal-server.ts: a trivial echo tool, a new
 //    server per request), using bench/support/load.ts in a process of its own.
@@ -18,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -72,6 +76,83 @@ interface LatencyRow {
 }
 
 const BEFORE_COMMIT = 'e73f30a';
+const PREVIOUS = typeof args.previous === 'string' && args.previous !== 'true' ? args.previous : undefined;
+const BEFORE_LABEL = PREVIOUS ? `SearchService of ${PREVIOUS}` : 'tiered SQL function alone';
+
+/** What the loop times: one search call of an implementation. */
+type SearchCall = (query: string) => Promise<{ total: number }>;
+
+/** A previous commit's tree, unpacked once (its own migrations and modules, this checkout's node_modules). */
+let previousRoot: string | undefined;
+function previousTree(): string {
+  if (previousRoot) return previousRoot;
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${PREVIOUS}^{commit}`], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-search-${sha.slice(0, 8)}-`));
+  const tar = execFileSync('git', ['archive', '--format=tar', sha], { cwd: root, maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  out(`previous: ${PREVIOUS} (${sha.slice(0, 12)}) unpacked in ${dir}`);
+  previousRoot = dir;
+  return dir;
+}
+
+/** A module of the previous tree (loaded through tsx, as this one is). */
+function previousModule<T>(file: string): Promise<T> {
+  return import(pathToFileURL(path.join(previousTree(), file)).href) as Promise<T>;
+}
+
+/** The hub in a store, and SearchService over it as src/app/services.ts wires it. */
+async function searchOver(
+  db: Database,
+  modules: {
+    migrate: (db: Database) => Promise<unknown>;
+    SearchService: typeof SearchService;
+    ProjectsService: typeof ProjectsService;
+    ProjectDirectory: typeof ProjectDirectory;
+  },
+): Promise<{ call: SearchCall; loadSeconds: number }> {
+  await modules.migrate(db);
+  await db.query(
+    `INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at) VALUES ($1, 'Bench', 'USD', 'UTC', now(), 'bench', now())`,
+    [PROJECT],
+  );
+  const t0 = performance.now();
+  await loadHub(db, PROJECT, SIZE);
+  const loadSeconds = (performance.now() - t0) / 1000;
+  for (const table of ['search_postings', 'search_terms', 'search_fields']) await db.query(`ANALYZE ${table}`);
+  // Project rows come from the in-memory directory, as the service has them.
+  const search = new modules.SearchService(
+    db,
+    new modules.ProjectsService(
+      db,
+      { resourceUpdated: async () => {} },
+      undefined,
+      new modules.ProjectDirectory(db, systemClock),
+    ),
+  );
+  const ctx: RequestContext = {
+    actor: OPERATOR,
+    requestId: 'bench',
+    clock: systemClock,
+    log: createLogger({ level: 'silent' }),
+  };
+  return { call: (query) => search.search(ctx, { query, project_id: PROJECT, limit: 10 }), loadSeconds };
+}
+
+async function previousModules() {
+  const [searchModule, projectsModule, migrateModule] = await Promise.all([
+    previousModule<{ SearchService: typeof SearchService }>('src/modules/search/index.ts'),
+    previousModule<{ ProjectsService: typeof ProjectsService; ProjectDirectory: typeof ProjectDirectory }>(
+      'src/modules/projects/index.ts',
+    ),
+    previousModule<{ migrate: (db: Database) => Promise<unknown> }>('src/platform/db/migrate.ts'),
+  ]);
+  return { ...searchModule, ...projectsModule, ...migrateModule };
+}
 
 function beforeFunctionSql(): string {
   const text = execFileSync('git', ['show', `${BEFORE_COMMIT}:migrations/functions/context_search.sql`], {
@@ -88,61 +169,61 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function latency(store: string, db: Database): Promise<LatencyRow> {
-  await migrate(db);
-  await db.query(
-    `INSERT INTO projects (id, name, reporting_currency, timezone, created_at, created_by, updated_at) VALUES ($1, 'Bench', 'USD', 'UTC', now(), 'bench', now())`,
-    [PROJECT],
-  );
-  const t0 = performance.now();
-  await loadHub(db, PROJECT, SIZE);
-  const loadSeconds = (performance.now() - t0) / 1000;
-  for (const table of ['search_postings', 'search_terms', 'search_fields']) await db.query(`ANALYZE ${table}`);
-  // The implementation before the relevance ranking, side by side in the same run: its function
-  // file as of BEFORE_COMMIT, under another name, called as its caller called it.
-  await db.query(beforeFunctionSql());
-  out(`${store}: hub loaded in ${loadSeconds.toFixed(1)} s`);
-  // Wired as src/app/services.ts wires it: project rows come from the in-memory directory.
-  const search = new SearchService(
-    db,
-    new ProjectsService(db, { resourceUpdated: async () => {} }, undefined, new ProjectDirectory(db, systemClock)),
-  );
-  const ctx: RequestContext = {
-    actor: OPERATOR,
-    requestId: 'bench',
-    clock: systemClock,
-    log: createLogger({ level: 'silent' }),
-  };
+async function latency(store: string, db: Database, previousDb?: Database): Promise<LatencyRow> {
+  const current = await searchOver(db, { migrate, SearchService, ProjectsService, ProjectDirectory });
+  out(`${store}: hub loaded in ${current.loadSeconds.toFixed(1)} s`);
+  let before: SearchCall;
+  if (previousDb) {
+    const previous = await searchOver(previousDb, await previousModules());
+    out(`${store}: hub loaded for ${PREVIOUS} in ${previous.loadSeconds.toFixed(1)} s`);
+    before = previous.call;
+  } else {
+    // The implementation before the relevance ranking: its function file as of BEFORE_COMMIT,
+    // under another name, called as its caller called it (the SQL call alone).
+    await db.query(beforeFunctionSql());
+    before = async (query) => {
+      const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 12);
+      if (words.length === 0) return { total: 0 };
+      const rows = await db.query<{ total: number }>('SELECT * FROM context_search_before($1, $2, $3, $4, $5, $6)', [
+        PROJECT,
+        words.join(' '),
+        words.length <= 1 ? words.join(' ') : '',
+        10,
+        50,
+        20,
+      ]);
+      return { total: Number(rows[0]?.total ?? 0) };
+    };
+  }
   const totals = new Map<string, number>();
-  for (const query of QUERY_MIX)
-    totals.set(query, (await search.search(ctx, { query, project_id: PROJECT, limit: 10 })).total);
+  for (const query of QUERY_MIX) {
+    totals.set(query, (await current.call(query)).total);
+    await before(query);
+  }
   const all: number[] = [];
-  const before: number[] = [];
+  const beforeTimes: number[] = [];
   const perQuery = new Map<string, number[]>();
   for (let i = 0; i < ITERATIONS; i++) {
     const query = QUERY_MIX[i % QUERY_MIX.length]!;
-    const started = performance.now();
-    await search.search(ctx, { query, project_id: PROJECT, limit: 10 });
-    const ms = performance.now() - started;
-    all.push(ms);
-    perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
-    const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 12);
-    if (words.length === 0) continue;
-    const t1 = performance.now();
-    await db.query('SELECT * FROM context_search_before($1, $2, $3, $4, $5, $6)', [
-      PROJECT,
-      words.join(' '),
-      words.length <= 1 ? words.join(' ') : '',
-      10,
-      50,
-      20,
-    ]);
-    before.push(performance.now() - t1);
+    // Which runs first alternates, so neither always finds the other's pages in the cache.
+    const order = i % 2 === 0 ? (['current', 'before'] as const) : (['before', 'current'] as const);
+    for (const side of order) {
+      const started = performance.now();
+      await (side === 'current' ? current.call(query) : before(query));
+      const ms = performance.now() - started;
+      if (side === 'before') {
+        beforeTimes.push(ms);
+        continue;
+      }
+      all.push(ms);
+      perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
+    }
   }
+  const loadSeconds = current.loadSeconds;
   all.sort((a, b) => a - b);
-  before.sort((a, b) => a - b);
+  beforeTimes.sort((a, b) => a - b);
   out(
-    `${store}: before (tiered SQL function alone): p50 ${percentile(before, 50).toFixed(2)} ms, p99 ${percentile(before, 99).toFixed(2)} ms`,
+    `${store}: before (${BEFORE_LABEL}): p50 ${percentile(beforeTimes, 50).toFixed(2)} ms, p99 ${percentile(beforeTimes, 99).toFixed(2)} ms`,
   );
   const medians = [...perQuery]
     .map(
@@ -159,8 +240,8 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
   const row = {
     store,
     loadSeconds,
-    beforeP50: percentile(before, 50),
-    beforeP99: percentile(before, 99),
+    beforeP50: percentile(beforeTimes, 50),
+    beforeP99: percentile(beforeTimes, 99),
     p50: percentile(all, 50),
     p99: percentile(all, 99),
     max: all[all.length - 1]!,
@@ -178,10 +259,12 @@ async function latency(store: string, db: Database): Promise<LatencyRow> {
 async function pgliteLatency(): Promise<LatencyRow> {
   // No template: it may predate migrations that are on disk now; a fresh initdb applies them all.
   const db = await PgliteDatabase.open();
+  const previousDb = PREVIOUS ? await PgliteDatabase.open() : undefined;
   try {
-    return await latency('PGlite (in process)', db);
+    return await latency('PGlite (in process)', db, previousDb);
   } finally {
     await db.close();
+    await previousDb?.close();
   }
 }
 
@@ -201,14 +284,20 @@ async function withPgSchema<T>(fn: (schema: string, url: string) => Promise<T>):
 }
 
 async function postgresLatency(): Promise<LatencyRow> {
-  return withPgSchema(async (schema) => {
-    const db = new PostgresDatabase({ url: PG_URL!, schema, maxConnections: 4 });
-    try {
-      return await latency('PostgreSQL', db);
-    } finally {
-      await db.close();
-    }
-  });
+  return withPgSchema((schema) =>
+    withPgSchema(async (previousSchema) => {
+      const db = new PostgresDatabase({ url: PG_URL!, schema, maxConnections: 4 });
+      const previousDb = PREVIOUS
+        ? new PostgresDatabase({ url: PG_URL!, schema: previousSchema, maxConnections: 4 })
+        : undefined;
+      try {
+        return await latency('PostgreSQL', db, previousDb);
+      } finally {
+        await db.close();
+        await previousDb?.close();
+      }
+    }),
+  );
 }
 
 // ---- part 2: calls/s over MCP --------------------------------------------------------------
@@ -455,7 +544,9 @@ function markdown(latencies: LatencyRow[], calls: ThroughputRow[], command: stri
         `| ${r.store} | ${r.loadSeconds.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.beforeP50.toFixed(2)} | ${r.beforeP99.toFixed(2)} | ${r.slowest} | ${r.hitsPerQuery} |`,
     ),
     '',
-    `"before": the tiered function of ${BEFORE_COMMIT} (migrations/functions/context_search.sql there), the SQL call alone, timed in the same loop right after each ranked call on the same data.`,
+    PREVIOUS
+      ? `"before": \`SearchService.search\` of ${PREVIOUS} (its tree unpacked from git, its migrations, the same generated hub in a store of its own), timed in the same loop, one call of each per question, alternating which goes first.`
+      : `"before": the tiered function of ${BEFORE_COMMIT} (migrations/functions/context_search.sql there), the SQL call alone, timed in the same loop right after each ranked call on the same data.`,
   ];
   if (calls.length > 0) {
     lines.push(
