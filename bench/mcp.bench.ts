@@ -1,4 +1,5 @@
 // npm run bench:mcp [-- --write] [--duration=10] [--connections=50] [--rounds=3] [--only=ours] [--client=socket]
+//   [--database-url=postgres://…/empty_db] (our service on that PostgreSQL database instead of PGlite)
 //
 // tools/list and tools/call of a cheap read-only tool (list_projects), 50 concurrent keep-alive
 // connections for 10 s each, calls/s and p50/p99, for our service on the 2026-07-28 era
@@ -16,7 +17,7 @@
 // up to 2x within minutes); the table shows per-row medians over the rounds and each round's ratio.
 // --write replaces the "## mcp" section of BENCHMARKS.md with the figures ("## mcp, socket client"
 // with --client=socket).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { runLoadProcess } from './support/load-process.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,9 +72,10 @@ function startChild(
 }
 
 /**
- * Our service on a fresh embedded store, logging at warn (request logs would cost throughput). Its
- * first start seeds the demo project and queues a 120-day demo backfill; with SERVE_WORKERS=false
- * that job stays queued instead of sharing the CPU with the requests being measured.
+ * Our service on a fresh embedded store (or the empty PostgreSQL database --database-url names),
+ * logging at warn (request logs would cost throughput). Its first start seeds the demo project and
+ * queues a 120-day demo backfill; with SERVE_WORKERS=false that job stays queued instead of sharing
+ * the CPU with the requests being measured.
  */
 async function startService(dataDir: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
@@ -81,11 +83,22 @@ async function startService(dataDir: string): Promise<{ port: number; child: Chi
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: '',
+    DATABASE_URL: args['database-url'] ? String(args['database-url']) : '',
+    // PostgreSQL requires a secrets key; a fixed one is fine for a throwaway benchmark database.
+    ...(args['database-url'] ? { SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') } : {}),
     SERVICE_AUTH_MODE: 'disabled',
     LOG_LEVEL: 'warn',
     SERVE_WORKERS: 'false',
   };
+  // The service seeds the demo by itself only on an empty embedded store; on PostgreSQL, first.
+  if (args['database-url']) {
+    const seeded = spawnSync(process.execPath, [...serviceNodeFlags(root), 'dist/cli.js', 'seed-demo'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (seeded.status !== 0) throw new Error(`seed-demo exited with ${seeded.status}`);
+  }
   // --profile=DIR writes a V8 CPU profile of the service (for finding where a request's time goes).
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   // What `npm start` runs (its node flags, and dist/, compiled by the npm script before this file

@@ -58,7 +58,9 @@ export async function captureModern(
   const result = await client.callTool({ name: toolName, arguments: toolArgs });
   if (result.isError) throw new Error(`${toolName} failed: ${JSON.stringify(result.content)}`);
   // skills/list as a host of the Skills extension sends it (servers without it answer an empty list).
-  await new SkillsClient(client).list();
+  const skills = await new SkillsClient(client).list();
+  // Said, so a figure over an empty catalogue (a store the demo was not seeded on) shows as one.
+  process.stdout.write(`skills/list answers ${skills.skills.length} skills\n`);
   await client.close();
   return captured;
 }

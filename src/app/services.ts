@@ -10,7 +10,7 @@ import { KnowledgeService } from '../modules/knowledge/index.js';
 import { ProposalGate, ProposalsService } from '../modules/proposals/index.js';
 import { TaxonomyService } from '../modules/taxonomy/index.js';
 import { SkillBundlesService } from '../modules/skill-bundles/index.js';
-import { SearchService } from '../modules/search/index.js';
+import { ContextVersionReader, SearchService } from '../modules/search/index.js';
 import { ContextHubService } from '../modules/context-hub/index.js';
 import { HubFilesService } from '../modules/hub-files/index.js';
 import { orgProjectCreationGuard } from '../modules/org/index.js';
@@ -69,8 +69,10 @@ export function createServices(deps: ServiceDeps): Services {
   const taxonomy = new TaxonomyService(deps.db, projects, { skills, knowledge }, org.projectLimits);
   const completion = new CompletionService(deps.db, projects);
   const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
-  const skillBundles = new SkillBundlesService(projects, skills, deps.log);
-  const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries);
+  // One reader of the projects' content versions for every cache tagged with them.
+  const contextVersions = new ContextVersionReader(deps.db);
+  const skillBundles = new SkillBundlesService(projects, skills, contextVersions, deps.log);
+  const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries, contextVersions);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   const hubFiles = new HubFilesService({
     db: deps.db,

@@ -180,4 +180,53 @@ describe.skipIf(!TEST_DATABASE_URL)('Skills extension across replicas [postgres]
       await onB.close();
     }
   });
+
+  it('shows a revision, a restore and a delete on one replica to the other, its pages kept', async () => {
+    const onA = await connectModern(service.url);
+    const onB = await connectModern(replicaUrl);
+    const a = new SkillsClient(onA, { skipInvalid: true });
+    const b = new SkillsClient(onB, { skipInvalid: true });
+    const name = 'validate-campaign-launch';
+    const uri = `skill://proj_demo/${name}/SKILL.md`;
+    const filesOf = async (skills: SkillsClient) => (await skills.list()).skills.find((s) => s.uri === uri)?.resources;
+    const kept = (app: ServiceApp) => app.services.skillBundles.pageCacheStats().hits;
+    try {
+      // Both replicas keep their page: the second listing on each is answered from it.
+      const v1 = await filesOf(a);
+      expect(v1).toBeDefined();
+      expect(await filesOf(b)).toEqual(v1);
+      const [hitsA, hitsB] = [kept(service.app), kept(replica)];
+      expect(await filesOf(a)).toEqual(v1);
+      expect(await filesOf(b)).toEqual(v1);
+      expect(kept(service.app)).toBe(hitsA + 1);
+      expect(kept(replica)).toBe(hitsB + 1);
+
+      const revised = await api(`${service.url}/api/skills/${name}?project_id=proj_demo`, {
+        method: 'PUT',
+        json: { description: 'Revised on the first replica.' },
+      });
+      expect(revised.status).toBe(200);
+      const v2 = await filesOf(b);
+      expect(v2).not.toEqual(v1);
+      expect(await filesOf(a)).toEqual(v2);
+      expect(await verifiedUris(b)).toHaveLength(7);
+
+      const restored = await api(`${replicaUrl}/api/skills/${name}/restore?project_id=proj_demo`, {
+        method: 'POST',
+        json: { version: 1 },
+      });
+      expect(restored.status).toBeLessThan(300);
+      expect(await filesOf(a)).toEqual(v1);
+      expect(await filesOf(b)).toEqual(v1);
+
+      const deleted = await api(`${service.url}/api/skills/${name}?project_id=proj_demo`, { method: 'DELETE' });
+      expect(deleted.status).toBeLessThan(300);
+      expect(await filesOf(b)).toBeUndefined();
+      expect(await verifiedUris(b)).toHaveLength(6);
+      expect(await refusal(() => b.get(uri), uri)).toMatchObject({ code: -32602 });
+    } finally {
+      await onA.close();
+      await onB.close();
+    }
+  });
 });

@@ -37,6 +37,8 @@ const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY
 export class ModernAnswers {
   /** The modern-era serialization of a reused answer (the same object serializes the same). */
   private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
+  /** The modern-era serialization of a reused skills/list page (the catalog shares frozen pages). */
+  private readonly skillPageBytes = new WeakMap<object, Buffer>();
   /** The serverInfo member the SDK adds to a modern result's `_meta`, as JSON. */
   private readonly serverInfoMember: string;
 
@@ -129,11 +131,16 @@ export class ModernAnswers {
     };
     const page = await catalog.list(ctx, params.cursor).catch(() => undefined);
     if (!page) return undefined;
+    const known = this.skillPageBytes.get(page);
+    if (known) return known;
     const next = page.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
     const hint = `,"ttlMs":${SKILLS_CACHE_HINT.ttlMs},"cacheScope":${JSON.stringify(SKILLS_CACHE_HINT.cacheScope)}`;
-    return Buffer.from(
+    const bytes = Buffer.from(
       `{"skills":${JSON.stringify(page.skills)}${next}${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}}`,
     );
+    // A frozen page never changes, so its bytes never do either.
+    if (Object.isFrozen(page)) this.skillPageBytes.set(page, bytes);
+    return bytes;
   }
 
   private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {

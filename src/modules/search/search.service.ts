@@ -101,14 +101,18 @@ export class SearchService {
   private readonly cache: VersionedCache<Found>;
   private readonly versions: ContextVersionReader;
 
-  /** `cacheEntries` 0 turns the result cache off (SEARCH_CACHE_ENTRIES). */
+  /**
+   * `cacheEntries` 0 turns the result cache off (SEARCH_CACHE_ENTRIES). `versions` is shared with
+   * the other caches tagged by content version, so their reads batch together.
+   */
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsService,
     cacheEntries = 0,
+    versions = new ContextVersionReader(db),
   ) {
     this.cache = new VersionedCache<Found>(cacheEntries);
-    this.versions = new ContextVersionReader(db);
+    this.versions = versions;
   }
 
   /** Hits and misses of the result cache since start (tests, operations). */

@@ -2,10 +2,12 @@ import { type Skill, SkillCatalogError, skillEntry } from '@modelcontextprotocol
 import { z } from 'zod';
 import type { SkillBundleCatalog } from '../../mcp/kit/skill-catalog.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
+import { VersionedCache } from '../../platform/cache/versioned-cache.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
 import type { ProjectsService } from '../projects/index.js';
+import type { ContextVersionReader } from '../search/index.js';
 import type { SkillsService } from '../skills/index.js';
 import { parseSkillUri, SKILL_FILE, skillPath } from './skill-bundles.files.js';
 
@@ -13,22 +15,37 @@ import { parseSkillUri, SKILL_FILE, skillPath } from './skill-bundles.files.js';
 export const SKILL_PAGE_SIZE = 50;
 /** Entries kept built, per exact SKILL.md bytes (the oldest go first beyond this). */
 const BUILT_ENTRIES = 10_000;
+/** skills/list pages kept, per granted project set and cursor (least recently used go first). */
+const PAGE_ENTRIES = 512;
+
+type Page = { skills: Skill[]; nextCursor?: string };
 
 const Cursor = z.tuple([z.string().max(100), z.string().max(100)]);
 
 /**
  * Every live Skill the caller may read, as an Agent Skills folder served over the MCP Skills
  * extension. Its one file is SKILL.md, byte for byte what the export and the console's SKILL.md
- * export give (one renderer), with its size and SHA-256 digest. Entries are built from the current
- * version on every call, so a revision, restore, delete or approved proposal shows at once on any
- * replica; a host holding an older entry sees the digest differ, which is its cue to refresh.
+ * export give (one renderer), with its size and SHA-256 digest. Entries always describe the current
+ * version (a listing page is reused only while its projects' content versions are unchanged), so a
+ * revision, restore, delete or approved proposal shows at once on any replica; a host holding an
+ * older entry sees the digest differ, which is its cue to refresh.
  */
 export class SkillBundlesService implements SkillBundleCatalog {
   constructor(
     private readonly projects: ProjectsService,
     private readonly skills: SkillsService,
+    private readonly versions: ContextVersionReader,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * Finished skills/list pages by (granted project set, cursor), tagged with those projects'
+   * content versions. The versions are read after the call arrived, on whichever replica wrote, and
+   * every write to a Skill (revision, restore, delete, an approved proposal) or to what a Skill's
+   * files are made from bumps its project's version at commit: a tag that still matches proves the
+   * page exact, and nothing has to be told to forget anything.
+   */
+  private readonly pages = new VersionedCache<Page, string>(PAGE_ENTRIES);
 
   /**
    * Built entries by Skill path, each with the exact text it was built from: a hit needs the same
@@ -36,10 +53,29 @@ export class SkillBundlesService implements SkillBundleCatalog {
    */
   private readonly built = new Map<string, { text: string; entry: Skill | undefined }>();
 
-  async list(ctx: RequestContext, cursor: string | undefined): Promise<{ skills: Skill[]; nextCursor?: string }> {
+  /** Hits and misses of the listing page cache since start (tests, operations). */
+  pageCacheStats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.pages.size, hits: this.pages.hits, misses: this.pages.misses };
+  }
+
+  async list(ctx: RequestContext, cursor: string | undefined): Promise<Page> {
     const after = decodeCursor(cursor, Cursor);
     const projectIds = await this.projects.permittedIds(ctx, 'context.read');
     if (projectIds.length === 0) return { skills: [] };
+    // Read before the page is built: a write landing in between leaves the page tagged older than
+    // what it holds, so it simply never matches again.
+    const versions = await Promise.all(projectIds.map((id) => this.versions.read(id)));
+    const key = `${projectIds.join('\n')}\n\n${cursor ?? ''}`;
+    const tag = versions.join(',');
+    const cached = this.pages.get(key, tag);
+    if (cached) return cached;
+    const page = await this.build(projectIds, after);
+    this.pages.set(key, tag, page);
+    return page;
+  }
+
+  /** One page of entries across `projectIds`, after the (project, name) the cursor names. */
+  private async build(projectIds: string[], after: [string, string] | undefined): Promise<Page> {
     const rows = await this.skills.currentFilesAcross(
       projectIds,
       after && { project_id: after[0], name: after[1] },
