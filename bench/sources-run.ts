@@ -1,11 +1,16 @@
 // One configuration of bench:sources, in a process of its own so its peak RSS is its own.
-//   tsx bench/sources-run.ts <duckdb|bigquery|google_ads|meta_ads> <raw|pipeline> <rows>
-// Prints one JSON line: { provider, mode, rows, seconds, rows_per_s, peak_rss_mb, requests }.
+//   tsx bench/sources-run.ts <duckdb|bigquery|google_ads|meta_ads> <raw|pipeline> <rows> [postgres|pglite]
+// Prints one JSON line: { provider, mode, store, rows, seconds, rows_per_s, peak_rss_mb, requests }.
 // `raw` reads the same loopback server with fetch + JSON.parse (duckdb: the engine's own stream);
-// `pipeline` is a full datastream run of the provider into PostgreSQL through the service.
+// `pipeline` is a full datastream run of the provider into the store through the service. The
+// platform's server runs in a forked process (sources-server.ts): its CPU and memory are its own.
+// BENCH_CPU_PROF=1 writes a CPU profile of this process (.cpuprofile, for Chrome DevTools) to
+// BENCH_CPU_PROF_DIR (default the system temp directory) and names it on stderr.
 import '../src/platform/zod-runtime.js';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -14,13 +19,17 @@ import { createServiceApp } from '../src/app/service-app.js';
 import { addDays, parseServiceAccount, signAssertion } from '../src/modules/providers/index.js';
 import { ManualClock } from '../src/platform/clock.js';
 import { loadConfig } from '../src/platform/config.js';
+import type { Database } from '../src/platform/db/database.js';
+import { PGLITE_TEMPLATE } from '../src/platform/db/open.js';
+import { PgliteDatabase } from '../src/platform/db/pglite.js';
 import { PostgresDatabase } from '../src/platform/db/postgres.js';
 import { createLogger } from '../src/platform/logger.js';
-import { startBigQueryServer } from '../test/support/sources/bigquery-server.js';
-import { ADS, startGoogleAdsServer } from '../test/support/sources/google-ads-server.js';
-import { META_ACCOUNT, startMetaServer } from '../test/support/sources/meta-server.js';
+import { ADS } from '../test/support/sources/google-ads-server.js';
+import { META_ACCOUNT } from '../test/support/sources/meta-server.js';
+import type { ServerReady } from './sources-server.js';
 
-const [provider, mode, rowsArg] = process.argv.slice(2) as [string, 'raw' | 'pipeline', string];
+const [provider, mode, rowsArg, storeArg] = process.argv.slice(2) as [string, 'raw' | 'pipeline', string, string?];
+const store = storeArg === 'pglite' ? 'pglite' : 'postgres';
 const DAYS = 400;
 const keyOf = (key: Record<string, string>) => {
   const parsed = parseServiceAccount(JSON.stringify(key));
@@ -36,7 +45,48 @@ const clock = new ManualClock(`${TODAY}T15:00:00Z`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-sources-'));
 
 let requests = 0;
-const logLines = { write(_line: string) {} };
+/** The run log's phase timings (IngestionService's `ms`), caught from the log stream. */
+let runMs: { read_and_land: number; models: number; per_model: Record<string, number> } | undefined;
+const logLines = {
+  write(line: string) {
+    if (line.includes('datastream run succeeded')) runMs = (JSON.parse(line) as { ms: typeof runMs }).ms;
+  },
+};
+
+/** The platform's loopback server in a process of its own; `requests` asks it what it answered. */
+async function forkServer(): Promise<ServerReady & { requests(): Promise<number>; close(): Promise<void> }> {
+  const child = fork(
+    path.join(import.meta.dirname, 'sources-server.ts'),
+    [provider, START, TODAY, String(campaigns), clock.now().toISOString(), process.env.BENCH_META_USAGE ?? '50'],
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const next = <T>(kind: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { kind?: string }) => {
+        if (m?.kind !== kind) return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(m as T);
+      };
+      const onExit = (code: number | null) => reject(new Error(`the ${provider} server exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next<ServerReady>('ready');
+  return {
+    ...ready,
+    async requests() {
+      const stats = next<{ requests: number }>('stats');
+      child.send('stats');
+      return (await stats).requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
+  };
+}
 
 // The raw reader reads each platform's documented JSON without schemas, as a plain client would.
 async function json(url: string, init: RequestInit = {}): Promise<any> {
@@ -50,7 +100,7 @@ async function source(): Promise<{
   config: Record<string, unknown>;
   secrets: Record<string, unknown>;
   raw(): Promise<number>;
-  served(): number;
+  served(): Promise<number>;
   close(): Promise<void>;
 }> {
   if (provider === 'duckdb') {
@@ -80,7 +130,7 @@ async function source(): Promise<{
     return {
       config: { path: 'ads.parquet', mapping },
       secrets: {},
-      served: () => 0,
+      served: async () => 0,
       async raw() {
         const i = await DuckDBInstance.create(':memory:', { threads: '1' });
         const c = await i.connect();
@@ -98,8 +148,8 @@ async function source(): Promise<{
     };
   }
   if (provider === 'bigquery') {
-    const bq = await startBigQueryServer({ location: 'EU', project: 'bench-proj', now: () => clock.now() });
-    bq.data = { from: START, to: TODAY, campaigns, version: () => 0 };
+    const bq = await forkServer();
+    const key = bq.key!;
     const mapping = {
       date: 'day',
       campaign_id: 'campaign.id',
@@ -121,8 +171,8 @@ async function source(): Promise<{
         mapping,
         page_rows: 10_000,
       },
-      secrets: { service_account_json: JSON.stringify(bq.key) },
-      served: () => bq.requests.length,
+      secrets: { service_account_json: JSON.stringify(key) },
+      served: () => bq.requests(),
       async raw() {
         // The access token as any client would get it, then the documented calls.
         const tokenAnswer = await json(`${bq.url}/token`, {
@@ -130,7 +180,7 @@ async function source(): Promise<{
           body: new URLSearchParams({
             grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
             assertion: await signAssertion(
-              keyOf(bq.key),
+              keyOf(key),
               `${bq.url}/token`,
               'https://www.googleapis.com/auth/bigquery',
               clock.now(),
@@ -174,8 +224,7 @@ async function source(): Promise<{
     };
   }
   if (provider === 'google_ads') {
-    const ads = await startGoogleAdsServer();
-    ads.data = { from: START, to: TODAY, campaigns, version: () => 0 };
+    const ads = await forkServer();
     return {
       config: {
         customer_id: ADS.customer,
@@ -189,7 +238,7 @@ async function source(): Promise<{
         client_secret: ADS.clientSecret,
         refresh_token: ADS.refreshToken,
       },
-      served: () => ads.reports,
+      served: () => ads.requests(),
       async raw() {
         const t = await json(`${ads.url}/token`, {
           method: 'POST',
@@ -222,13 +271,12 @@ async function source(): Promise<{
       close: () => ads.close(),
     };
   }
-  const meta = await startMetaServer();
-  meta.data = { from: START, to: TODAY, campaigns, version: () => 0 };
-  meta.usagePct = Number(process.env.BENCH_META_USAGE ?? 50);
+  const meta = await forkServer();
+  const token = meta.token!;
   return {
     config: { ad_account_id: META_ACCOUNT, api_base_url: meta.url, page_size: 5000 },
-    secrets: { access_token: meta.token },
-    served: () => meta.requests.length,
+    secrets: { access_token: token },
+    served: () => meta.requests(),
     async raw() {
       let n = 0;
       for (let offset = 0; offset < DAYS; offset += 7) {
@@ -244,7 +292,7 @@ async function source(): Promise<{
             limit: '5000',
             ...(after ? { after } : {}),
           }).toString();
-          const body = await json(url.toString(), { headers: { authorization: `Bearer ${meta.token}` } });
+          const body = await json(url.toString(), { headers: { authorization: `Bearer ${token}` } });
           n += body.data.length;
           if (!body.paging?.next) break;
           after = body.paging.cursors.after;
@@ -256,12 +304,29 @@ async function source(): Promise<{
   };
 }
 
-async function pipeline(src: Awaited<ReturnType<typeof source>>): Promise<number> {
+/** A fresh store: a schema of its own on PostgreSQL, or PGlite on disk as `serve` runs it. */
+async function openStore(): Promise<{ db: Database; drop(): Promise<void> }> {
+  if (store === 'pglite') {
+    const db = await PgliteDatabase.open({ dataDir: path.join(dataDir, 'pglite'), templateTarball: PGLITE_TEMPLATE });
+    return { db, drop: () => db.close() };
+  }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   const db = new PostgresDatabase({ url: PG_URL, schema, maxConnections: 5 });
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+async function pipeline(src: Awaited<ReturnType<typeof source>>): Promise<number> {
+  const { db, drop } = await openStore();
   const config = loadConfig({
     DATA_DIR: dataDir,
     SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
@@ -314,9 +379,26 @@ async function pipeline(src: Awaited<ReturnType<typeof source>>): Promise<number
     return (performance.now() - started) / 1000;
   } finally {
     await app.close();
-    await db.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
-    await admin.end();
+    await drop();
+  }
+}
+
+/** BENCH_CPU_PROF=1: profiles `fn` with the inspector and writes the profile where it says. */
+async function profiled<T>(fn: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_CPU_PROF) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    const dir = process.env.BENCH_CPU_PROF_DIR ?? os.tmpdir();
+    const file = path.join(dir, `sources-${provider}-${mode}-${store}-${rowsArg}-${Date.now()}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    process.stderr.write(`CPU profile: ${file}\n`);
+    session.disconnect();
   }
 }
 
@@ -325,15 +407,21 @@ let seconds: number;
 let rows = campaigns * DAYS;
 if (mode === 'raw') {
   const started = performance.now();
-  rows = await src.raw();
+  rows = await profiled(() => src.raw());
   seconds = (performance.now() - started) / 1000;
 } else {
-  seconds = await pipeline(src);
-  requests = src.served();
+  seconds = await profiled(() => pipeline(src));
+  requests = await src.served();
 }
 await src.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
+const s = (ms: number | undefined) => Number(((ms ?? 0) / 1000).toFixed(2));
+const phases = runMs && {
+  land_s: s(runMs.read_and_land),
+  after_land_s: s(runMs.models),
+  model_s: Object.fromEntries(Object.entries(runMs.per_model).map(([name, ms]) => [name, s(ms)])),
+};
 process.stdout.write(
-  `${JSON.stringify({ provider, mode, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), requests })}\n`,
+  `${JSON.stringify({ provider, mode, store, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), requests, ...(phases ? { phases } : {}) })}\n`,
 );
 process.exit(0);
