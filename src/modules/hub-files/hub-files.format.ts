@@ -97,6 +97,13 @@ function keyLine(front: FrontMatter, key: string): number {
   return pair?.key?.range ? front.counter.linePos(pair.key.range[0]).line + 1 : 1;
 }
 
+/** The file line of a key under the front matter's `metadata` (the line of `metadata` otherwise). */
+function metadataKeyLine(front: FrontMatter, key: string): number {
+  const node = front.doc.get('metadata', true) as { items?: { key?: { value?: unknown; range?: [number] } }[] };
+  const pair = node?.items?.find((item) => item.key?.value === key);
+  return pair?.key?.range ? front.counter.linePos(pair.key.range[0]).line + 1 : keyLine(front, 'metadata');
+}
+
 /** The line of the first `[[key]]` in a body, as a file line. */
 function referenceLine(front: FrontMatter, key: string): number {
   const at = front.body.indexOf(`[[${key}]]`);
@@ -128,6 +135,11 @@ export function readSkillFile(file: string, folder: string, text: string, proble
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     for (const v of error.errors) {
+      const nested = /^front_matter\.metadata\.(.+)$/.exec(v.path)?.[1];
+      if (nested !== undefined) {
+        problems.push({ file, line: metadataKeyLine(front, nested), message: `metadata.${nested} ${v.message}` });
+        continue;
+      }
       const key = /^front_matter\.(\w+)/.exec(v.path)?.[1];
       problems.push({ file, line: key ? keyLine(front, key) : 1, message: `${key ?? v.path} ${v.message}` });
     }

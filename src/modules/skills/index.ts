@@ -12,6 +12,7 @@ export {
   MAX_FRONT_MATTER_BYTES,
   MAX_SKILL_NAME_LENGTH,
   SKILL_NAME_PATTERN,
+  SkillMetadata,
   SkillName,
   skillNameMessage,
 } from './skills.schemas.js';
