@@ -1,6 +1,6 @@
-import { type Document, type LineCounter, stringify } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
-import { AddKnowledgeInput, TopicId } from '../knowledge/index.js';
+import { AddKnowledgeInput, renderKnowledgeFile, TopicId } from '../knowledge/index.js';
 import { type DocumentKindName, MAX_BODY_BYTES } from '../documents/index.js';
 import {
   parseReferences,
@@ -30,7 +30,6 @@ export function roleOf(path: string): FileRole {
   return { kind: 'ignored' };
 }
 
-const YAML_OPTIONS = { lineWidth: 0 } as const;
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export { byCodePoint };
 
@@ -167,11 +166,7 @@ export interface SheetFromFile {
   body_md: string;
 }
 
-/** knowledge/<topic_id>.md: front matter with title and (optionally) owner, then the body. */
-export function renderKnowledgeFile(sheet: { title: string; owner: string | null; body_md: string }): string {
-  const doc = sheet.owner === null ? { title: sheet.title } : { title: sheet.title, owner: sheet.owner };
-  return `---\n${stringify(doc, YAML_OPTIONS)}---\n${sheet.body_md}`;
-}
+export { renderKnowledgeFile };
 
 const KNOWLEDGE_KEYS = new Set(['title', 'owner']);
 
