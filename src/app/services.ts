@@ -71,7 +71,7 @@ export function createServices(deps: ServiceDeps): Services {
   const skillPrompts = new SkillPromptsService(deps.db, projects, skills, taxonomy, completion);
   // One reader of the projects' content versions for every cache tagged with them.
   const contextVersions = new ContextVersionReader(deps.db);
-  const skillBundles = new SkillBundlesService(projects, skills, contextVersions, deps.log);
+  const skillBundles = new SkillBundlesService(projects, skills, knowledge, taxonomy, contextVersions, deps.log);
   const search = new SearchService(deps.db, projects, deps.config.searchCacheEntries, contextVersions);
   const contextHub = new ContextHubService({ skills, knowledge, taxonomy });
   const hubFiles = new HubFilesService({

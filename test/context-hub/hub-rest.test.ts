@@ -86,14 +86,14 @@ describe.each(STORES)('context hub over REST [%s]', (store) => {
     expect(Buffer.from(again).equals(Buffer.from(file))).toBe(true);
 
     const handWritten =
-      '---\r\nname: hand-written\r\ndescription: "Quoted: with colon"\r\nlicense: Apache-2.0\r\nmetadata:\r\n  author: ana\r\n  tags: [a, b]\r\n---\r\nBody ✓ 😀\r\n1. One\r\n';
+      '---\r\nname: hand-written\r\ndescription: "Quoted: with colon"\r\nlicense: Apache-2.0\r\nmetadata:\r\n  author: ana\r\n  tags: "a b"\r\n---\r\nBody ✓ 😀\r\n1. One\r\n';
     const created = await api(`${url}/api/skills/import?project_id=${P}`, {
       method: 'POST',
       body: handWritten,
       headers: { 'content-type': 'text/markdown' },
     });
     expect(created.status).toBe(201);
-    expect(created.body.metadata).toEqual({ author: 'ana', tags: ['a', 'b'] });
+    expect(created.body.metadata).toEqual({ author: 'ana', tags: 'a b' });
     expect(created.body.steps.map((s: { title: string }) => s.title)).toEqual(['One']);
     const back = await (await fetch(`${url}/api/skills/hand-written/SKILL.md?project_id=${P}`)).arrayBuffer();
     expect(Buffer.from(back).equals(Buffer.from(handWritten))).toBe(true);

@@ -98,6 +98,29 @@ describe.each(STORES)('Skills over the MCP Skills extension [%s]', (store) => {
     }
   });
 
+  it("bundles each Skill's linked Knowledge sheets as references/<topic_id>.md, the export's bytes", async () => {
+    const listed = await skills.list();
+    const archive = Buffer.from(await (await fetch(`${service.url}/api/projects/${P}/export`)).arrayBuffer());
+    const exported = new Map(
+      (await readTarGz(archive, TAR_LIMITS, (e) => e.type === 'file')).map((e) => [e.path, e.data]),
+    );
+    let bundled = 0;
+    for (const entry of listed.skills) {
+      const files = entry.resources as { uri: string; size: number; digest: string }[];
+      const prefix = entry.uri.slice(0, -'SKILL.md'.length);
+      const references = files.map((f) => f.uri.slice(prefix.length)).filter((p) => p !== 'SKILL.md');
+      expect(references.length).toBeLessThanOrEqual(40);
+      for (const path of references) {
+        const read = await skills.read(entry, path);
+        expect(read.verified).toBe(true);
+        const topic = path.slice('references/'.length);
+        expect(Buffer.from(read.bytes).equals(exported.get(`knowledge/${topic}`)!), path).toBe(true);
+        bundled += 1;
+      }
+    }
+    expect(bundled).toBeGreaterThan(0);
+  });
+
   it('works the same for a 2025-11-25 client, without the cache fields', async () => {
     const legacy = await connect2025(service.url);
     try {

@@ -81,6 +81,23 @@ describe.each(STORES)('skills/list page cache [%s]', (store) => {
     expect(await listed()).toEqual(after);
   });
 
+  it('shows an edit of a bundled Knowledge sheet in the very next listing of the Skills that bundle it', async () => {
+    const before = await listed();
+    const holder = before.find((s) => (s.resources as { uri: string }[]).some((f) => f.uri.includes('/references/')))!;
+    const file = (holder.resources as { uri: string; digest: string }[]).find((f) => f.uri.includes('/references/'))!;
+    const topic = file.uri.slice(file.uri.lastIndexOf('/') + 1, -'.md'.length);
+    const put = await api(`${service.url}/api/knowledge/${topic}?project_id=${P}`, {
+      method: 'PUT',
+      json: { body_md: 'Rewritten while a page was kept.\n' },
+    });
+    expect(put.status).toBe(200);
+    const after = (await listed()).find((s) => s.uri === holder.uri)!;
+    const fresh = (after.resources as { uri: string; digest: string }[]).find((f) => f.uri === file.uri)!;
+    expect(fresh.digest).not.toBe(file.digest);
+    const read = await clients[0]!.skills.read(after, file.uri);
+    expect(Buffer.from(read.bytes).toString('utf8')).toContain('Rewritten while a page was kept.');
+  });
+
   it('changes a digest for an approved proposal only, never for a pending one', async () => {
     const name = 'investigate-roas-drop';
     const uri = `skill://${P}/${name}/SKILL.md`;

@@ -39,7 +39,7 @@ describe('SKILL.md', () => {
     const front = canonicalFrontmatter({
       name: 'a-b',
       description: 'Line: with "quotes" and # hash',
-      metadata: { k: [1, 'two'] },
+      metadata: { k: 'one: "two" # three' },
       extra: { license: 'MIT' },
     });
     const file = `${front}Body\n`;
@@ -47,7 +47,7 @@ describe('SKILL.md', () => {
     expect(parsed).toMatchObject({
       name: 'a-b',
       description: 'Line: with "quotes" and # hash',
-      metadata: { k: [1, 'two'] },
+      metadata: { k: 'one: "two" # three' },
       extra: { license: 'MIT' },
       body: 'Body\n',
     });

@@ -1,6 +1,6 @@
-import { type Document, type LineCounter, stringify } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { ValidationError } from '../../platform/errors.js';
-import { AddKnowledgeInput, TopicId } from '../knowledge/index.js';
+import { AddKnowledgeInput, renderKnowledgeFile, TopicId } from '../knowledge/index.js';
 import { type DocumentKindName, MAX_BODY_BYTES } from '../documents/index.js';
 import {
   parseReferences,
@@ -30,7 +30,6 @@ export function roleOf(path: string): FileRole {
   return { kind: 'ignored' };
 }
 
-const YAML_OPTIONS = { lineWidth: 0 } as const;
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export { byCodePoint };
 
@@ -97,6 +96,13 @@ function keyLine(front: FrontMatter, key: string): number {
   return pair?.key?.range ? front.counter.linePos(pair.key.range[0]).line + 1 : 1;
 }
 
+/** The file line of a key under the front matter's `metadata` (the line of `metadata` otherwise). */
+function metadataKeyLine(front: FrontMatter, key: string): number {
+  const node = front.doc.get('metadata', true) as { items?: { key?: { value?: unknown; range?: [number] } }[] };
+  const pair = node?.items?.find((item) => item.key?.value === key);
+  return pair?.key?.range ? front.counter.linePos(pair.key.range[0]).line + 1 : keyLine(front, 'metadata');
+}
+
 /** The line of the first `[[key]]` in a body, as a file line. */
 function referenceLine(front: FrontMatter, key: string): number {
   const at = front.body.indexOf(`[[${key}]]`);
@@ -128,6 +134,11 @@ export function readSkillFile(file: string, folder: string, text: string, proble
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     for (const v of error.errors) {
+      const nested = /^front_matter\.metadata\.(.+)$/.exec(v.path)?.[1];
+      if (nested !== undefined) {
+        problems.push({ file, line: metadataKeyLine(front, nested), message: `metadata.${nested} ${v.message}` });
+        continue;
+      }
       const key = /^front_matter\.(\w+)/.exec(v.path)?.[1];
       problems.push({ file, line: key ? keyLine(front, key) : 1, message: `${key ?? v.path} ${v.message}` });
     }
@@ -155,11 +166,7 @@ export interface SheetFromFile {
   body_md: string;
 }
 
-/** knowledge/<topic_id>.md: front matter with title and (optionally) owner, then the body. */
-export function renderKnowledgeFile(sheet: { title: string; owner: string | null; body_md: string }): string {
-  const doc = sheet.owner === null ? { title: sheet.title } : { title: sheet.title, owner: sheet.owner };
-  return `---\n${stringify(doc, YAML_OPTIONS)}---\n${sheet.body_md}`;
-}
+export { renderKnowledgeFile };
 
 const KNOWLEDGE_KEYS = new Set(['title', 'owner']);
 

@@ -128,6 +128,18 @@ export async function listVersions(db: SqlExecutor, id: string, page: { after?: 
 }
 
 /** Every live sheet at its current version, body included (the raw list); or a keyset page of them. */
+/** The live sheets of `topicIds` (those that exist), at their current versions. */
+export async function currentByTopic(
+  db: SqlExecutor,
+  projectId: string,
+  topicIds: string[],
+): Promise<(KnowledgeHeadRow & { body_md: string })[]> {
+  return db.query(
+    `SELECT ${HEAD}, body_md FROM knowledge WHERE project_id = $1 AND deleted_at IS NULL AND topic_id = ANY($2::text[])`,
+    [projectId, topicIds],
+  );
+}
+
 export async function allCurrent(
   db: SqlExecutor,
   projectId: string,

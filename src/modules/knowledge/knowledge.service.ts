@@ -292,6 +292,11 @@ export class KnowledgeService implements ReviewedDocuments {
     return this.land(ctx, resolved, { topic_id: topicId, title: row.title, body_md: row.body_md, owner: row.owner });
   }
 
+  /** The live sheets of `topicIds` at their current versions, with no grant check (the caller resolved the project). */
+  async currentSheets(projectId: string, topicIds: string[]) {
+    return topicIds.length === 0 ? [] : repo.currentByTopic(this.db, projectId, topicIds);
+  }
+
   /** Every live sheet at its current version, with no grant check (the caller resolved the project). */
   async currentRows(projectId: string, pace: Pacer) {
     return readInPages(

@@ -3,6 +3,7 @@ import { WRITE_CHANNELS, type WriteChannel } from '../../platform/context/reques
 import { PageQuery } from '../../platform/pagination.js';
 import { ProjectRef } from '../projects/index.js';
 import { BodyMd } from '../documents/index.js';
+import { SkillMetadata } from '../skills/index.js';
 import { BusinessKey } from '../taxonomy/index.js';
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'superseded', 'withdrawn'] as const;
@@ -28,7 +29,7 @@ const ApproveEdits = z
     body_md: BodyMd.optional(),
     mdm_references: z.array(BusinessKey).max(200).optional().describe('Skill only.'),
     acceptance: z.array(z.string().trim().min(1).max(2000)).max(200).optional().describe('Skill only.'),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Skill only.'),
+    metadata: SkillMetadata.optional().describe('Skill only.'),
     title: z.string().trim().min(1).max(300).optional().describe('Knowledge only.'),
     owner: z.string().trim().min(1).max(200).nullable().optional().describe('Knowledge only.'),
   })

@@ -7,6 +7,14 @@ import { PROJECT_ID_PATTERN } from '../projects/index.js';
 import { SKILL_NAME_PATTERN } from '../skills/index.js';
 
 export const SKILL_FILE = 'SKILL.md';
+/** The folder a Skill's Knowledge sheets are in, as the Agent Skills format names it. */
+export const REFERENCES_DIR = 'references';
+/** Knowledge sheets bundled per Skill at most: what the model may open, not the whole hub. */
+export const MAX_REFERENCES = 40;
+
+export function referenceFile(topicId: string): string {
+  return `${REFERENCES_DIR}/${topicId}.md`;
+}
 
 export function skillPath(projectId: string, name: string): string {
   return `${projectId}/${name}`;

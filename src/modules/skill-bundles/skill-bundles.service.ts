@@ -8,8 +8,10 @@ import type { Logger } from '../../platform/logger.js';
 import { decodeCursor, encodeCursor } from '../../platform/pagination.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { ContextVersionReader } from '../search/index.js';
-import type { SkillsService } from '../skills/index.js';
-import { parseSkillUri, SKILL_FILE, skillPath } from './skill-bundles.files.js';
+import { type KnowledgeService, renderKnowledgeFile } from '../knowledge/index.js';
+import type { CurrentSkillFile, SkillsService } from '../skills/index.js';
+import type { TaxonomyService } from '../taxonomy/index.js';
+import { MAX_REFERENCES, parseSkillUri, referenceFile, SKILL_FILE, skillPath } from './skill-bundles.files.js';
 
 /** Entries per skills/list page. */
 export const SKILL_PAGE_SIZE = 50;
@@ -19,6 +21,8 @@ const BUILT_ENTRIES = 10_000;
 const PAGE_ENTRIES = 512;
 
 type Page = { skills: Skill[]; nextCursor?: string };
+/** A Skill's files by path relative to its folder. */
+type SkillFiles = Record<string, string>;
 
 const Cursor = z.tuple([z.string().max(100), z.string().max(100)]);
 
@@ -34,6 +38,8 @@ export class SkillBundlesService implements SkillBundleCatalog {
   constructor(
     private readonly projects: ProjectsService,
     private readonly skills: SkillsService,
+    private readonly knowledge: KnowledgeService,
+    private readonly taxonomy: TaxonomyService,
     private readonly versions: ContextVersionReader,
     private readonly log: Logger,
   ) {}
@@ -51,7 +57,7 @@ export class SkillBundlesService implements SkillBundleCatalog {
    * Built entries by Skill path, each with the exact text it was built from: a hit needs the same
    * bytes, so it can never serve an older digest (the text is rendered fresh on every call).
    */
-  private readonly built = new Map<string, { text: string; entry: Skill | undefined }>();
+  private readonly built = new Map<string, { fingerprint: string; entry: Skill | undefined }>();
 
   /** Hits and misses of the listing page cache since start (tests, operations). */
   pageCacheStats(): { entries: number; hits: number; misses: number } {
@@ -84,7 +90,7 @@ export class SkillBundlesService implements SkillBundleCatalog {
     const page = rows.slice(0, SKILL_PAGE_SIZE);
     const skills: Skill[] = [];
     for (const row of page) {
-      const entry = await this.entry(row.project_id, row.name, row.text);
+      const entry = await this.entry(row.project_id, row.name, await this.filesOf(row));
       if (entry) skills.push(entry);
     }
     const last = page[page.length - 1];
@@ -96,15 +102,17 @@ export class SkillBundlesService implements SkillBundleCatalog {
   async get(ctx: RequestContext, uri: string): Promise<Skill | undefined> {
     const found = await this.served(ctx, uri);
     if (!found || found.file !== SKILL_FILE) return undefined;
-    return this.entry(found.projectId, found.name, found.text);
+    return this.entry(found.projectId, found.name, await this.filesOf(found.row));
   }
 
   async read(ctx: RequestContext, uri: string): Promise<{ text: string; mimeType: string } | undefined> {
     const found = await this.served(ctx, uri);
-    if (!found || found.file !== SKILL_FILE) return undefined;
+    if (!found) return undefined;
+    const files = await this.filesOf(found.row);
+    const text = files[found.file];
     // Only what a valid entry lists is served: a Skill hosts would refuse is not served at all.
-    if (!(await this.entry(found.projectId, found.name, found.text))) return undefined;
-    return { text: found.text, mimeType: 'text/markdown' };
+    if (text === undefined || !(await this.entry(found.projectId, found.name, files))) return undefined;
+    return { text, mimeType: 'text/markdown' };
   }
 
   /**
@@ -122,18 +130,43 @@ export class SkillBundlesService implements SkillBundleCatalog {
       if (error instanceof AppError && error.status < 500) return undefined;
       throw error;
     }
-    const text = await this.skills.currentFile(parsed.projectId, parsed.name);
-    return text === undefined ? undefined : { ...parsed, text };
+    const row = await this.skills.currentFile(parsed.projectId, parsed.name);
+    return row === undefined ? undefined : { ...parsed, row };
+  }
+
+  /**
+   * Every file of one Skill: its SKILL.md, and `references/<topic_id>.md` for each live Knowledge
+   * sheet linked to the business keys it references (`explains` links first, at most
+   * MAX_REFERENCES), each byte for byte the sheet's file in an export.
+   */
+  private async filesOf(row: CurrentSkillFile): Promise<SkillFiles> {
+    const files: SkillFiles = { [SKILL_FILE]: row.text };
+    const topics = await this.taxonomy.knowledgeTopicsOf(
+      row.project_id,
+      { id: row.skill_id, references: row.references },
+      MAX_REFERENCES,
+    );
+    if (topics.length === 0) return files;
+    const sheets = new Map(
+      (await this.knowledge.currentSheets(row.project_id, topics)).map((sheet) => [sheet.topic_id, sheet]),
+    );
+    for (const topic of topics) {
+      const sheet = sheets.get(topic);
+      if (sheet) files[referenceFile(topic)] = renderKnowledgeFile(sheet);
+    }
+    return files;
   }
 
   /** The entry for one Skill's files (SDK-built: digests, sizes, the format's rules checked). */
-  private async entry(projectId: string, name: string, text: string): Promise<Skill | undefined> {
+  private async entry(projectId: string, name: string, files: SkillFiles): Promise<Skill | undefined> {
     const path = skillPath(projectId, name);
+    // Every file's name and bytes: a kept entry is reused only for exactly the same files.
+    const fingerprint = Object.entries(files).flat().join('\0');
     const known = this.built.get(path);
-    if (known && known.text === text) return known.entry;
+    if (known && known.fingerprint === fingerprint) return known.entry;
     let entry: Skill | undefined;
     try {
-      entry = Object.freeze(await skillEntry(path, { [SKILL_FILE]: text }));
+      entry = Object.freeze(await skillEntry(path, files));
     } catch (error) {
       if (!SkillCatalogError.isInstance(error)) throw error;
       // A stored SKILL.md hosts would refuse (a non-string metadata value): left out, said once per version.
@@ -143,7 +176,7 @@ export class SkillBundlesService implements SkillBundleCatalog {
       );
     }
     this.built.delete(path);
-    this.built.set(path, { text, entry });
+    this.built.set(path, { fingerprint, entry });
     if (this.built.size > BUILT_ENTRIES) this.built.delete(this.built.keys().next().value!);
     return entry;
   }

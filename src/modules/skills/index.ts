@@ -1,4 +1,10 @@
-export { SkillsService, type SkillsDeps, type SkillSnapshot, type SkillWrite } from './skills.service.js';
+export {
+  type CurrentSkillFile,
+  SkillsService,
+  type SkillsDeps,
+  type SkillSnapshot,
+  type SkillWrite,
+} from './skills.service.js';
 export { SkillPromptsService } from './skills.prompts.js';
 export { skillRoutes } from './skills.routes.js';
 export { skillTools } from './skills.tools.js';
@@ -12,6 +18,7 @@ export {
   MAX_FRONT_MATTER_BYTES,
   MAX_SKILL_NAME_LENGTH,
   SKILL_NAME_PATTERN,
+  SkillMetadata,
   SkillName,
   skillNameMessage,
 } from './skills.schemas.js';

@@ -8,6 +8,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isPair, isScalar, parse, parseDocument, type Pair } from 'yaml';
 import { VALUE_KINDS } from '../../mcp/kit/completion.js';
+import { ValidationError } from '../../platform/errors.js';
+import { METADATA_STRING_MESSAGE } from './skills.schemas.js';
 
 /** An argument as a SKILL.md declares it (the shape declaredArguments reads). */
 export interface ArgumentDeclaration {
@@ -173,9 +175,26 @@ export function argumentDeclarations(
   return [];
 }
 
-/** Paths of metadata values that are not strings (the Agent Skills format allows strings only). */
-export function metadataProblems(metadata: Record<string, unknown>): string[] {
+/**
+ * Keys of metadata values that are not strings (the Agent Skills format allows strings only),
+ * once a legacy `arguments` list has been moved out.
+ */
+export function nonStringMetadata(metadata: Record<string, unknown>): string[] {
   return Object.entries(metadata)
     .filter(([, value]) => typeof value !== 'string')
-    .map(([key]) => `front_matter.metadata.${key}`);
+    .map(([key]) => key);
+}
+
+/**
+ * Refuses metadata hosts would refuse, on the write every path ends in (a request's schema says it
+ * first; this also stops a proposal stored before the rule from publishing such a version).
+ */
+export function assertStringMetadata(metadata: Record<string, unknown>, prefix = 'metadata'): void {
+  const keys = nonStringMetadata(metadata);
+  if (keys.length === 0) return;
+  throw new ValidationError(
+    keys.map((key) => ({ path: `${prefix}.${key}`, message: METADATA_STRING_MESSAGE })),
+    undefined,
+    'skill_metadata_invalid',
+  );
 }

@@ -34,7 +34,23 @@ export const SkillName = z
 const SkillDescription = z.string().trim().min(1).max(1024);
 const Acceptance = z.array(z.string().trim().min(1).max(2000)).max(200);
 const References = z.array(BusinessKey).max(200);
-const Metadata = z.record(z.string(), z.unknown());
+/** What a refused metadata value is told: hosts of the Skills extension refuse anything else. */
+export const METADATA_STRING_MESSAGE =
+  "must be a string: the Agent Skills format allows string metadata values only (prompt arguments go in the body's ## Arguments section)";
+
+/**
+ * SKILL.md metadata: string values only, as the Agent Skills format says. A legacy `arguments`
+ * list is still taken, and moved into the body's `## Arguments` section when it is written.
+ */
+export const SkillMetadata = z
+  .object({
+    arguments: z
+      .union([z.string(), z.array(z.unknown()).max(200)])
+      .optional()
+      .describe("Legacy: a list of prompt arguments, moved into the body's ## Arguments section."),
+  })
+  .catchall(z.string({ error: METADATA_STRING_MESSAGE }));
+const Metadata = SkillMetadata;
 
 export const AddSkillInput = z
   .object({
@@ -49,7 +65,11 @@ export const AddSkillInput = z
     ),
   })
   .strict();
-export type AddSkillInput = z.infer<typeof AddSkillInput>;
+/**
+ * Inside the service, metadata may also come from a stored version or a parsed file: the write
+ * every path ends in checks it (assertStringMetadata), so the type stays as wide as storage.
+ */
+export type AddSkillInput = Omit<z.infer<typeof AddSkillInput>, 'metadata'> & { metadata?: Record<string, unknown> };
 
 export const UpdateSkillInput = z
   .object({
@@ -60,7 +80,9 @@ export const UpdateSkillInput = z
     metadata: Metadata.optional(),
   })
   .strict();
-export type UpdateSkillInput = z.infer<typeof UpdateSkillInput>;
+export type UpdateSkillInput = Omit<z.infer<typeof UpdateSkillInput>, 'metadata'> & {
+  metadata?: Record<string, unknown>;
+};
 
 /** What the console's editor sends to see what the service will parse from a draft. */
 export const ParseSkillInput = z

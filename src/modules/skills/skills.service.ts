@@ -63,6 +63,15 @@ export interface SkillsDeps {
  * Skills over the shared document lifecycle. Every path that changes the Skills a prompt list
  * shows (add, update, restore, an approved proposal, a delete, an import) announces it.
  */
+/** A live Skill's SKILL.md with what its other files are found by (its id and business keys). */
+export interface CurrentSkillFile {
+  project_id: string;
+  name: string;
+  skill_id: string;
+  references: string[];
+  text: string;
+}
+
 export class SkillsService implements ReviewedDocuments {
   readonly kind = SKILL_DOCUMENT;
   private readonly db: Database;
@@ -342,15 +351,25 @@ export class SkillsService implements ReviewedDocuments {
     projectIds: string[],
     after: { project_id: string; name: string } | undefined,
     limit: number,
-  ): Promise<{ project_id: string; name: string; text: string }[]> {
+  ): Promise<CurrentSkillFile[]> {
     const rows = await repo.currentAcross(this.db, projectIds, after, limit);
-    return rows.map((r) => ({ project_id: r.project_id, name: r.name, text: this.renderedFile(r) }));
+    return rows.map((r) => this.currentOf(r));
   }
 
   /** One live Skill's SKILL.md, with no grant check; undefined when no live Skill has the name. */
-  async currentFile(projectId: string, name: string): Promise<string | undefined> {
+  async currentFile(projectId: string, name: string): Promise<CurrentSkillFile | undefined> {
     const [row] = await repo.currentAcross(this.db, [projectId], { project_id: projectId, name }, 1, true);
-    return row ? this.renderedFile(row) : undefined;
+    return row ? this.currentOf(row) : undefined;
+  }
+
+  private currentOf(row: repo.SkillVersionRow & { project_id: string }): CurrentSkillFile {
+    return {
+      project_id: row.project_id,
+      name: row.name,
+      skill_id: row.skill_id,
+      references: row.mdm_references,
+      text: this.renderedFile(row),
+    };
   }
 
   private renderedFile(row: repo.SkillVersionRow): string {

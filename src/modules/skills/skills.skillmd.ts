@@ -1,8 +1,13 @@
 import { parse, stringify } from 'yaml';
 import { ValidationError, type FieldViolation } from '../../platform/errors.js';
 import { MAX_YAML_DEPTH, yamlTooDeep } from '../../platform/yaml-depth.js';
-import { moveLegacyArguments } from './skills.arguments.js';
-import { MAX_FRONT_MATTER_BYTES, SKILL_NAME_PATTERN, skillNameMessage } from './skills.schemas.js';
+import { moveLegacyArguments, nonStringMetadata } from './skills.arguments.js';
+import {
+  MAX_FRONT_MATTER_BYTES,
+  METADATA_STRING_MESSAGE,
+  SKILL_NAME_PATTERN,
+  skillNameMessage,
+} from './skills.schemas.js';
 
 /**
  * SKILL.md (Agent Skills format): YAML front matter between `---` lines, then the Markdown body.
@@ -89,6 +94,14 @@ export function parseSkillFile(text: string): SkillFile {
   }
   if (metadata !== undefined && metadata !== null && !isRecord(metadata))
     errors.push({ path: 'front_matter.metadata', message: 'must be a mapping' });
+  else if (isRecord(metadata)) {
+    // A legacy `arguments` list is the one non-string value still read (it moves into the body).
+    const { arguments: legacy, ...rest } = metadata;
+    for (const key of nonStringMetadata(rest))
+      errors.push({ path: `front_matter.metadata.${key}`, message: METADATA_STRING_MESSAGE });
+    if (legacy !== undefined && typeof legacy !== 'string' && !Array.isArray(legacy))
+      errors.push({ path: 'front_matter.metadata.arguments', message: METADATA_STRING_MESSAGE });
+  }
   if (errors.length > 0) throw new ValidationError(errors, undefined, 'skill_md_invalid');
   return {
     name: name as string,

@@ -2,7 +2,7 @@ import type { ServerEvent } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '../../platform/db/database.js';
 import { authorColumns, type VersionAuthor } from '../documents/index.js';
-import { argumentDeclarations, moveLegacyArguments } from './skills.arguments.js';
+import { argumentDeclarations, assertStringMetadata, moveLegacyArguments } from './skills.arguments.js';
 import { mergeReferences, parseAcceptance, parseReferences, parseSteps } from './skills.parse.js';
 import { presentSkill } from './skills.presenter.js';
 import * as repo from './skills.repo.js';
@@ -39,6 +39,7 @@ export async function writeSkillIn(
     body_md: input.body_md,
     frontmatter_raw: file.frontmatterRaw,
   });
+  assertStringMetadata(moved.metadata);
   input = { ...input, metadata: moved.metadata, body_md: moved.body_md };
   file = { ...file, frontmatterRaw: moved.frontmatter_raw };
   const steps = parseSteps(input.body_md);

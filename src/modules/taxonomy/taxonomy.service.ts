@@ -317,6 +317,15 @@ export class TaxonomyService {
   }
 
   /**
+   * The topic ids of the live Knowledge sheets linked to the keys a Skill references or links to,
+   * `explains` first, then by topic id, at most `limit`. No grant check (the caller read the Skill).
+   */
+  async knowledgeTopicsOf(projectId: string, skill: { id: string; references: string[] }, limit: number) {
+    const rows = await repo.knowledgeForSkill(this.db, projectId, skill.id, skill.references, limit);
+    return rows.map((r) => r.topic_id);
+  }
+
+  /**
    * What a Skill's prompt names beside its steps: the keys it references or links to,
    * with their labels (null: not in the taxonomy), and the live Knowledge sheets linked to those
    * keys, `explains` first, at most `limit` (`more` counts the rest). No grant check: the caller

@@ -6953,7 +6953,10 @@ export interface operations {
                         mdm_references?: string[];
                         /** @description Skill only. */
                         metadata?: {
-                            [key: string]: unknown;
+                            /** @description Legacy: a list of prompt arguments, moved into the body's ## Arguments section. */
+                            arguments?: string | unknown[];
+                        } & {
+                            [key: string]: string;
                         };
                         /** @description Knowledge only. */
                         owner?: string | null;
@@ -7413,7 +7416,10 @@ export interface operations {
                     mdm_references?: string[];
                     /** @description SKILL.md metadata: string values (Agent Skills format). A legacy `arguments` list is moved into the body as an `## Arguments` section (docs/mcp.md, Prompts). */
                     metadata?: {
-                        [key: string]: unknown;
+                        /** @description Legacy: a list of prompt arguments, moved into the body's ## Arguments section. */
+                        arguments?: string | unknown[];
+                    } & {
+                        [key: string]: string;
                     };
                     /** @description Skill name, e.g. investigate-roas-drop. */
                     name: string;
@@ -7572,7 +7578,10 @@ export interface operations {
                     description?: string;
                     mdm_references?: string[];
                     metadata?: {
-                        [key: string]: unknown;
+                        /** @description Legacy: a list of prompt arguments, moved into the body's ## Arguments section. */
+                        arguments?: string | unknown[];
+                    } & {
+                        [key: string]: string;
                     };
                 };
             };
