@@ -200,6 +200,11 @@ async function* pages(ctx: Ctx, window: DateWindow): AsyncGenerator<Record<strin
     );
   }
   const fields = answer.schema?.fields ?? [];
+  const mapped = new Set(
+    Object.values(ctx.config.mapping)
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => p.split('.')[0]!),
+  );
   // The next page is asked for while this one's rows are decoded, mapped and written: one page ahead.
   for (let page = 1; ; page += 1) {
     const token = answer.pageToken;
@@ -218,7 +223,7 @@ async function* pages(ctx: Ctx, window: DateWindow): AsyncGenerator<Record<strin
             ),
           )
         : undefined;
-    for (const row of answer.rows ?? []) yield decodeRow(row.f, fields);
+    for (const row of answer.rows ?? []) yield decodeRow(row.f, fields, mapped);
     if (!pending) return;
     answer = await pending;
   }
