@@ -141,6 +141,8 @@ describe.each(STORES)('meta_ads provider [%s]', (store) => {
     // 7 days in 4-day slices is two requests: one pause before the second, of (80-75)/15 × 10 s ≈ 3.3 s
     // bounded by the 2 s retry bound.
     expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+    // The one pause, as the usage header asked and the retry bound cut it, is what the run waited.
+    expect(slow.source_wait_ms).toBe(2000);
     meta.usagePct = 10;
     meta.revokeAfter = 1;
     const failed = await run(await datastream('meta'));

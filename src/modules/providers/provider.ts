@@ -58,6 +58,21 @@ export interface AccessTokens {
   check(): Promise<string>;
 }
 
+/**
+ * A run's sleeper that keeps count: every wait the source asked for (RetryInfo, Retry-After,
+ * backoff after a throttle, a usage-header pause) adds the milliseconds it asked to wait.
+ */
+export function countedSleep(sleep: Sleeper): { sleep: Sleeper; waitedMs(): number } {
+  let waited = 0;
+  return {
+    sleep: async (ms, signal) => {
+      await sleep(ms, signal);
+      waited += ms;
+    },
+    waitedMs: () => waited,
+  };
+}
+
 /** The defaults: private networks refused, 5 tries and 5 minutes per request, real waiting. */
 export function defaultSourceOutbound(): SourceOutbound {
   return {
