@@ -1,6 +1,6 @@
 // One configuration of bench:sources, in a process of its own so its peak RSS is its own.
 //   tsx bench/sources-run.ts <duckdb|bigquery|google_ads|meta_ads> <raw|pipeline> <rows> [postgres|pglite]
-// Prints one JSON line: { provider, mode, store, rows, seconds, rows_per_s, peak_rss_mb, requests }.
+// Prints one JSON line: { provider, mode, store, rows, seconds, rows_per_s, peak_rss_mb, requests, source_wait_ms }.
 // `raw` reads the same loopback server with fetch + JSON.parse (duckdb: the engine's own stream);
 // `pipeline` is a full datastream run of the provider into the store through the service. The
 // platform's server runs in a forked process (sources-server.ts): its CPU and memory are its own.
@@ -45,6 +45,8 @@ const clock = new ManualClock(`${TODAY}T15:00:00Z`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-bench-sources-'));
 
 let requests = 0;
+/** What the run waited on its source (rate limits, usage-header pauses), from the run's own record. */
+let sourceWaitMs = 0;
 /** The run log's phase timings (IngestionService's `ms`), caught from the log stream. */
 let runMs: { read_and_land: number; models: number; per_model: Record<string, number> } | undefined;
 const logLines = {
@@ -372,7 +374,10 @@ async function pipeline(src: Awaited<ReturnType<typeof source>>): Promise<number
     const queued = await app.services.flows.runNow(ctx, ds.datastream.id);
     for (;;) {
       const r = (await app.services.flows.getRun(queued.id))!;
-      if (r.status === 'succeeded') break;
+      if (r.status === 'succeeded') {
+        sourceWaitMs = Number(r.source_wait_ms);
+        break;
+      }
       if (r.status === 'failed') throw new Error(`run failed: ${r.error}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -422,6 +427,6 @@ const phases = runMs && {
   model_s: Object.fromEntries(Object.entries(runMs.per_model).map(([name, ms]) => [name, s(ms)])),
 };
 process.stdout.write(
-  `${JSON.stringify({ provider, mode, store, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), requests, ...(phases ? { phases } : {}) })}\n`,
+  `${JSON.stringify({ provider, mode, store, rows, seconds: Number(seconds.toFixed(2)), rows_per_s: Math.round(rows / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), requests, source_wait_ms: sourceWaitMs, ...(phases ? { phases } : {}) })}\n`,
 );
 process.exit(0);

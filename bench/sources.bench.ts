@@ -28,6 +28,7 @@ interface Result {
   rows_per_s: number;
   peak_rss_mb: number;
   requests?: number;
+  source_wait_ms?: number;
 }
 
 function child(script: string, args: string[]): Result {
@@ -52,6 +53,7 @@ const summary = (results: Result[]): Result => ({
   rows_per_s: Math.round(median(results.map((r) => r.rows_per_s))),
   peak_rss_mb: Math.round(median(results.map((r) => r.peak_rss_mb))),
   requests: results[0]!.requests ?? 0,
+  source_wait_ms: Math.round(median(results.map((r) => r.source_wait_ms ?? 0))),
 });
 
 type Store = 'postgres' | 'pglite';
@@ -87,8 +89,8 @@ for (const [i, n] of SIZES.entries()) {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const lines = [
-  '| provider | store | rows | raw rows/s | pipeline rows/s | demo ingest rows/s | pipeline ÷ min(raw, demo) | peak RSS MB | requests |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| provider | store | rows | raw rows/s | pipeline rows/s | demo ingest rows/s | pipeline ÷ min(raw, demo) | peak RSS MB | requests | source wait ms |',
+  '|---|---|---|---|---|---|---|---|---|---|',
 ];
 const growth: string[] = [];
 for (const provider of PROVIDERS) {
@@ -96,7 +98,7 @@ for (const provider of PROVIDERS) {
   for (const c of mine) {
     const base = Math.min(c.raw.rows_per_s, c.demo.rows_per_s);
     lines.push(
-      `| ${provider} | ${c.store} | ${fmt(c.n)} | ${fmt(c.raw.rows_per_s)} | ${fmt(c.run.rows_per_s)} | ${fmt(c.demo.rows_per_s)} | ${(c.run.rows_per_s / base).toFixed(2)} | ${c.run.peak_rss_mb} | ${c.run.requests ?? 0} |`,
+      `| ${provider} | ${c.store} | ${fmt(c.n)} | ${fmt(c.raw.rows_per_s)} | ${fmt(c.run.rows_per_s)} | ${fmt(c.demo.rows_per_s)} | ${(c.run.rows_per_s / base).toFixed(2)} | ${c.run.peak_rss_mb} | ${c.run.requests ?? 0} | ${fmt(c.run.source_wait_ms ?? 0)} |`,
     );
   }
   const pg = mine.filter((c) => c.store === 'postgres');

@@ -210,21 +210,42 @@ describe.each(STORES)('duckdb provider [%s]', (store) => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  it('refuses symlinks and missing files before DuckDB opens them', async () => {
+  it('refuses a path through a symlink when the connection is saved or updated, naming config.path', async () => {
     fs.mkdirSync(path.join(dataDir, 'links'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'links', 'real.csv'), csvOf(campaignDays(TODAY, TODAY, 1)));
     fs.symlinkSync('/etc/hostname', path.join(dataDir, 'links', 'evil.csv'));
     fs.symlinkSync('/etc', path.join(dataDir, 'etc'));
     const cases: [string, RegExp][] = [
-      ['links/evil.csv', /path leaves DATA_DIR or is not a regular file \(symlink\?\): links\/evil\.csv/],
-      ['links/*.csv', /path leaves DATA_DIR or is not a regular file \(symlink\?\): links\/evil\.csv/],
-      ['etc/hostname', /path leaves DATA_DIR/],
+      ['links/evil.csv', /goes through a symlink \(links\/evil\.csv\)/],
+      ['etc/hostname', /goes through a symlink \(etc\)/],
+      ['etc/*.conf', /goes through a symlink \(etc\)/],
+      ['links/*.csv', /leaves DATA_DIR or is not a regular file \(symlink\?\): links\/evil\.csv/],
+    ];
+    expect((await connect('link-ok', { path: 'links/real.csv', mapping, format: 'csv' })).status).toBe(200);
+    for (const [p, reason] of cases) {
+      const created = await connect('link-new', { path: p, mapping, format: 'csv' });
+      expect(created.status, p).toBe(400);
+      expect(created.body.errors, p).toEqual([{ path: 'config.path', message: expect.stringMatching(reason) }]);
+      const updated = await connect('link-ok', { path: p, mapping, format: 'csv' });
+      expect(updated.status, p).toBe(400);
+      expect(updated.body.errors[0].path, p).toBe('config.path');
+    }
+  });
+
+  it('refuses at run time symlinks that appeared after the connection was saved, and missing files', async () => {
+    fs.mkdirSync(path.join(dataDir, 'later'), { recursive: true });
+    const cases: [string, RegExp][] = [
+      ['later/evil.csv', /path leaves DATA_DIR or is not a regular file \(symlink\?\): later\/evil\.csv/],
+      ['later/etc/hostname', /path leaves DATA_DIR/],
       ['missing.csv', /file not found: missing\.csv/],
       ['nothing/*.parquet', /no file matches path/],
     ];
-    for (const [p, reason] of cases) {
-      expect((await connect('link', { path: p, mapping, format: 'csv' })).status).toBe(200);
-      const outcome = await verify('link');
+    for (const [i, [p]] of cases.entries())
+      expect((await connect(`later-${i}`, { path: p, mapping, format: 'csv' })).status, p).toBe(200);
+    fs.symlinkSync('/etc/hostname', path.join(dataDir, 'later', 'evil.csv'));
+    fs.symlinkSync('/etc', path.join(dataDir, 'later', 'etc'));
+    for (const [i, [p, reason]] of cases.entries()) {
+      const outcome = await verify(`later-${i}`);
       expect(outcome, p).toMatchObject({ status: 'error', connectivity: { ok: false } });
       expect(outcome.connectivity.reason, p).toMatch(reason);
     }

@@ -113,6 +113,8 @@ describe.each(STORES)('google_ads provider [%s]', (store) => {
     const first = await run(ds.body.datastream.id);
     expect(first).toMatchObject({ status: 'succeeded', window: { from: START, to: TODAY } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+    // The one RESOURCE_EXHAUSTED said retryDelay 1s: the run waited exactly that on its source.
+    expect(first.source_wait_ms).toBe(1000);
     const records = campaignDays(START, TODAY, CAMPAIGNS);
     expect(ads.served - servedBefore).toBe(records.length);
     expect(first.rows_read).toBe(records.length);
@@ -130,6 +132,7 @@ describe.each(STORES)('google_ads provider [%s]', (store) => {
     const second = await run(ds.body.datastream.id);
     expect(second).toMatchObject({ status: 'succeeded', window: { from: addDays(TODAY, -6), to: TODAY } });
     expect(second.rows_read).toBe(7 * CAMPAIGNS);
+    expect(second.source_wait_ms).toBe(0);
     expectSameTotals(
       await storedTotals(service, P),
       totalsByDay(campaignDays(START, TODAY, CAMPAIGNS, ads.data.version)),

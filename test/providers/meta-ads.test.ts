@@ -131,12 +131,18 @@ describe.each(STORES)('meta_ads provider [%s]', (store) => {
   });
 
   it('slows down when usage climbs and marks the connection expired when the token dies mid-run', async () => {
+    await connect('meta-slices', config({ window_days: 4 }));
+    const slices = await datastream('meta-slices');
+    expect((await run(slices)).status).toBe('succeeded'); // the backfill, at low usage
     meta.usagePct = 80;
     const started = performance.now();
-    const slow = await run(await datastream('meta'));
+    const slow = await run(slices);
     expect(slow.status).toBe('succeeded');
-    // 7 days of 3 campaigns is one page: one pause of (80-75)/15 × 10 s ≈ 3.3 s, bounded by the 2 s retry bound.
+    // 7 days in 4-day slices is two requests: one pause before the second, of (80-75)/15 × 10 s ≈ 3.3 s
+    // bounded by the 2 s retry bound.
     expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+    // The one pause, as the usage header asked and the retry bound cut it, is what the run waited.
+    expect(slow.source_wait_ms).toBe(2000);
     meta.usagePct = 10;
     meta.revokeAfter = 1;
     const failed = await run(await datastream('meta'));

@@ -8,6 +8,7 @@ export type Run = {
   window: { from: string; to: string };
   rows_read: number;
   rows_written: number;
+  source_wait_ms: number;
   error: string | null;
   waiting_reason: string | null;
   datastream_id: string;

@@ -97,6 +97,8 @@ export class CredentialsService {
       if (parsed.success) {
         config = parsed.data as Record<string, unknown>;
         errors.push(...this.policyProblems(provider, config, input.secrets ?? {}));
+        for (const problem of (await provider.configProblems?.(config, { dataDir: this.config.dataDir })) ?? [])
+          errors.push({ path: `config.${problem.path}`, message: problem.message });
       } else
         errors.push(...violationsOf(parsed.error).map((v) => ({ ...v, path: v.path ? `config.${v.path}` : 'config' })));
       if (!viaNango && (input.secrets !== undefined || !existing)) {

@@ -45,6 +45,7 @@ export function presentRun(row: RunRow): RunOutput {
     window: { from: row.window_from, to: row.window_to },
     rows_read: Number(row.rows_read),
     rows_written: Number(row.rows_written),
+    source_wait_ms: Number(row.source_wait_ms ?? 0),
     queued_at: iso(row.queued_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),

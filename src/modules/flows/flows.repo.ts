@@ -34,6 +34,7 @@ export interface RunRow {
   window_to: string;
   rows_read: number;
   rows_written: number;
+  source_wait_ms: number;
   attempts: number;
   retries_exhausted: boolean;
   waiting_reason: string | null;
@@ -45,7 +46,7 @@ export interface RunRow {
 
 const DS =
   'id, project_id, name, connection_ref_id, provider, cadence, lookback_days, start_date, timezone, next_run_at, created_at, updated_at';
-const RUN = `id, project_id, datastream_id, status, trigger, window_from, window_to, rows_read, rows_written, attempts,
+const RUN = `id, project_id, datastream_id, status, trigger, window_from, window_to, rows_read, rows_written, source_wait_ms, attempts,
   retries_exhausted, waiting_reason, error, queued_at, started_at, finished_at`;
 
 export async function upsertDatastream(

@@ -150,6 +150,11 @@ export const RunOutput = z.object({
   window: z.object({ from: z.string(), to: z.string() }),
   rows_read: z.number(),
   rows_written: z.number(),
+  source_wait_ms: z
+    .number()
+    .describe(
+      'Milliseconds the run waited on its source: retry delays it named, backoff after throttles, usage-header pauses.',
+    ),
   queued_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),

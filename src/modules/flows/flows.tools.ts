@@ -81,7 +81,10 @@ export function flowTools(flows: FlowsService, ingestion: RunStarter) {
           `Run ${out.id} of datastream ${out.datastream_id}: ${out.status} (window ${out.window.from}..${out.window.to}).`,
         ];
         if (out.status === 'succeeded')
-          lines.push(`${out.rows_read} rows read, ${out.rows_written} rows written to the models.`);
+          lines.push(
+            `${out.rows_read} rows read, ${out.rows_written} rows written to the models` +
+              (out.source_wait_ms ? `; ${out.source_wait_ms} ms waiting on the source (rate limits).` : '.'),
+          );
         if (out.waiting_reason) lines.push(`Waiting: ${out.waiting_reason}`);
         if (out.error) lines.push(`Error: ${out.error}${out.retries_exhausted ? ' (retries exhausted)' : ''}`);
         if (out.status === 'queued' || out.status === 'running')

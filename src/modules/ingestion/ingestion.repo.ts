@@ -8,7 +8,8 @@ export async function claim(db: SqlExecutor, runId: string, now: Date): Promise<
   try {
     const rows = await db.query(
       `UPDATE datastream_runs SET status = 'running', attempts = attempts + 1, started_at = $2, finished_at = NULL,
-         error = NULL, waiting_reason = NULL, rows_read = 0, rows_written = 0, retries_exhausted = false
+         error = NULL, waiting_reason = NULL, rows_read = 0, rows_written = 0, retries_exhausted = false,
+         source_wait_ms = 0
        WHERE id = $1 AND status <> 'succeeded' RETURNING id`,
       [runId, now],
     );
@@ -53,28 +54,34 @@ export async function clearLanding(db: SqlExecutor, datastreamId: string): Promi
   await db.query('DELETE FROM raw_ad_records WHERE datastream_id = $1', [datastreamId]);
 }
 
-export async function progress(db: SqlExecutor, runId: string, rowsRead: number): Promise<void> {
-  await db.query('UPDATE datastream_runs SET rows_read = $2 WHERE id = $1', [runId, rowsRead]);
+export async function progress(db: SqlExecutor, runId: string, rowsRead: number, sourceWaitMs: number): Promise<void> {
+  await db.query('UPDATE datastream_runs SET rows_read = $2, source_wait_ms = $3 WHERE id = $1', [
+    runId,
+    rowsRead,
+    Math.round(sourceWaitMs),
+  ]);
 }
 
 export async function succeed(
   db: SqlExecutor,
   runId: string,
-  r: { rowsRead: number; rowsWritten: number; now: Date },
+  r: { rowsRead: number; rowsWritten: number; sourceWaitMs: number; now: Date },
 ): Promise<void> {
   await db.query(
-    `UPDATE datastream_runs SET status = 'succeeded', rows_read = $2, rows_written = $3, finished_at = $4, error = NULL WHERE id = $1`,
-    [runId, r.rowsRead, r.rowsWritten, r.now],
+    `UPDATE datastream_runs SET status = 'succeeded', rows_read = $2, rows_written = $3, finished_at = $4, error = NULL,
+       source_wait_ms = $5 WHERE id = $1`,
+    [runId, r.rowsRead, r.rowsWritten, r.now, Math.round(r.sourceWaitMs)],
   );
 }
 
 export async function fail(
   db: SqlExecutor,
   runId: string,
-  r: { error: string; exhausted: boolean; now: Date },
+  r: { error: string; exhausted: boolean; sourceWaitMs: number; now: Date },
 ): Promise<void> {
   await db.query(
-    `UPDATE datastream_runs SET status = 'failed', error = $2, retries_exhausted = $3, finished_at = $4, rows_written = 0 WHERE id = $1`,
-    [runId, r.error, r.exhausted, r.now],
+    `UPDATE datastream_runs SET status = 'failed', error = $2, retries_exhausted = $3, finished_at = $4, rows_written = 0,
+       source_wait_ms = $5 WHERE id = $1`,
+    [runId, r.error, r.exhausted, r.now, Math.round(r.sourceWaitMs)],
   );
 }

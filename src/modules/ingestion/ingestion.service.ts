@@ -11,7 +11,13 @@ import type { FactsService } from '../facts/index.js';
 import type { DatastreamRow, FlowRuns, RunRow } from '../flows/index.js';
 import { adPerformanceDaily, kpisDaily, ModelGraph, type ModelScope, type ModelSpec } from '../models/index.js';
 import type { ProjectsService } from '../projects/index.js';
-import { type AnyProvider, type DateWindow, type ProviderContext, ProviderError } from '../providers/index.js';
+import {
+  type AnyProvider,
+  countedSleep,
+  type DateWindow,
+  type ProviderContext,
+  ProviderError,
+} from '../providers/index.js';
 import { ChunkedCopyLander, LANDING_CHUNK_ROWS, type RawLander, UnnestLander } from './raw-writer.js';
 import * as runs from './ingestion.repo.js';
 
@@ -30,6 +36,8 @@ interface Source {
   provider: AnyProvider;
   context: ProviderContext;
   window: DateWindow;
+  /** What the run has waited on its source so far (ms). */
+  waitedMs(): number;
 }
 
 export const runResourceUri = (projectId: string, runId: string) => `run://${projectId}/${runId}`;
@@ -150,12 +158,18 @@ export class IngestionService {
     if (!claimed) throw new Error(`another run of datastream ${ds.id} is running; this one waits for a retry`);
     await this.changes.resourceUpdated(runResourceUri(run.project_id, run.id));
     let phase = 'reading the source';
+    let waitedMs = () => 0;
     try {
       await runs.clearLanding(this.db, ds.id);
       const connection = await this.credentials.require(ds.project_id, ds.connection_ref_id);
       if (connection.status === 'revoked')
         throw new ProviderError(`connection ${ds.connection_ref_id} is revoked; rotate it before running`);
-      const { provider, context } = this.credentials.contextFor(connection, this.clock, job.signal);
+      const { provider, context: given } = this.credentials.contextFor(connection, this.clock, job.signal);
+      // Every wait of the run's requests goes through this sleeper, so the run can say what its
+      // source cost it in waiting.
+      const waits = countedSleep(given.outbound.sleep);
+      waitedMs = waits.waitedMs;
+      const context = { ...given, outbound: { ...given.outbound, sleep: waits.sleep } };
       const window = { from: run.window_from, to: run.window_to };
       const project = await this.projects.findRow(ds.project_id);
       const scope: ModelScope = {
@@ -166,7 +180,7 @@ export class IngestionService {
         to: window.to,
         reportingCurrency: project!.reporting_currency.trim(),
       };
-      const source: Source = { run, provider, context, window };
+      const source: Source = { run, provider, context, window, waitedMs };
       // Wall-clock phase timings for the log (operations, benchmarks); not business time.
       const t0 = performance.now();
       let read = 0;
@@ -202,7 +216,12 @@ export class IngestionService {
       }
       const { written, ms: modelMs } = built;
       const rowsWritten = Object.values(written).reduce((a, b) => a + b, 0);
-      await runs.succeed(this.db, run.id, { rowsRead: read, rowsWritten, now: this.clock.now() });
+      await runs.succeed(this.db, run.id, {
+        rowsRead: read,
+        rowsWritten,
+        sourceWaitMs: waitedMs(),
+        now: this.clock.now(),
+      });
       // On PostgreSQL `models` is what remains after the landing; per_model counts each model's own statements.
       const ms = {
         read_and_land: Math.round(readMs),
@@ -235,7 +254,7 @@ export class IngestionService {
       const now = this.clock.now();
       // The last attempt's failure and its `run.failed` fact commit together: one never exists without the other.
       const fact = await this.db.transaction(async (tx) => {
-        await runs.fail(tx, run.id, { error: message, exhausted: job.lastAttempt, now });
+        await runs.fail(tx, run.id, { error: message, exhausted: job.lastAttempt, sourceWaitMs: waitedMs(), now });
         if (!job.lastAttempt) return undefined;
         return this.recordFailure(tx, ds, { ...run, attempts: (run.attempts ?? 0) + 1, error: message }, now);
       });
@@ -292,7 +311,7 @@ export class IngestionService {
         }
         if (read - reported >= PROGRESS_EVERY_ROWS) {
           reported = read;
-          await runs.progress(this.db, run.id, read);
+          await runs.progress(this.db, run.id, read, src.waitedMs());
         }
       }
       await (stopped ? lander.abort() : lander.finish());
@@ -300,7 +319,7 @@ export class IngestionService {
       await lander.abort();
       throw error;
     }
-    await runs.progress(this.db, run.id, read);
+    await runs.progress(this.db, run.id, read, src.waitedMs());
     return read;
   }
 

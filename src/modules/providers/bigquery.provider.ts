@@ -16,7 +16,7 @@ import {
 } from './provider.js';
 import { GOOGLE_TOKEN_URL, parseServiceAccount } from './service-account.js';
 import { apiBaseUrl, apiUrl } from './source-urls.js';
-import { sourceRequest } from './source-request.js';
+import { ahead, sourceRequest } from './source-request.js';
 
 /**
  * BigQuery over its documented REST API (jobs.query, then getQueryResults page by page with
@@ -200,19 +200,32 @@ async function* pages(ctx: Ctx, window: DateWindow): AsyncGenerator<Record<strin
     );
   }
   const fields = answer.schema?.fields ?? [];
+  const mapped = new Set(
+    Object.values(ctx.config.mapping)
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => p.split('.')[0]!),
+  );
+  // The next page is asked for while this one's rows are decoded, mapped and written: one page ahead.
   for (let page = 1; ; page += 1) {
-    for (const row of answer.rows ?? []) yield decodeRow(row.f, fields);
-    if (!answer.pageToken) return;
-    if (!jobId) throw new ProviderError(`page ${page} of ${span}: BigQuery answered without a job reference`);
-    answer = await call(
-      ctx,
-      resultsUrl(ctx, jobId, location, {
-        maxResults: String(ctx.config.page_rows),
-        'formatOptions.useInt64Timestamp': 'true',
-        pageToken: answer.pageToken,
-      }),
-      `page ${page + 1} of ${span}`,
-    );
+    const token = answer.pageToken;
+    if (token && !jobId) throw new ProviderError(`page ${page} of ${span}: BigQuery answered without a job reference`);
+    const pending =
+      token && jobId
+        ? ahead(
+            call(
+              ctx,
+              resultsUrl(ctx, jobId, location, {
+                maxResults: String(ctx.config.page_rows),
+                'formatOptions.useInt64Timestamp': 'true',
+                pageToken: token,
+              }),
+              `page ${page + 1} of ${span}`,
+            ),
+          )
+        : undefined;
+    for (const row of answer.rows ?? []) yield decodeRow(row.f, fields, mapped);
+    if (!pending) return;
+    answer = await pending;
   }
 }
 

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { type FileFormat, formatOf, NOT_ONE_SELECT, resolveFiles, sandboxedRows } from './duckdb.sandbox.js';
+import {
+  type FileFormat,
+  formatOf,
+  NOT_ONE_SELECT,
+  pathProblem,
+  resolveFiles,
+  sandboxedRows,
+} from './duckdb.sandbox.js';
 import { checkMappingDefaults, FieldMapping, MappingDefaults, mapRecord, pick } from './mapping.js';
 import { explainError, timed, type DateWindow, type Provider, type ProviderContext } from './provider.js';
 
@@ -83,6 +90,10 @@ export const duckdbProvider: Provider<DuckdbConfig, DuckdbSecrets, Row> = {
     'one SELECT, no network or extensions).',
   configSchema: DuckdbConfig as unknown as z.ZodType<DuckdbConfig>,
   secretsSchema: DuckdbSecrets,
+  async configProblems(config, { dataDir }) {
+    const problem = await pathProblem(dataDir, config.path);
+    return problem ? [{ path: 'path', message: problem }] : [];
+  },
   async verify(ctx) {
     const token_check = { ok: true, ms: 0, reason: 'no credentials needed' };
     const connectivity = await timed(async () => {

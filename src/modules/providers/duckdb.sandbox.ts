@@ -90,6 +90,35 @@ export async function resolveFiles(dataDir: string, pattern: string): Promise<{ 
   return { root, files };
 }
 
+/**
+ * Why `pattern` cannot be read, as far as the files there now show: a symlink on the way (a file
+ * or a directory, wherever it points: the engine reads regular files inside DATA_DIR only) or a
+ * glob whose matches leave DATA_DIR. Nothing there yet is no problem: the files may come later,
+ * and the run says so if they do not.
+ */
+export async function pathProblem(dataDir: string, pattern: string): Promise<string | undefined> {
+  const root = await fs.promises.realpath(dataDir).catch(() => undefined);
+  if (!root) return undefined;
+  let at = root;
+  for (const segment of pattern.split(/[\\/]/)) {
+    if (!segment || segment === '.') continue;
+    if (GLOB.test(segment)) break;
+    at = path.join(at, segment);
+    const stat = await fs.promises.lstat(at).catch(() => undefined);
+    if (!stat) return undefined;
+    if (stat.isSymbolicLink())
+      return `goes through a symlink (${path.relative(root, at)}); only regular files inside DATA_DIR are read`;
+  }
+  if (!GLOB.test(pattern)) return undefined;
+  try {
+    await resolveFiles(dataDir, pattern);
+  } catch (error) {
+    if (error instanceof ProviderError && /leaves DATA_DIR/.test(error.message))
+      return error.message.replace(/^path /, '');
+  }
+  return undefined;
+}
+
 export function formatOf(file: string, configured: FileFormat | undefined): FileFormat {
   if (configured) return configured;
   if (/\.parquet$/i.test(file)) return 'parquet';

@@ -15,7 +15,7 @@ import {
   tokensOf,
 } from './provider.js';
 import { apiBaseUrl, apiUrl } from './source-urls.js';
-import { sourceRequest } from './source-request.js';
+import { ahead, sourceRequest } from './source-request.js';
 
 /**
  * Google Ads over REST: `googleAds:searchStream` with GAQL over `campaign`, one request per
@@ -228,11 +228,19 @@ export const googleAdsProvider: Provider<GoogleAdsConfig, GoogleAdsSecrets, AdsR
   },
   async *fetch(ctx, window: DateWindow) {
     const days = dayNumber(window.to) - dayNumber(window.from) + 1;
-    for (let offset = 0; offset < days; offset += ctx.config.window_days) {
+    const report = (offset: number) => {
       const from = addDays(window.from, offset);
       const to = addDays(window.from, Math.min(days - 1, offset + ctx.config.window_days - 1));
       const gaql = `SELECT ${REPORT_FIELDS} FROM campaign WHERE segments.date BETWEEN '${from}' AND '${to}'`;
-      yield* await searchStream(ctx, gaql, `the report of ${from}..${to}`);
+      return ahead(searchStream(ctx, gaql, `the report of ${from}..${to}`));
+    };
+    // The next slice is asked for while this one's rows are mapped and written: one slice ahead.
+    let pending = days > 0 ? report(0) : undefined;
+    for (let offset = 0; pending; offset += ctx.config.window_days) {
+      const rows = await pending;
+      const next = offset + ctx.config.window_days;
+      pending = next < days ? report(next) : undefined;
+      yield* rows;
     }
   },
   toCanonical(row): CanonicalRecord {

@@ -2,6 +2,7 @@ export {
   type AccessTokens,
   type AnyProvider,
   type CanonicalRecord,
+  countedSleep,
   type DateWindow,
   defaultSourceOutbound,
   type OAuthSettings,

@@ -58,18 +58,45 @@ export function pick(record: unknown, path: string): unknown {
   return value;
 }
 
-function num(value: unknown, field: string, lenient: boolean): number {
-  if (value === undefined || value === null || value === '') {
-    if (lenient) return 0;
-    throw new ProviderError(`record has no ${field}`);
-  }
-  const n = typeof value === 'number' ? value : Number(String(value).trim());
-  if (!Number.isFinite(n))
-    throw new ProviderError(`${field} is not a number: ${JSON.stringify(String(value).slice(0, 40))}`);
-  return n;
+/** How a mapped field is read from a record: `pick` unless the source reads its own way. */
+export type FieldReader = (record: unknown, path: string) => unknown;
+type Read = (record: unknown) => unknown;
+
+/** `pick` for one path, split once rather than for every record. */
+function pathReader(path: string): Read {
+  if (!path.includes('.'))
+    return (record) =>
+      record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[path] : undefined;
+  const parts = path.split('.');
+  return (record) => {
+    let value: unknown = record;
+    for (const part of parts) {
+      if (value === null || typeof value !== 'object') return undefined;
+      value = (value as Record<string, unknown>)[part];
+    }
+    return value;
+  };
 }
 
+function num(value: unknown, field: string, lenient: boolean): number {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return value;
+  } else if (value === undefined || value === null || value === '') {
+    if (lenient) return 0;
+    throw new ProviderError(`record has no ${field}`);
+  } else {
+    // Exact decimal text (NUMERIC, micros, "12.340000") parses to the nearest double, as before.
+    const n = Number(typeof value === 'string' ? value : String(value).trim());
+    if (Number.isFinite(n)) return n;
+  }
+  throw new ProviderError(`${field} is not a number: ${JSON.stringify(String(value).slice(0, 40))}`);
+}
+
+const DASH = 45;
 function isoDate(value: unknown): string {
+  // The common case, a plain YYYY-MM-DD, without a regular expression's match array per record.
+  if (typeof value === 'string' && value.length === 10 && value.charCodeAt(4) === DASH && value.charCodeAt(7) === DASH)
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   const text = String(value ?? '').trim();
   const match = /^(\d{4}-\d{2}-\d{2})/.exec(text);
@@ -77,32 +104,69 @@ function isoDate(value: unknown): string {
   return match[1]!;
 }
 
-export function mapRecord(
-  record: unknown,
+/**
+ * The mapping made into one function: each field's reader built once (paths split once, absent
+ * optional fields read as nothing) instead of for every record of a run.
+ */
+export function recordMapper(
   mapping: FieldMapping,
   defaults: MappingDefaults,
-  get = pick,
-): CanonicalRecord {
-  const text = (field: keyof FieldMapping, fallback?: string): string => {
-    const source = mapping[field];
-    const value = source ? get(record, source) : undefined;
+  get?: FieldReader,
+): (record: unknown) => CanonicalRecord {
+  const reader = (path: string | undefined): Read | undefined =>
+    path === undefined ? undefined : get ? (record) => get(record, path) : pathReader(path);
+  const date = reader(mapping.date)!;
+  const campaignId = reader(mapping.campaign_id)!;
+  const campaignName = reader(mapping.campaign_name);
+  const channel = reader(mapping.channel);
+  const currency = reader(mapping.currency);
+  const spend = reader(mapping.spend)!;
+  const impressions = reader(mapping.impressions);
+  const clicks = reader(mapping.clicks);
+  const conversions = reader(mapping.conversions);
+  const revenue = reader(mapping.revenue);
+  const text = (record: unknown, read: Read | undefined, field: string, fallback?: string): string => {
+    const value = read ? read(record) : undefined;
     const out = value === undefined || value === null || value === '' ? fallback : String(value);
     if (out === undefined) throw new ProviderError(`record has no ${field}`);
     return out;
   };
-  const campaignId = text('campaign_id');
-  return {
-    date: isoDate(get(record, mapping.date)),
-    campaign_id: campaignId,
-    campaign_name: text('campaign_name', campaignId),
-    channel: text('channel', defaults.channel),
-    currency: text('currency', defaults.currency).toUpperCase(),
-    spend: num(get(record, mapping.spend), 'spend', false),
-    impressions: Math.round(num(mapping.impressions ? get(record, mapping.impressions) : 0, 'impressions', true)),
-    clicks: Math.round(num(mapping.clicks ? get(record, mapping.clicks) : 0, 'clicks', true)),
-    conversions: num(mapping.conversions ? get(record, mapping.conversions) : 0, 'conversions', true),
-    revenue: num(mapping.revenue ? get(record, mapping.revenue) : 0, 'revenue', true),
+  const count = (record: unknown, read: Read | undefined, field: string) => (read ? num(read(record), field, true) : 0);
+  return (record) => {
+    const id = text(record, campaignId, 'campaign_id');
+    return {
+      date: isoDate(date(record)),
+      campaign_id: id,
+      campaign_name: text(record, campaignName, 'campaign_name', id),
+      channel: text(record, channel, 'channel', defaults.channel),
+      currency: text(record, currency, 'currency', defaults.currency).toUpperCase(),
+      spend: num(spend(record), 'spend', false),
+      impressions: Math.round(count(record, impressions, 'impressions')),
+      clicks: Math.round(count(record, clicks, 'clicks')),
+      conversions: count(record, conversions, 'conversions'),
+      revenue: count(record, revenue, 'revenue'),
+    };
   };
+}
+
+/** A run's mapping is one parsed object: its mapper is built on the first record and kept. */
+const mappers = new WeakMap<
+  FieldMapping,
+  { defaults: MappingDefaults; get: FieldReader | undefined; map: (record: unknown) => CanonicalRecord }
+>();
+
+export function mapRecord(
+  record: unknown,
+  mapping: FieldMapping,
+  defaults: MappingDefaults,
+  get?: FieldReader,
+): CanonicalRecord {
+  let built = mappers.get(mapping);
+  if (!built || built.defaults !== defaults || built.get !== get) {
+    built = { defaults, get, map: recordMapper(mapping, defaults, get) };
+    mappers.set(mapping, built);
+  }
+  return built.map(record);
 }
 
 /** Whether a mapped date falls in the window (sources that cannot filter server-side). */

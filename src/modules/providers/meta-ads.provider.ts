@@ -13,7 +13,7 @@ import {
   type ProviderContext,
 } from './provider.js';
 import { apiBaseUrl, apiUrl } from './source-urls.js';
-import { sourceRequest } from './source-request.js';
+import { ahead, sourceRequest } from './source-request.js';
 
 /**
  * Meta's Marketing API insights edge (`/act_<id>/insights`, level=campaign, one row per day),
@@ -129,20 +129,54 @@ async function slowDown(ctx: Ctx, ms: number): Promise<void> {
   if (ms > 0) await ctx.outbound.sleep(Math.min(ms, ctx.outbound.retry.maxWaitMs), ctx.signal);
 }
 
-async function* slice(ctx: Ctx, from: string, to: string): AsyncGenerator<InsightRow> {
-  let after: string | undefined;
-  for (let page = 1; ; page += 1) {
-    const { body, wait } = await get(
-      ctx,
-      insightsUrl(ctx, from, to, after, ctx.config.page_size),
-      `page ${page} of ${from}..${to}`,
-    );
-    const data = Array.isArray(body.data) ? (body.data as InsightRow[]) : [];
-    for (const row of data) yield row;
-    const paging = body.paging as { cursors?: { after?: string }; next?: string } | undefined;
-    await slowDown(ctx, wait);
-    if (!paging?.next || !paging.cursors?.after || data.length === 0) return;
-    after = paging.cursors.after;
+/** One page of one slice of the window, and the cursor of the page after it when there is one. */
+interface PageAsk {
+  from: string;
+  to: string;
+  page: number;
+  after?: string | undefined;
+}
+
+async function page(ctx: Ctx, ask: PageAsk): Promise<{ rows: InsightRow[]; wait: number; after?: string }> {
+  const { body, wait } = await get(
+    ctx,
+    insightsUrl(ctx, ask.from, ask.to, ask.after, ctx.config.page_size),
+    `page ${ask.page} of ${ask.from}..${ask.to}`,
+  );
+  const rows = Array.isArray(body.data) ? (body.data as InsightRow[]) : [];
+  const paging = body.paging as { cursors?: { after?: string }; next?: string } | undefined;
+  const more = paging?.next && paging.cursors?.after && rows.length > 0;
+  return { rows, wait, ...(more ? { after: paging.cursors!.after! } : {}) };
+}
+
+/**
+ * The window's pages in order, slice after slice. The next page is asked for (after the pause the
+ * usage headers ask for) while this one's rows are mapped and written: one page ahead.
+ */
+async function* pages(ctx: Ctx, window: DateWindow): AsyncGenerator<InsightRow> {
+  const days = dayNumber(window.to) - dayNumber(window.from) + 1;
+  const sliceAt = (offset: number): PageAsk => ({
+    from: addDays(window.from, offset),
+    to: addDays(window.from, Math.min(days - 1, offset + ctx.config.window_days - 1)),
+    page: 1,
+  });
+  let offset = 0;
+  let pending = days > 0 ? ahead(page(ctx, sliceAt(0))) : undefined;
+  let ask = sliceAt(0);
+  while (pending) {
+    const current = await pending;
+    let next: PageAsk | undefined;
+    if (current.after) next = { ...ask, page: ask.page + 1, after: current.after };
+    else {
+      offset += ctx.config.window_days;
+      if (offset < days) next = sliceAt(offset);
+    }
+    if (next) {
+      const following = next;
+      pending = ahead(slowDown(ctx, current.wait).then(() => page(ctx, following)));
+      ask = following;
+    } else pending = undefined;
+    yield* current.rows;
   }
 }
 
@@ -187,14 +221,7 @@ export const metaAdsProvider: Provider<MetaAdsConfig, MetaAdsSecrets, InsightRow
     const status = token_check.ok && connectivity.ok ? 'active' : expired ? 'expired' : 'error';
     return { status, token_check, connectivity };
   },
-  async *fetch(ctx, window: DateWindow) {
-    const days = dayNumber(window.to) - dayNumber(window.from) + 1;
-    for (let offset = 0; offset < days; offset += ctx.config.window_days) {
-      const from = addDays(window.from, offset);
-      const to = addDays(window.from, Math.min(days - 1, offset + ctx.config.window_days - 1));
-      yield* slice(ctx, from, to);
-    }
-  },
+  fetch: (ctx, window) => pages(ctx, window),
   toCanonical(row, ctx): CanonicalRecord {
     if (!row.campaign_id || !row.date_start || !row.account_currency)
       throw new ProviderError('an insights row lacks campaign_id, date_start or account_currency');

@@ -58,6 +58,21 @@ export interface AccessTokens {
   check(): Promise<string>;
 }
 
+/**
+ * A run's sleeper that keeps count: every wait the source asked for (RetryInfo, Retry-After,
+ * backoff after a throttle, a usage-header pause) adds the milliseconds it asked to wait.
+ */
+export function countedSleep(sleep: Sleeper): { sleep: Sleeper; waitedMs(): number } {
+  let waited = 0;
+  return {
+    sleep: async (ms, signal) => {
+      await sleep(ms, signal);
+      waited += ms;
+    },
+    waitedMs: () => waited,
+  };
+}
+
 /** The defaults: private networks refused, 5 tries and 5 minutes per request, real waiting. */
 export function defaultSourceOutbound(): SourceOutbound {
   return {
@@ -113,6 +128,12 @@ export interface Provider<C = Record<string, unknown>, S = Record<string, unknow
   readonly nangoSecretsSchema?: ZodType<Partial<S>>;
   /** The token endpoint settings, for connections that get tokens themselves. */
   oauth?(config: C): OAuthSettings | undefined;
+  /**
+   * Problems of a parsed configuration that only the service's surroundings show (a path that
+   * leaves DATA_DIR through a symlink), checked when the connection is saved: `path` is the field
+   * under `config`.
+   */
+  configProblems?(config: C, env: { dataDir: string }): Promise<{ path: string; message: string }[]>;
   /** What the connection will reach, for the checks that need no resolver (at creation). */
   outboundTargets?(config: C, secrets: Partial<S>): OutboundTarget[];
   verify(ctx: ProviderContext<C, S>): Promise<VerifyOutcome>;

@@ -50,3 +50,13 @@ export function statusFailure(what: string, source: string, answer: RetriedRespo
 }
 
 export type { OutboundStreamResponse };
+
+/**
+ * A request started before its answer is wanted (the next page, while this one is mapped and
+ * written): its failure is kept for whoever awaits it, not reported as unhandled meanwhile, and
+ * dropped if the run stops first. One such request at a time keeps memory to two pages.
+ */
+export function ahead<T>(request: Promise<T>): Promise<T> {
+  request.catch(() => undefined);
+  return request;
+}

@@ -5215,6 +5215,8 @@ export interface operations {
                             retries_exhausted: boolean;
                             rows_read: number;
                             rows_written: number;
+                            /** @description Milliseconds the run waited on its source: retry delays it named, backoff after throttles, usage-header pauses. */
+                            source_wait_ms: number;
                             started_at: string | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed";
@@ -5272,6 +5274,8 @@ export interface operations {
                             retries_exhausted: boolean;
                             rows_read: number;
                             rows_written: number;
+                            /** @description Milliseconds the run waited on its source: retry delays it named, backoff after throttles, usage-header pauses. */
+                            source_wait_ms: number;
                             started_at: string | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed";
