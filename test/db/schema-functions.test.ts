@@ -9,10 +9,12 @@ import { FUNCTIONS_DIR, loadFunctions, loadMigrations, migrate } from '../../src
 import { PGLITE_TEMPLATE_MANIFEST, templateIsCurrent, templateManifest } from '../../src/platform/db/open.js';
 import { openTestDatabase, STORES, type TestDatabase } from '../support/stores.js';
 
+// The statistics fold has no trigger of its own here: it hangs off a per-session temporary
+// table (pg_temp), created by the first indexed write of a session.
 const TRIGGERS = [
   ...['business_keys', 'business_links', 'knowledge', 'skills'].map((t) => `${t}_context_version`),
   ...['business_keys', 'knowledge', 'skills'].flatMap((t) =>
-    ['delete', 'insert', 'stats', 'update'].map((e) => `${t}_search_${e}`),
+    ['delete', 'insert', 'update'].map((e) => `${t}_search_${e}`),
   ),
 ].sort();
 
