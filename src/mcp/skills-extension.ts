@@ -37,6 +37,11 @@ export function attachSkills(server: McpServer, deps: McpServerDeps, boundCaller
     list: (params, ctx) => answer(deps.log, () => catalog.list(contextOf(ctx), params.cursor)),
     get: (uri, ctx) => answer(deps.log, () => catalog.get(contextOf(ctx), uri)),
     read: (uri, ctx) => answer(deps.log, () => catalog.read(contextOf(ctx), uri)),
+    // One page holds a whole folder (SKILL.md and at most 40 references): a cursor is not ours.
+    readDirectory: (uri, params, ctx) =>
+      params.cursor === undefined
+        ? answer(deps.log, () => catalog.readDirectory(contextOf(ctx), uri))
+        : Promise.resolve(undefined),
   };
   new SkillsExtension({
     source,

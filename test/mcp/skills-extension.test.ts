@@ -121,6 +121,27 @@ describe.each(STORES)('Skills over the MCP Skills extension [%s]', (store) => {
     expect(bundled).toBeGreaterThan(0);
   });
 
+  it('serves resources/directory/read for a Skill folder and its references folder', async () => {
+    expect(skills.directoryRead).toBe(true);
+    const listed = await skills.list();
+    const holder = listed.skills.find((s) => (s.resources as { uri: string }[]).length > 1)!;
+    const files = holder.resources as { uri: string; size: number }[];
+    const root = holder.uri.slice(0, -'/SKILL.md'.length);
+    const top = await skills.readDirectory(root);
+    expect(top.cacheScope).toBe('private');
+    expect(top.resources.map((r) => [r.name, r.mimeType])).toEqual([
+      ['SKILL.md', 'text/markdown'],
+      ['references', 'inode/directory'],
+    ]);
+    expect(top.resources[0]!.size).toBe(files.find((f) => f.uri === holder.uri)!.size);
+    const references = await skills.readDirectory(`${root}/references`);
+    expect(references.resources.map((r) => [r.uri, r.size])).toEqual(
+      files.filter((f) => f.uri !== holder.uri).map((f) => [f.uri, f.size]),
+    );
+    expect((await errorOf(() => skills.readDirectory(`skill://${P}/no-such-skill`))).code).toBe(-32602);
+    expect((await errorOf(() => skills.readDirectory('skill://proj_nowhere/investigate-roas-drop'))).code).toBe(-32602);
+  });
+
   it('works the same for a 2025-11-25 client, without the cache fields', async () => {
     const legacy = await connect2025(service.url);
     try {

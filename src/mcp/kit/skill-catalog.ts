@@ -1,3 +1,4 @@
+import type { Resource } from '@modelcontextprotocol/server';
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import type { RequestContext } from '../../platform/context/request-context.js';
 
@@ -14,4 +15,6 @@ export interface SkillBundleCatalog {
   get(ctx: RequestContext, uri: string): Promise<Skill | undefined>;
   /** A file of a served Skill. */
   read(ctx: RequestContext, uri: string): Promise<{ text: string; mimeType: string } | undefined>;
+  /** The direct children of a served Skill's folder (`resources/directory/read`). */
+  readDirectory(ctx: RequestContext, uri: string): Promise<{ resources: Resource[] } | undefined>;
 }

@@ -32,3 +32,14 @@ export function parseSkillUri(uri: string): { projectId: string; name: string; f
   if (!PROJECT_ID_PATTERN.test(projectId) || !SKILL_NAME_PATTERN.test(name) || name.length > 64) return undefined;
   return { projectId, name, file };
 }
+
+/**
+ * The project, Skill name and folder (`''` for the Skill's root, or `references`) a directory URI
+ * names, with or without a trailing slash; undefined for anything else.
+ */
+export function parseSkillDirUri(uri: string): { projectId: string; name: string; dir: string } | undefined {
+  const match = /^(skill:\/\/[^/?#]+\/[^/?#]+)(\/references)?\/?$/.exec(uri);
+  if (!match) return undefined;
+  const parsed = parseSkillUri(`${match[1]}/${SKILL_FILE}`);
+  return parsed && { projectId: parsed.projectId, name: parsed.name, dir: match[2] ? REFERENCES_DIR : '' };
+}

@@ -1,4 +1,10 @@
-import { type Skill, SkillCatalogError, skillEntry } from '@modelcontextprotocol/server/ext/skills';
+import type { Resource } from '@modelcontextprotocol/server';
+import {
+  DIRECTORY_MIME_TYPE,
+  type Skill,
+  SkillCatalogError,
+  skillEntry,
+} from '@modelcontextprotocol/server/ext/skills';
 import { z } from 'zod';
 import type { SkillBundleCatalog } from '../../mcp/kit/skill-catalog.js';
 import type { RequestContext } from '../../platform/context/request-context.js';
@@ -11,7 +17,16 @@ import type { ContextVersionReader } from '../search/index.js';
 import { type KnowledgeService, renderKnowledgeFile } from '../knowledge/index.js';
 import type { CurrentSkillFile, SkillsService } from '../skills/index.js';
 import type { TaxonomyService } from '../taxonomy/index.js';
-import { MAX_REFERENCES, parseSkillUri, referenceFile, SKILL_FILE, skillPath } from './skill-bundles.files.js';
+import {
+  MAX_REFERENCES,
+  parseSkillDirUri,
+  parseSkillUri,
+  REFERENCES_DIR,
+  referenceFile,
+  SKILL_FILE,
+  skillPath,
+  skillUri,
+} from './skill-bundles.files.js';
 
 /** Entries per skills/list page. */
 export const SKILL_PAGE_SIZE = 50;
@@ -113,6 +128,35 @@ export class SkillBundlesService implements SkillBundleCatalog {
     // Only what a valid entry lists is served: a Skill hosts would refuse is not served at all.
     if (text === undefined || !(await this.entry(found.projectId, found.name, files))) return undefined;
     return { text, mimeType: 'text/markdown' };
+  }
+
+  async readDirectory(ctx: RequestContext, uri: string): Promise<{ resources: Resource[] } | undefined> {
+    const parsed = parseSkillDirUri(uri);
+    if (!parsed) return undefined;
+    const found = await this.served(ctx, skillUri(parsed.projectId, parsed.name));
+    if (!found) return undefined;
+    const files = await this.filesOf(found.row);
+    const entry = await this.entry(found.projectId, found.name, files);
+    if (!entry) return undefined;
+    const root = `skill://${skillPath(parsed.projectId, parsed.name)}`;
+    const inside = parsed.dir === '' ? '' : `${parsed.dir}/`;
+    const resources: Resource[] = [];
+    let hasReferences = false;
+    for (const file of entry.resources as { uri: string; size?: number; mimeType?: string }[]) {
+      const path = file.uri.slice(root.length + 1);
+      if (!path.startsWith(inside)) continue;
+      const rest = path.slice(inside.length);
+      if (rest.includes('/')) {
+        hasReferences = true;
+        continue;
+      }
+      resources.push({ uri: file.uri, name: rest, mimeType: file.mimeType ?? 'text/markdown', size: file.size });
+    }
+    if (parsed.dir === '' && hasReferences)
+      resources.push({ uri: `${root}/${REFERENCES_DIR}`, name: REFERENCES_DIR, mimeType: DIRECTORY_MIME_TYPE });
+    // The references folder exists only when the Skill bundles a sheet.
+    if (parsed.dir !== '' && resources.length === 0) return undefined;
+    return { resources };
   }
 
   /**
