@@ -1,16 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
-import { loadConfig } from '../../src/platform/config.js';
-import { PostgresDatabase } from '../../src/platform/db/postgres.js';
-import { createLogger } from '../../src/platform/logger.js';
 import { TestIdp } from '../support/auth/idp.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
+import { api, type RunningReplica, type RunningService, startReplica, startService } from '../support/service.js';
 import { STORES, TEST_DATABASE_URL } from '../support/stores.js';
 
 const ALPHA = 'proj_skills_alpha';
@@ -121,36 +114,17 @@ describe.each(STORES)('Skills extension under oauth grants [%s]', (store) => {
 
 describe.skipIf(!TEST_DATABASE_URL)('Skills extension across replicas [postgres]', () => {
   let service: RunningService;
-  let replica: ServiceApp;
+  let replica: RunningReplica;
   let replicaUrl: string;
-  let replicaDb: PostgresDatabase;
-  let dataDir: string;
 
   beforeAll(async () => {
     service = await startService('postgres', { demo: true });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-skills-'));
-    replicaDb = new PostgresDatabase({ url: service.store.url!, maxConnections: 3 });
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      LOG_LEVEL: 'silent',
-      SERVE_WORKERS: 'false',
-    });
-    replica = await createServiceApp({
-      config,
-      db: replicaDb,
-      logger: createLogger({ level: 'silent' }),
-      workJobs: false,
-    });
-    replicaUrl = await replica.listen();
+    replica = await startReplica(service);
+    replicaUrl = replica.url;
   });
   afterAll(async () => {
     await replica?.close();
-    await replicaDb?.close();
     await service?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows a revision made on one replica in the very next listing on the other', async () => {
@@ -189,17 +163,17 @@ describe.skipIf(!TEST_DATABASE_URL)('Skills extension across replicas [postgres]
     const name = 'validate-campaign-launch';
     const uri = `skill://proj_demo/${name}/SKILL.md`;
     const filesOf = async (skills: SkillsClient) => (await skills.list()).skills.find((s) => s.uri === uri)?.resources;
-    const kept = (app: ServiceApp) => app.services.skillBundles.pageCacheStats().hits;
+    const kept = (app: RunningService['app']) => app.services.skillBundles.pageCacheStats().hits;
     try {
       // Both replicas keep their page: the second listing on each is answered from it.
       const v1 = await filesOf(a);
       expect(v1).toBeDefined();
       expect(await filesOf(b)).toEqual(v1);
-      const [hitsA, hitsB] = [kept(service.app), kept(replica)];
+      const [hitsA, hitsB] = [kept(service.app), kept(replica.app)];
       expect(await filesOf(a)).toEqual(v1);
       expect(await filesOf(b)).toEqual(v1);
       expect(kept(service.app)).toBe(hitsA + 1);
-      expect(kept(replica)).toBe(hitsB + 1);
+      expect(kept(replica.app)).toBe(hitsB + 1);
 
       const revised = await api(`${service.url}/api/skills/${name}?project_id=proj_demo`, {
         method: 'PUT',

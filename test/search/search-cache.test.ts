@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
-import { loadConfig } from '../../src/platform/config.js';
-import { PostgresDatabase } from '../../src/platform/db/postgres.js';
-import { createLogger } from '../../src/platform/logger.js';
 import { connectModern } from '../support/mcp-clients.js';
-import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
+import { api, type RunningReplica, type RunningService, startReplica, startService } from '../support/service.js';
 import { STORES, TEST_DATABASE_URL } from '../support/stores.js';
 
 // search_context keeps results per (project, query words, limit), each tagged with the project's
@@ -179,31 +172,14 @@ describe.each(STORES)('search result cache on one replica [%s]', (store) => {
 
 describe.skipIf(!TEST_DATABASE_URL)('search result cache across replicas [postgres]', () => {
   let service: RunningService;
-  let replica: ServiceApp;
+  let replica: RunningReplica;
   let replicaUrl: string;
-  let replicaDb: PostgresDatabase;
-  let dataDir: string;
   let client: Client;
 
   beforeAll(async () => {
     service = await startService('postgres');
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-cache-'));
-    replicaDb = new PostgresDatabase({ url: service.store.url!, maxConnections: 3 });
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      LOG_LEVEL: 'silent',
-      SERVE_WORKERS: 'false',
-    });
-    replica = await createServiceApp({
-      config,
-      db: replicaDb,
-      logger: createLogger({ level: 'silent' }),
-      workJobs: false,
-    });
-    replicaUrl = await replica.listen();
+    replica = await startReplica(service);
+    replicaUrl = replica.url;
     expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Cache' } })).status).toBe(
       201,
     );
@@ -212,9 +188,7 @@ describe.skipIf(!TEST_DATABASE_URL)('search result cache across replicas [postgr
   afterAll(async () => {
     await client?.close();
     await replica?.close();
-    await replicaDb?.close();
     await service?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows a write made on another replica to the very next search', async () => {

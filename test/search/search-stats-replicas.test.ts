@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceApp, type ServiceApp } from '../../src/app/service-app.js';
 import { searchStatsDrift } from '../../src/modules/search/index.js';
-import { loadConfig } from '../../src/platform/config.js';
-import { PostgresDatabase } from '../../src/platform/db/postgres.js';
-import { createLogger } from '../../src/platform/logger.js';
 import { writeTarGz } from '../../src/platform/tar.js';
-import { api, startService, TEST_SECRETS_KEY, type RunningService } from '../support/service.js';
+import { api, type RunningReplica, type RunningService, startReplica, startService } from '../support/service.js';
 import { TEST_DATABASE_URL } from '../support/stores.js';
 
 // Two service instances on one PostgreSQL write the same project at once: imports (one with
@@ -28,38 +21,20 @@ function archiveOf(prefix: string, n: number, words: (i: number) => string): Pro
 
 describe.skipIf(!TEST_DATABASE_URL)('search statistics under writers on two replicas [postgres]', () => {
   let service: RunningService;
-  let replica: ServiceApp;
+  let replica: RunningReplica;
   let replicaUrl: string;
-  let replicaDb: PostgresDatabase;
-  let dataDir: string;
 
   beforeAll(async () => {
     service = await startService('postgres');
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-stats-'));
-    replicaDb = new PostgresDatabase({ url: service.store.url!, maxConnections: 4 });
-    replica = await createServiceApp({
-      config: loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        SECRETS_KEY: TEST_SECRETS_KEY,
-        LOG_LEVEL: 'silent',
-        SERVE_WORKERS: 'false',
-      }),
-      db: replicaDb,
-      logger: createLogger({ level: 'silent' }),
-      workJobs: false,
-    });
-    replicaUrl = await replica.listen();
+    replica = await startReplica(service, { maxConnections: 4 });
+    replicaUrl = replica.url;
     expect((await api(`${service.url}/api/projects`, { method: 'POST', json: { id: P, name: 'Stats' } })).status).toBe(
       201,
     );
   });
   afterAll(async () => {
     await replica?.close();
-    await replicaDb?.close();
     await service?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const importInto = async (base: string, archive: Buffer, prune = false) => {

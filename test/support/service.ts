@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createServiceApp, type ServiceApp, type ServiceAppOptions } from '../../src/app/service-app.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
+import { PostgresDatabase } from '../../src/platform/db/postgres.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { openDemoDatabase } from './demo-store.js';
 import { openTestDatabase, type StoreKind, type TestDatabase } from './stores.js';
@@ -74,6 +75,48 @@ export async function startService(
     close: async () => {
       await app.close();
       await store.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningReplica {
+  url: string;
+  app: ServiceApp;
+  close(): Promise<void>;
+}
+
+/**
+ * A second replica of a PostgreSQL `service`: its own process state, pool and data folder on the
+ * same database, serving HTTP but running no workers, as a scaled-out web replica does.
+ */
+export async function startReplica(
+  service: RunningService,
+  options: { maxConnections?: number } = {},
+): Promise<RunningReplica> {
+  if (!service.store.url) throw new Error('a replica needs a PostgreSQL service');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ch-replica-'));
+  const db = new PostgresDatabase({ url: service.store.url, maxConnections: options.maxConnections ?? 3 });
+  const app = await createServiceApp({
+    config: loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      LOG_LEVEL: 'silent',
+      SERVE_WORKERS: 'false',
+    }),
+    db,
+    logger: createLogger({ level: 'silent' }),
+    workJobs: false,
+  });
+  const url = await app.listen();
+  return {
+    url,
+    app,
+    close: async () => {
+      await app.close();
+      await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
