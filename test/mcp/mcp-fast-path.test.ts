@@ -68,6 +68,27 @@ async function captureLegacySession(
   return { requests, close: () => client.close() };
 }
 
+/**
+ * Opens a 2025-11-25 session with the v2 client (no version pinned: the SDK's backport of the
+ * Skills extension) and records the skills/list its SkillsClient sends.
+ */
+async function captureBackportSkillsList(base: string): Promise<{ requests: Raw[]; close(): Promise<void> }> {
+  const requests: Raw[] = [];
+  const record: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+      requests.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
+    }
+    return fetch(input, init);
+  };
+  const client = new ModernClient({ name: 'fast-path-test', version: '1.0.0' });
+  await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: record }));
+  expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+  await new SkillsClient(client).list();
+  return { requests, close: () => client.close() };
+}
+
 /** One JSON-RPC answer, whether it came as JSON or as a single-message event stream. */
 const single = (body: unknown) => (Array.isArray(body) && body.length === 1 ? body[0] : body);
 
@@ -269,6 +290,10 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
       expect(
         (await api(`${url}/api/projects`, { method: 'POST', json: { id: 'proj_fast', name: 'Fast path' } })).status,
       ).toBe(201);
+      for (const name of ['fast-one', 'fast-two']) {
+        const skill = { project_id: 'proj_fast', name, description: `${name}.`, body_md: '## Steps\n1. One.\n' };
+        expect((await api(`${url}/api/skills`, { method: 'POST', json: skill })).status).toBe(201);
+      }
     }
     fastSession = await captureLegacySession(fast.url);
     sdkSession = await captureLegacySession(sdk.url);
@@ -337,6 +362,33 @@ describe.each(STORES)('2025-era session fast path answers as the SDK session tra
     const y = await send(sdk.url, pick(sdkSession, 'resources/read'), other);
     expect({ status: x.status, body: single(x.body) }).toEqual({ status: y.status, body: single(y.body) });
     expect(x.chunked).toBe(true);
+  });
+
+  it("skills/list on a backport session: the SDK extension's answer in one write; a bad cursor is the transport's", async () => {
+    const fastSkills = await captureBackportSkillsList(fast.url);
+    const sdkSkills = await captureBackportSkillsList(sdk.url);
+    try {
+      const a = await send(fast.url, pick(fastSkills, 'skills/list'));
+      const b = await send(sdk.url, pick(sdkSkills, 'skills/list'));
+      expect(a.status).toBe(200);
+      const result = (single(a.body) as { result: Record<string, unknown> }).result;
+      const uris = (result.skills as { uri: string }[]).map((entry) => entry.uri).sort();
+      expect(uris).toEqual(['skill://proj_fast/fast-one/SKILL.md', 'skill://proj_fast/fast-two/SKILL.md']);
+      // Before 2026-07-28 the extension answers no cache hint.
+      expect(result).not.toHaveProperty('ttlMs');
+      expect(single(a.body)).toEqual(single(b.body));
+      expect(a.chunked).toBe(false);
+      expect(b.chunked).toBe(true);
+      const bad = { params: { cursor: 'bogus' } };
+      const c = await send(fast.url, pick(fastSkills, 'skills/list'), bad);
+      const d = await send(sdk.url, pick(sdkSkills, 'skills/list'), bad);
+      expect((single(c.body) as { error: { code: number } }).error.code).toBe(-32602);
+      expect(single(c.body)).toEqual(single(d.body));
+      expect(c.chunked).toBe(true);
+    } finally {
+      await fastSkills.close();
+      await sdkSkills.close();
+    }
   });
 
   it('leaves unknown sessions, other versions, cursors and progress tokens to the SDK path', async () => {

@@ -7,8 +7,8 @@ import { STORES } from '../support/stores.js';
 
 // skills/list pages are kept per (granted projects, cursor), tagged with those projects' content
 // versions. These prove a kept page never hides a change: a revision, a write past every service,
-// and an approved proposal show in the very next listing, on the 2026-07-28 fast path and on the
-// 2025-11-25 SDK path alike; a pending proposal changes nothing.
+// and an approved proposal show in the very next listing, on the 2026-07-28 fast path and on a
+// 2025-11-25 session's fast path alike; a pending proposal changes nothing.
 
 const P = 'proj_demo';
 
@@ -28,7 +28,7 @@ describe.each(STORES)('skills/list page cache [%s]', (store) => {
   beforeAll(async () => {
     service = await startService(store, { demo: true });
     modern = await connectModern(service.url);
-    // No version pinned: the v2 SDK's default, 2025-11-25, which the SDK path answers.
+    // No version pinned: the v2 SDK's default, 2025-11-25, answered on the session's fast path.
     legacy = new ModernClient({ name: 'test-2025', version: '1.0.0' });
     await legacy.connect(new ModernTransport(new URL(`${service.url}/mcp`)));
     clients = [

@@ -10,6 +10,7 @@ import { type CallerInfo, serverIdentity } from '../server.js';
 import type { McpServerDeps } from '../server-deps.js';
 import { ModernAnswers } from './modern.js';
 import { answerOnSession } from './session.js';
+import { SkillPages } from './skill-pages.js';
 import { type Cancellation, ToolAnswers } from './tool-answers.js';
 import { ViewReads } from './view-reads.js';
 
@@ -60,8 +61,8 @@ export interface McpFastPathDeps {
 }
 
 /**
- * The MCP fast path: the hot /mcp requests (plain `tools/list`, read-only `tools/call` and
- * `resources/read` of a view, on either era) answered on node's request event, below Fastify,
+ * The MCP fast path: the hot /mcp requests (plain `tools/list`, read-only `tools/call`,
+ * `resources/read` of a view and `skills/list`, on either era) answered on node's request event, below Fastify,
  * whose per-request routing, hooks, child logger and reply cost about as much as the answer itself
  * (bench:mcp profiles). The HTTP app
  * offers it the POSTs it may take (buildHttpApp's fastPath option).
@@ -74,12 +75,13 @@ export interface McpFastPathDeps {
 export function createMcpFastPath(deps: McpFastPathDeps): FastPath {
   const tools = new ToolAnswers(deps.server);
   const views = new ViewReads(deps.server.registry.views, serverIdentity(deps.server));
-  const modern = new ModernAnswers(tools, views);
+  const skillPages = new SkillPages(deps.server);
+  const modern = new ModernAnswers(tools, views, skillPages);
   return {
     url: '/mcp',
     bodyLimit: MCP_BODY_LIMIT,
     answer: (req, res, raw, requestId) =>
-      serve(deps, tools, views, modern, req, res, raw, requestId).catch((error: unknown) => {
+      serve(deps, tools, views, skillPages, modern, req, res, raw, requestId).catch((error: unknown) => {
         // A defect here must cost one request, never the process (an unhandled rejection would).
         deps.log.error(
           { err: { message: error instanceof Error ? error.message : String(error) } },
@@ -99,6 +101,7 @@ async function serve(
   deps: McpFastPathDeps,
   tools: ToolAnswers,
   views: ViewReads,
+  skillPages: SkillPages,
   modern: ModernAnswers,
   req: IncomingMessage,
   res: ServerResponse,
@@ -139,7 +142,7 @@ async function serve(
   try {
     answer = await (sessionId === undefined
       ? modern.answer(req.headers, body, caller, cancel)
-      : answerOnSession(tools, views, session?.capabilities, req.headers, body, caller, cancel));
+      : answerOnSession(tools, views, skillPages, session?.capabilities, req.headers, body, caller, cancel));
   } catch (error) {
     return decline({ error });
   } finally {

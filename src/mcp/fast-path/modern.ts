@@ -14,6 +14,7 @@ import { type CallerInfo, serverIdentity } from '../server.js';
 import { SKILLS_CACHE_HINT } from '../skills-extension.js';
 import { rendersViews } from '../views.js';
 import { prewrittenResultJson } from './result-json.js';
+import type { SkillPages } from './skill-pages.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
 import type { ViewReads } from './view-reads.js';
 
@@ -37,16 +38,19 @@ const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY
 export class ModernAnswers {
   /** The modern-era serialization of a reused answer (the same object serializes the same). */
   private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
-  /** The modern-era serialization of a reused skills/list page (the catalog shares frozen pages). */
-  private readonly skillPageBytes = new WeakMap<object, Buffer>();
+  /** What follows a modern skills/list page's entries: the cache hint, resultType and serverInfo. */
+  private readonly skillsTail: string;
   /** The serverInfo member the SDK adds to a modern result's `_meta`, as JSON. */
   private readonly serverInfoMember: string;
 
   constructor(
     private readonly tools: ToolAnswers,
     private readonly views: ViewReads,
+    private readonly skillPages: SkillPages,
   ) {
     this.serverInfoMember = `${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(serverIdentity(tools.deps))}`;
+    const hint = `,"ttlMs":${SKILLS_CACHE_HINT.ttlMs},"cacheScope":${JSON.stringify(SKILLS_CACHE_HINT.cacheScope)}`;
+    this.skillsTail = `${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}`;
   }
 
   /**
@@ -111,36 +115,15 @@ export class ModernAnswers {
 
   /**
    * skills/list as the SDK's Skills extension answers it on 2026-07-28 (the same entries from the
-   * same catalog, its cache hint, resultType and serverInfo), without a server per request. A cursor
-   * is passed on; a catalog error (a cursor we did not issue) goes the SDK way for its exact error.
+   * same catalog, its cache hint, resultType and serverInfo), without a server per request.
    */
-  private async skills(
+  private skills(
     params: Record<string, unknown>,
     nameHeader: string | undefined,
     caller: CallerInfo,
-  ): Promise<Buffer | undefined> {
-    const catalog = this.tools.deps.registry.skills;
-    if (!catalog || nameHeader !== undefined) return undefined;
-    if (Object.keys(params).some((key) => key !== '_meta' && key !== 'cursor')) return undefined;
-    if (params.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
-    const ctx = {
-      actor: caller.actor,
-      requestId: caller.requestId,
-      clock: this.tools.deps.clock,
-      log: this.tools.deps.log,
-    };
-    const page = await catalog.list(ctx, params.cursor).catch(() => undefined);
-    if (!page) return undefined;
-    const known = this.skillPageBytes.get(page);
-    if (known) return known;
-    const next = page.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
-    const hint = `,"ttlMs":${SKILLS_CACHE_HINT.ttlMs},"cacheScope":${JSON.stringify(SKILLS_CACHE_HINT.cacheScope)}`;
-    const bytes = Buffer.from(
-      `{"skills":${JSON.stringify(page.skills)}${next}${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}}`,
-    );
-    // A frozen page never changes, so its bytes never do either.
-    if (Object.isFrozen(page)) this.skillPageBytes.set(page, bytes);
-    return bytes;
+  ): Promise<Buffer | undefined> | undefined {
+    if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta' && key !== 'cursor')) return;
+    return this.skillPages.json(caller, params.cursor, this.skillsTail);
   }
 
   private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {
