@@ -19,8 +19,10 @@
 --    doc_key: a question gets the same answer at every limit and on every store.
 -- 4. Graph expansion from the best p_seeds keys and objects: what a matched key explains or a Skill
 --    references, and the keys a matched object is linked to, that the question's words did not
---    match themselves, score p_graph times the best seed score that reaches them (a direct match
---    keeps its own score: the link is not counted twice).
+--    match themselves, score p_graph × the best seed score that reaches them × the weakest direct
+--    score ÷ the best one: below every document the words matched (a boost never pushes down a
+--    better BM25 match), in the order of the seeds that brought them (a direct match keeps its own
+--    score: the link is not counted twice).
 -- 5. One total order: score rounded to 6 decimals (the partial sums of 3. too) (both stores compute the same IEEE sums, but
 --    ln() of two libms may differ in the last bit), then kind, then the key a user sees (Skill
 --    name, topic_id, business key; the same on every store a hub is imported into, where internal
@@ -40,6 +42,9 @@ DECLARE
   all_terms text[];
   q_terms text[];
   n_docs float8;
+  a1 float8;
+  a2 float8;
+  a3 float8;
   q_depth integer;
   is_capped boolean;
   c_kind "char"[];
@@ -58,7 +63,11 @@ BEGIN
   IF cardinality(q_terms) = 0 THEN
     RETURN;
   END IF;
-  SELECT coalesce(sum(f.docs), 0) INTO n_docs FROM search_fields f WHERE f.project_id = p_project;
+  -- Average field lengths over every document of the project, whatever its kind (a long Skill is
+  -- long beside the sheets it competes with, not only beside other Skills).
+  SELECT coalesce(sum(f.docs), 0), coalesce(sum(f.len1)::float8 / nullif(sum(f.docs), 0), 0),
+         coalesce(sum(f.len2)::float8 / nullif(sum(f.docs), 0), 0), coalesce(sum(f.len3)::float8 / nullif(sum(f.docs), 0), 0)
+    INTO n_docs, a1, a2, a3 FROM search_fields f WHERE f.project_id = p_project;
   q_depth := greatest(p_depth / 4, p_depth / greatest(cardinality(q_terms), 1));
 
   -- Known stems score as themselves; an unknown one by its nearest neighbour in the vocabulary.
@@ -90,13 +99,12 @@ BEGIN
     FROM (
       SELECT p.kind, p.doc_id, p.doc_key,
              row_number() OVER (ORDER BY round(sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
-                                   f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs))::numeric, 6) DESC,
+                                   a1, a2, a3))::numeric, 6) DESC,
                                    p.kind, p.doc_key COLLATE "C") AS ord
         FROM unnest(q_term, q_idf, q_factor) q(term, idf, factor)
         CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.doc_key, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
                              WHERE sp.project_id = p_project AND lower(sp.term) = q.term
                              ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_key COLLATE "C" LIMIT q_depth) p
-        JOIN search_fields f ON f.project_id = p_project AND f.kind = p.kind
        GROUP BY p.kind, p.doc_id, p.doc_key
        ORDER BY ord
        LIMIT p_rescore
@@ -108,13 +116,12 @@ BEGIN
   parts AS (
     SELECT c.kind, c.doc_id, c.doc_key, q.term, q.asked, q.factor, q.idf, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
            q.idf * q.factor * search_bm25f(sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
-                                           f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs) AS part
+                                           a1, a2, a3) AS part
       FROM cand c CROSS JOIN unnest(q_term, q_asked, q_idf, q_factor) q(term, asked, idf, factor)
       -- One primary-key probe per candidate and stem (OFFSET 0: never flattened into a scan by kind).
       CROSS JOIN LATERAL (SELECT x.tf1, x.tf2, x.tf3, x.len1, x.len2, x.len3 FROM search_postings x
                            WHERE x.project_id = p_project AND x.term = q.term AND x.kind = c.kind AND x.doc_id = c.doc_id
                            OFFSET 0) sp
-      JOIN search_fields f ON f.project_id = p_project AND f.kind = c.kind
   ),
   direct AS (
     SELECT x.kind, x.doc_id, x.doc_key, sum(x.part) AS bm25, bool_or(x.tf1 > 0) AS in_title,
@@ -149,8 +156,10 @@ BEGIN
       CROSS JOIN LATERAL unnest(s.mdm_references) AS r(key)
   ),
   graph AS (
-    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) AS boost, (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
-      FROM reached r GROUP BY r.kind, r.doc_id
+    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) * s.low / greatest(s.high, 1e-12) AS boost,
+           (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
+      FROM reached r CROSS JOIN (SELECT min(d.bm25) AS low, max(d.bm25) AS high FROM direct d) s
+     GROUP BY r.kind, r.doc_id, s.low, s.high
   ),
   scored AS (
     SELECT coalesce(d.kind, g.kind) AS kind, coalesce(d.doc_id, g.doc_id) AS doc_id,
