@@ -47,6 +47,8 @@ interface Metrics {
   recall10: number;
   recall100: number;
   mrr10: number;
+  /** nDCG@10 per question id (for the win/loss count against the reference). */
+  perQuestion: Map<string, number>;
 }
 
 function evaluate(ranked: Map<string, string[]>, qrels: Map<string, Map<string, number>>): Metrics {
@@ -55,6 +57,7 @@ function evaluate(ranked: Map<string, string[]>, qrels: Map<string, Map<string, 
   let r100 = 0;
   let mrr = 0;
   let n = 0;
+  const perQuestion = new Map<string, number>();
   for (const [qid, rel] of qrels) {
     const relevant = [...rel].filter(([, g]) => g > 0);
     if (relevant.length === 0) continue;
@@ -69,14 +72,30 @@ function evaluate(ranked: Map<string, string[]>, qrels: Map<string, Map<string, 
       .sort((a, b) => b - a)
       .slice(0, 10)
       .reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
-    ndcg += ideal > 0 ? dcg / ideal : 0;
+    const q = ideal > 0 ? dcg / ideal : 0;
+    perQuestion.set(qid, q);
+    ndcg += q;
     const hits = (k: number) => list.slice(0, k).filter((d) => (rel.get(d) ?? 0) > 0).length;
     r10 += hits(10) / relevant.length;
     r100 += hits(100) / relevant.length;
     const first = list.slice(0, 10).findIndex((d) => (rel.get(d) ?? 0) > 0);
     mrr += first === -1 ? 0 : 1 / (first + 1);
   }
-  return { ndcg10: ndcg / n, recall10: r10 / n, recall100: r100 / n, mrr10: mrr / n };
+  return { ndcg10: ndcg / n, recall10: r10 / n, recall100: r100 / n, mrr10: mrr / n, perQuestion };
+}
+
+/** Questions where the service's nDCG@10 is above, below and equal to the reference's. */
+function winsAndLosses(service: Metrics, reference: Metrics): { better: number; worse: number; equal: number } {
+  let better = 0;
+  let worse = 0;
+  let equal = 0;
+  for (const [qid, s] of service.perQuestion) {
+    const r = reference.perQuestion.get(qid) ?? 0;
+    if (Math.abs(s - r) < 1e-9) equal += 1;
+    else if (s > r) better += 1;
+    else worse += 1;
+  }
+  return { better, worse, equal };
 }
 
 /** A BEIR folder as a labelled set: documents become sheets doc-<n> (title, text). */
@@ -297,6 +316,8 @@ interface Row {
   queries: number;
   service: Metrics;
   bm25: Metrics;
+  /** Questions the service ranks better / worse / as well as the reference (nDCG@10). */
+  versus: { better: number; worse: number; equal: number };
   differing: number;
   importSeconds: number;
   perQueryMs: number;
@@ -313,14 +334,40 @@ async function runStore(store: string, sets: LabelledSet[]): Promise<Row[]> {
         const project = own ? 'proj_demo' : `proj_q${rows.length}`;
         const r = await serviceRun(url, project, set, !own);
         const bm25 = await bm25Reference(r.hub, set);
+        const service = evaluate(r.ranked, set.qrels);
+        const reference = evaluate(bm25, set.qrels);
+        // SEARCH_QUALITY_DUMP=<file>: one JSON line per question (both top 10s, both nDCG@10), to
+        // read where the service and the reference part.
+        const dump = process.env.SEARCH_QUALITY_DUMP;
+        if (dump)
+          fs.appendFileSync(
+            dump,
+            set.queries
+              .map(
+                (q) =>
+                  `${JSON.stringify({
+                    store,
+                    set: set.name,
+                    id: q.id,
+                    text: q.text,
+                    relevant: [...(set.qrels.get(q.id) ?? new Map<string, number>()).keys()],
+                    service: service.perQuestion.get(q.id),
+                    bm25: reference.perQuestion.get(q.id),
+                    service_top: (r.ranked.get(q.id) ?? []).slice(0, 10),
+                    bm25_top: (bm25.get(q.id) ?? []).slice(0, 10),
+                  })}\n`,
+              )
+              .join(''),
+          );
         const docs = r.hub.skills.length + r.hub.knowledge.length + r.hub.business_keys.length;
         const row: Row = {
           set: set.name,
           store,
           docs,
           queries: set.queries.length,
-          service: evaluate(r.ranked, set.qrels),
-          bm25: evaluate(bm25, set.qrels),
+          service,
+          bm25: reference,
+          versus: winsAndLosses(service, reference),
           differing: r.differing,
           importSeconds: r.importSeconds,
           perQueryMs: r.perQueryMs,
@@ -370,13 +417,13 @@ async function main() {
   const lines = [
     `Command: \`npm run bench:search-quality -- --write\` (2 cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
     '',
-    'Documents imported through `POST /api/projects/{id}/import`, questions through `search_context` (official MCP client, limit 100, `SEARCH_CACHE_ENTRIES=0`). BM25: textbook (k1 1.2, b 0.75, Lucene idf), the same stems (PostgreSQL `english`), one field, over every document the hub holds, in the same run. "differ": questions whose top 10 differed when asked again.',
+    'Documents imported through `POST /api/projects/{id}/import`, questions through `search_context` (official MCP client, limit 100, `SEARCH_CACHE_ENTRIES=0`). BM25: textbook (k1 1.2, b 0.75, Lucene idf), the same stems (PostgreSQL `english`), one field, over every document the hub holds, in the same run. "better / worse / equal": questions where the service nDCG@10 is above, below or equal to that of BM25. "differ": questions whose top 10 differed when asked again.',
     '',
-    '| set | store | docs | questions | service nDCG@10 | BM25 nDCG@10 | service R@10 | BM25 R@10 | service R@100 | BM25 R@100 | service MRR@10 | BM25 MRR@10 | differ | import s | ms / question |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| set | store | docs | questions | service nDCG@10 | BM25 nDCG@10 | better / worse / equal | service R@10 | BM25 R@10 | service R@100 | BM25 R@100 | service MRR@10 | BM25 MRR@10 | differ | import s | ms / question |',
+    '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.set} | ${r.store} | ${r.docs} | ${r.queries} | ${f(r.service.ndcg10)} | ${f(r.bm25.ndcg10)} | ${f(r.service.recall10)} | ${f(r.bm25.recall10)} | ${f(r.service.recall100)} | ${f(r.bm25.recall100)} | ${f(r.service.mrr10)} | ${f(r.bm25.mrr10)} | ${r.differing} | ${r.importSeconds.toFixed(1)} | ${r.perQueryMs.toFixed(1)} |`,
+        `| ${r.set} | ${r.store} | ${r.docs} | ${r.queries} | ${f(r.service.ndcg10)} | ${f(r.bm25.ndcg10)} | ${r.versus.better} / ${r.versus.worse} / ${r.versus.equal} | ${f(r.service.recall10)} | ${f(r.bm25.recall10)} | ${f(r.service.recall100)} | ${f(r.bm25.recall100)} | ${f(r.service.mrr10)} | ${f(r.bm25.mrr10)} | ${r.differing} | ${r.importSeconds.toFixed(1)} | ${r.perQueryMs.toFixed(1)} |`,
     ),
   ];
   for (const l of lines) out(l);

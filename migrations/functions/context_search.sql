@@ -11,23 +11,28 @@
 -- 2. A stem no document holds (a typo) is replaced by the vocabulary's most similar stem (trigram
 --    similarity ≥ 0.3, then document frequency, then the stem itself), its score scaled by that
 --    similarity. Stems of digits keep no substitute (a SKU or a code is exact).
--- 3. Candidates: per stem its p_depth postings of highest impact (all of them for a stem held by
---    fewer documents), so what enters depends only on scores, never on the order of the words;
+-- 3. Candidates: every posting of a stem held by at most max(its share of p_depth, p_whole ÷
+--    stems) documents, and per stem held by more its share of p_depth postings of highest impact,
+--    so what enters depends only on scores, never on the order of the words;
 --    their partial BM25F sum ranks them, and the best p_rescore are scored exactly (the stems
 --    a candidate holds beyond a stem's top postings are looked up by primary key).
 --    Both cuts, like every later one, break equal scores as the final order does (5.), by kind and
 --    doc_key: a question gets the same answer at every limit and on every store.
 -- 4. Graph expansion from the best p_seeds keys and objects: what a matched key explains or a Skill
 --    references, and the keys a matched object is linked to, that the question's words did not
---    match themselves, score p_graph times the best seed score that reaches them (a direct match
---    keeps its own score: the link is not counted twice).
+--    match themselves, score p_graph × the best seed score that reaches them × the weakest direct
+--    score ÷ the best one: below every document the words matched (a boost never pushes down a
+--    better BM25 match), in the order of the seeds that brought them (a direct match keeps its own
+--    score: the link is not counted twice).
 -- 5. One total order: score rounded to 6 decimals (the partial sums of 3. too) (both stores compute the same IEEE sums, but
 --    ln() of two libms may differ in the last bit), then kind, then the key a user sees (Skill
 --    name, topic_id, business key; the same on every store a hub is imported into, where internal
 --    ids are random), in byte order (COLLATE "C": no database's collation decides a tie).
 DROP FUNCTION IF EXISTS context_search(text, text, text, integer, integer, integer);
+DROP FUNCTION IF EXISTS context_search(text, text, integer, boolean, integer, integer, integer, integer, float8);
 CREATE OR REPLACE FUNCTION context_search(p_project text, p_query text, p_limit integer, p_explain boolean,
-                                          p_max_terms integer, p_depth integer, p_rescore integer, p_seeds integer, p_graph float8)
+                                          p_max_terms integer, p_depth integer, p_rescore integer, p_seeds integer, p_graph float8,
+                                          p_whole integer)
 RETURNS TABLE (kind text, id text, key text, title text, tier integer, score float8,
                total bigint, n_title bigint, n_description bigint, n_graph bigint, capped boolean, text text,
                fields text[], words text[], explain jsonb, terms_used integer, terms_dropped integer)
@@ -40,7 +45,11 @@ DECLARE
   all_terms text[];
   q_terms text[];
   n_docs float8;
+  a1 float8;
+  a2 float8;
+  a3 float8;
   q_depth integer;
+  q_whole integer;
   is_capped boolean;
   c_kind "char"[];
   q_term text[];
@@ -58,8 +67,15 @@ BEGIN
   IF cardinality(q_terms) = 0 THEN
     RETURN;
   END IF;
-  SELECT coalesce(sum(f.docs), 0) INTO n_docs FROM search_fields f WHERE f.project_id = p_project;
+  -- Average field lengths over every document of the project, whatever its kind (a long Skill is
+  -- long beside the sheets it competes with, not only beside other Skills).
+  SELECT coalesce(sum(f.docs), 0), coalesce(sum(f.len1)::float8 / nullif(sum(f.docs), 0), 0),
+         coalesce(sum(f.len2)::float8 / nullif(sum(f.docs), 0), 0), coalesce(sum(f.len3)::float8 / nullif(sum(f.docs), 0), 0)
+    INTO n_docs, a1, a2, a3 FROM search_fields f WHERE f.project_id = p_project;
   q_depth := greatest(p_depth / 4, p_depth / greatest(cardinality(q_terms), 1));
+  -- A stem held by at most q_whole documents enters whole (p_whole postings split among the stems):
+  -- only the common stems are cut by impact.
+  q_whole := greatest(q_depth, p_whole / greatest(cardinality(q_terms), 1));
 
   -- Known stems score as themselves; an unknown one by its nearest neighbour in the vocabulary.
   SELECT coalesce(array_agg(s.term ORDER BY q.ord), '{}'), coalesce(array_agg(q.term ORDER BY q.ord), '{}'),
@@ -81,7 +97,7 @@ BEGIN
     ) t;
   q_idf := ARRAY(SELECT search_idf(n_docs, d) FROM unnest(q_df) WITH ORDINALITY u(d, o) ORDER BY o);
 
-  SELECT coalesce(bool_or(d > q_depth), false) INTO is_capped FROM unnest(q_df) d;
+  SELECT coalesce(bool_or(d > q_whole), false) INTO is_capped FROM unnest(q_df) d;
 
   -- Candidates by impact, ranked by their partial score; the best p_rescore go on. Equal impacts
   -- and equal partial scores are cut by kind and key (doc_key), never by the random internal id.
@@ -90,13 +106,13 @@ BEGIN
     FROM (
       SELECT p.kind, p.doc_id, p.doc_key,
              row_number() OVER (ORDER BY round(sum(q.idf * q.factor * search_bm25f(p.tf1, p.tf2, p.tf3, p.len1, p.len2, p.len3,
-                                   f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs))::numeric, 6) DESC,
+                                   a1, a2, a3))::numeric, 6) DESC,
                                    p.kind, p.doc_key COLLATE "C") AS ord
-        FROM unnest(q_term, q_idf, q_factor) q(term, idf, factor)
+        FROM unnest(q_term, q_idf, q_factor, q_df) q(term, idf, factor, df)
         CROSS JOIN LATERAL (SELECT sp.kind, sp.doc_id, sp.doc_key, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3 FROM search_postings sp
                              WHERE sp.project_id = p_project AND lower(sp.term) = q.term
-                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_key COLLATE "C" LIMIT q_depth) p
-        JOIN search_fields f ON f.project_id = p_project AND f.kind = p.kind
+                             ORDER BY lower(sp.term), sp.impact DESC, sp.kind, sp.doc_key COLLATE "C"
+                             LIMIT CASE WHEN q.df <= q_whole THEN NULL ELSE q_depth END) p
        GROUP BY p.kind, p.doc_id, p.doc_key
        ORDER BY ord
        LIMIT p_rescore
@@ -108,13 +124,12 @@ BEGIN
   parts AS (
     SELECT c.kind, c.doc_id, c.doc_key, q.term, q.asked, q.factor, q.idf, sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
            q.idf * q.factor * search_bm25f(sp.tf1, sp.tf2, sp.tf3, sp.len1, sp.len2, sp.len3,
-                                           f.len1::float8 / f.docs, f.len2::float8 / f.docs, f.len3::float8 / f.docs) AS part
+                                           a1, a2, a3) AS part
       FROM cand c CROSS JOIN unnest(q_term, q_asked, q_idf, q_factor) q(term, asked, idf, factor)
       -- One primary-key probe per candidate and stem (OFFSET 0: never flattened into a scan by kind).
       CROSS JOIN LATERAL (SELECT x.tf1, x.tf2, x.tf3, x.len1, x.len2, x.len3 FROM search_postings x
                            WHERE x.project_id = p_project AND x.term = q.term AND x.kind = c.kind AND x.doc_id = c.doc_id
                            OFFSET 0) sp
-      JOIN search_fields f ON f.project_id = p_project AND f.kind = c.kind
   ),
   direct AS (
     SELECT x.kind, x.doc_id, x.doc_key, sum(x.part) AS bm25, bool_or(x.tf1 > 0) AS in_title,
@@ -149,8 +164,10 @@ BEGIN
       CROSS JOIN LATERAL unnest(s.mdm_references) AS r(key)
   ),
   graph AS (
-    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) AS boost, (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
-      FROM reached r GROUP BY r.kind, r.doc_id
+    SELECT r.kind, r.doc_id, p_graph * max(r.bm25) * s.low / greatest(s.high, 1e-12) AS boost,
+           (array_agg(r.via ORDER BY r.bm25 DESC, r.via COLLATE "C"))[1] AS via
+      FROM reached r CROSS JOIN (SELECT min(d.bm25) AS low, max(d.bm25) AS high FROM direct d) s
+     GROUP BY r.kind, r.doc_id, s.low, s.high
   ),
   scored AS (
     SELECT coalesce(d.kind, g.kind) AS kind, coalesce(d.doc_id, g.doc_id) AS doc_id,

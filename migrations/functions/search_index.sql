@@ -23,7 +23,7 @@
 -- its length normalisation, weighted, summed, then saturated once. k1 1.2, b 0.75 on every field.
 -- Field weights, every kind: 2.0 the title-like field (Skill name, Knowledge title, key label with
 -- key segments and synonyms), 1.5 the second (description, headings), 1.0 the body (and steps).
--- a1..a3 are the kind's average field lengths.
+-- a1..a3 are the project's average field lengths (every kind together: context_search.sql).
 CREATE OR REPLACE FUNCTION search_bm25f(tf1 float8, tf2 float8, tf3 float8, len1 float8, len2 float8, len3 float8,
                                         a1 float8, a2 float8, a3 float8)
 RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -97,28 +97,30 @@ BEGIN
       FROM (SELECT DISTINCT g.project_id, g.doc_id, g.len1, g.len2, g.len3 FROM gone g) d GROUP BY d.project_id;
   END IF;
   IF cardinality(added) > 0 THEN
+    -- The deltas come from the rows written, not from the insert's RETURNING (which materialised
+    -- every posting a second time: ~5 % of the trigger on the embedded store); each document's
+    -- lengths are a window over its place in `added` (an integer, not two text keys, to sort).
     WITH lex AS (
-      SELECT a.project_id, a.doc_id, a.doc_key, u.lexeme AS term,
+      SELECT a.project_id, a.doc_id, a.doc_key, a.ord, u.lexeme AS term,
              coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf1,
              coalesce(cardinality(array_positions(u.weights, 'B')), 0) AS tf2,
-             coalesce(cardinality(array_positions(u.weights, 'C')), 0) + coalesce(cardinality(array_positions(u.weights, 'D')), 0) AS tf3
-        FROM unnest(added) a CROSS JOIN LATERAL unnest(a.tsv) u
+             cardinality(u.weights) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) - coalesce(cardinality(array_positions(u.weights, 'B')), 0) AS tf3
+        FROM unnest(added) WITH ORDINALITY a(project_id, doc_id, doc_key, tsv, ord) CROSS JOIN LATERAL unnest(a.tsv) u
     ),
-    doc AS (
+    doc AS MATERIALIZED (
       SELECT l.*, sum(l.tf1) OVER w AS len1, sum(l.tf2) OVER w AS len2, sum(l.tf3) OVER w AS len3
-        FROM lex l WINDOW w AS (PARTITION BY l.project_id COLLATE "C", l.doc_id COLLATE "C")
+        FROM lex l WINDOW w AS (PARTITION BY l.ord)
     ),
     ins AS (
       INSERT INTO search_postings (project_id, term, kind, doc_id, doc_key, tf1, tf2, tf3, len1, len2, len3, impact)
       SELECT d.project_id, d.term, p_kind, d.doc_id, d.doc_key, d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3,
              search_impact(d.tf1, d.tf2, d.tf3, d.len1, d.len2, d.len3)
         FROM doc d
-      RETURNING project_id, term, doc_id, len1, len2, len3
     ),
-    terms AS (INSERT INTO search_pending_terms SELECT i.project_id, i.term, count(*) FROM ins i GROUP BY 1, 2)
+    terms AS (INSERT INTO search_pending_terms SELECT d.project_id, d.term, count(*) FROM doc d GROUP BY 1, 2)
     INSERT INTO search_pending_fields
     SELECT d.project_id, p_kind, count(*), sum(d.len1), sum(d.len2), sum(d.len3)
-      FROM (SELECT DISTINCT i.project_id, i.doc_id, i.len1, i.len2, i.len3 FROM ins i) d GROUP BY d.project_id;
+      FROM (SELECT DISTINCT d.project_id, d.doc_id, d.len1, d.len2, d.len3 FROM doc d) d GROUP BY d.project_id;
   END IF;
   -- Projects with deltas waiting for the fold: a row the first time in a transaction queues it.
   INSERT INTO search_pending_projects

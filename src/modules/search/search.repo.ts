@@ -58,13 +58,24 @@ export interface SearchExplainRow {
  * - RESCORE: candidates scored exactly (≥ the largest limit, so every limit cuts one order); the
  *   set is chosen by partial sums, so it is what recall rests on: 300 matched BM25's recall on
  *   the labelled set but cost 1.7× the time of a call (BENCHMARKS.md, search-quality notes);
+ * - WHOLE: a stem held by at most WHOLE / stems documents (never fewer than its share of DEPTH)
+ *   enters whole, so only common stems are cut by impact: cutting mid-frequency stems at their
+ *   share of DEPTH left a document that holds many of them (but tops no list) unscored
+ *   (BENCHMARKS.md, search-quality notes); the bound keeps a long question's reads finite;
  * - GRAPH_SEEDS / GRAPH_WEIGHT: graph expansion from the best matched keys and objects, adding
- *   this fraction of the best seed's score to what it reaches.
+ *   this fraction of the best seed's score (scaled below every direct match) to what it reaches.
  */
-export const RANKING = { MAX_TERMS: 64, DEPTH: 400, RESCORE: 100, GRAPH_SEEDS: 20, GRAPH_WEIGHT: 0.5 } as const;
+export const RANKING = {
+  MAX_TERMS: 64,
+  DEPTH: 400,
+  RESCORE: 100,
+  GRAPH_SEEDS: 20,
+  GRAPH_WEIGHT: 0.5,
+  WHOLE: 4000,
+} as const;
 
 /** The SQL text of a search (one call of context_search, migrations/functions/context_search.sql). */
-export const SEARCH_SQL = 'SELECT * FROM context_search($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+export const SEARCH_SQL = 'SELECT * FROM context_search($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 
 export async function searchHub(
   db: SqlExecutor,
@@ -83,6 +94,7 @@ export async function searchHub(
     RANKING.RESCORE,
     RANKING.GRAPH_SEEDS,
     RANKING.GRAPH_WEIGHT,
+    RANKING.WHOLE,
   ]);
 }
 
