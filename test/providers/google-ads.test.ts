@@ -89,7 +89,7 @@ describe.each(STORES)('google_ads provider [%s]', (store) => {
     for (const s of Object.values(secrets)) expect(listed).not.toContain(s);
   });
 
-  it('backfills 400 days in 7-day slices, each date once, waiting out RESOURCE_EXHAUSTED as RetryInfo says', async () => {
+  it('backfills 400 days in slices of at most 7 days, each date once, waiting out RESOURCE_EXHAUSTED as RetryInfo says', async () => {
     ads.data = { from: START, to: TODAY, campaigns: CAMPAIGNS, version: () => 0 };
     ads.quotaOnce = 1;
     ads.datesAsked.clear();
@@ -118,7 +118,8 @@ describe.each(STORES)('google_ads provider [%s]', (store) => {
     const records = campaignDays(START, TODAY, CAMPAIGNS);
     expect(ads.served - servedBefore).toBe(records.length);
     expect(first.rows_read).toBe(records.length);
-    expect(ads.reports - reportsBefore).toBe(Math.ceil(400 / 7));
+    // One day first (how many rows a day holds), then 7-day slices: 5 campaigns are far below answer_rows.
+    expect(ads.reports - reportsBefore).toBe(1 + Math.ceil(399 / 7));
     expect(ads.datesAsked.size).toBe(400);
     expect([...ads.datesAsked.values()].every((n) => n === 1)).toBe(true);
     expectSameTotals(await storedTotals(service, P), totalsByDay(records));
@@ -137,5 +138,46 @@ describe.each(STORES)('google_ads provider [%s]', (store) => {
       await storedTotals(service, P),
       totalsByDay(campaignDays(START, TODAY, CAMPAIGNS, ads.data.version)),
     );
+  });
+  it('sizes slices in rows: an account with more rows a day than answer_rows allows gets fewer days per request', async () => {
+    const project = 'proj_google_ads_rows';
+    await createProject(service, project, 'EUR');
+    const from = addDays(TODAY, -29);
+    ads.data = { from: START, to: TODAY, campaigns: CAMPAIGNS, version: () => 0 };
+    ads.datesAsked.clear();
+    const reportsBefore = ads.reports;
+    const created = await api(`${service.url}/api/credentials`, {
+      method: 'POST',
+      json: {
+        project_id: project,
+        provider: 'google_ads',
+        connection_ref_id: 'ads-rows',
+        config: config({ answer_rows: 12 }),
+        secrets,
+      },
+    });
+    expect(created.status).toBe(200);
+    const ds = await api(`${service.url}/api/flows/upsert`, {
+      method: 'POST',
+      json: {
+        project_id: project,
+        kind: 'datastream',
+        definition: {
+          name: 'Google Ads by rows',
+          connection_ref_id: 'ads-rows',
+          provider: 'google_ads',
+          cadence: 'manual',
+          retrieval_window: { lookback_days: 7, start_date: from },
+        },
+      },
+    });
+    const queued = await api(`${service.url}/api/flows/${ds.body.datastream.id}/run`, { method: 'POST' });
+    const done = await awaitRun(service, project, queued.body.id);
+    expect(done).toMatchObject({ status: 'succeeded', window: { from, to: TODAY }, rows_read: 30 * CAMPAIGNS });
+    // One day (5 rows), then floor(12 / 5) = 2 days per request for the 29 days left.
+    expect(ads.reports - reportsBefore).toBe(1 + Math.ceil(29 / 2));
+    expect(ads.datesAsked.size).toBe(30);
+    expect([...ads.datesAsked.values()].every((n) => n === 1)).toBe(true);
+    expectSameTotals(await storedTotals(service, project), totalsByDay(campaignDays(from, TODAY, CAMPAIGNS)));
   });
 });

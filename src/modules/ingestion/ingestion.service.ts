@@ -210,6 +210,7 @@ export class IngestionService {
       } else {
         // One connection (PGlite): land the whole run, then build the models.
         read = await this.land(source, new UnnestLander(db, run.id, ds.id));
+        await runs.analyzeLanding(db);
         readMs = performance.now() - t0;
         phase = 'building the models';
         built = await db.transaction((tx) => this.models.buildAll(tx, scope));
