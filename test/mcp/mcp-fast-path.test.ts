@@ -22,17 +22,22 @@ interface Raw {
   body: Record<string, unknown>;
 }
 
-/** The requests the official 2026-07-28 client sends for tools/list and tools/call. */
-async function captureModernRequests(base: string): Promise<Raw[]> {
-  const captured: Raw[] = [];
-  const record: typeof fetch = async (input, init) => {
+/** A fetch that records every JSON-RPC POST it sends (headers and body) into `into`. */
+function recordingFetch(into: Raw[]): typeof fetch {
+  return async (input, init) => {
     if (init?.method === 'POST' && typeof init.body === 'string') {
       const headers: Record<string, string> = {};
       new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-      captured.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
+      into.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
     }
     return fetch(input, init);
   };
+}
+
+/** The requests the official 2026-07-28 client sends for tools/list and tools/call. */
+async function captureModernRequests(base: string): Promise<Raw[]> {
+  const captured: Raw[] = [];
+  const record = recordingFetch(captured);
   const client = new ModernClient(
     { name: 'fast-path-test', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -52,14 +57,7 @@ async function captureLegacySession(
   capabilities: Record<string, unknown> = {},
 ): Promise<{ requests: Raw[]; close(): Promise<void> }> {
   const requests: Raw[] = [];
-  const record: typeof fetch = async (input, init) => {
-    if (init?.method === 'POST' && typeof init.body === 'string') {
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-      requests.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
-    }
-    return fetch(input, init);
-  };
+  const record = recordingFetch(requests);
   const client = new LegacyClient({ name: 'fast-path-test', version: '1.0.0' }, { capabilities });
   await client.connect(new LegacyTransport(new URL(`${base}/mcp`), { fetch: record }));
   await client.listTools();
@@ -74,14 +72,7 @@ async function captureLegacySession(
  */
 async function captureBackportSkillsList(base: string): Promise<{ requests: Raw[]; close(): Promise<void> }> {
   const requests: Raw[] = [];
-  const record: typeof fetch = async (input, init) => {
-    if (init?.method === 'POST' && typeof init.body === 'string') {
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-      requests.push({ headers, body: JSON.parse(init.body) as Record<string, unknown> });
-    }
-    return fetch(input, init);
-  };
+  const record = recordingFetch(requests);
   const client = new ModernClient({ name: 'fast-path-test', version: '1.0.0' });
   await client.connect(new ModernTransport(new URL(`${base}/mcp`), { fetch: record }));
   expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
