@@ -62,10 +62,10 @@ export interface McpFastPathDeps {
 
 /**
  * The MCP fast path: the hot /mcp requests (plain `tools/list`, read-only `tools/call`,
- * `resources/read` of a view and `skills/list`, on either era) answered on node's request event, below Fastify,
- * whose per-request routing, hooks, child logger and reply cost about as much as the answer itself
- * (bench:mcp profiles). The HTTP app
- * offers it the POSTs it may take (buildHttpApp's fastPath option).
+ * `resources/read` of a view and `skills/list`, on either era) answered on node's request event,
+ * below Fastify, whose per-request routing, hooks, child logger and reply cost about as much as the
+ * answer itself (bench:mcp profiles). The HTTP app offers it the POSTs it may take (buildHttpApp's
+ * fastPath option).
  *
  * It answers only what it can answer exactly as the route would and declines the rest: malformed
  * JSON, any other method, the gate refusing, the era's answerer declining. A declined request
@@ -75,13 +75,14 @@ export interface McpFastPathDeps {
 export function createMcpFastPath(deps: McpFastPathDeps): FastPath {
   const tools = new ToolAnswers(deps.server);
   const views = new ViewReads(deps.server.registry.views, serverIdentity(deps.server));
-  const skillPages = new SkillPages(deps.server);
-  const modern = new ModernAnswers(tools, views, skillPages);
+  const modern = new ModernAnswers(tools, views);
+  // Before 2026-07-28 the extension has no cache hint: a page is the entries and the cursor alone.
+  const sessionSkills = new SkillPages(deps.server, '');
   return {
     url: '/mcp',
     bodyLimit: MCP_BODY_LIMIT,
     answer: (req, res, raw, requestId) =>
-      serve(deps, tools, views, skillPages, modern, req, res, raw, requestId).catch((error: unknown) => {
+      serve(deps, tools, views, sessionSkills, modern, req, res, raw, requestId).catch((error: unknown) => {
         // A defect here must cost one request, never the process (an unhandled rejection would).
         deps.log.error(
           { err: { message: error instanceof Error ? error.message : String(error) } },
@@ -101,7 +102,7 @@ async function serve(
   deps: McpFastPathDeps,
   tools: ToolAnswers,
   views: ViewReads,
-  skillPages: SkillPages,
+  sessionSkills: SkillPages,
   modern: ModernAnswers,
   req: IncomingMessage,
   res: ServerResponse,
@@ -142,7 +143,7 @@ async function serve(
   try {
     answer = await (sessionId === undefined
       ? modern.answer(req.headers, body, caller, cancel)
-      : answerOnSession(tools, views, skillPages, session?.capabilities, req.headers, body, caller, cancel));
+      : answerOnSession(tools, views, sessionSkills, session?.capabilities, req.headers, body, caller, cancel));
   } catch (error) {
     return decline({ error });
   } finally {

@@ -14,7 +14,7 @@ import { type CallerInfo, serverIdentity } from '../server.js';
 import { SKILLS_CACHE_HINT } from '../skills-extension.js';
 import { rendersViews } from '../views.js';
 import { prewrittenResultJson } from './result-json.js';
-import type { SkillPages } from './skill-pages.js';
+import { SkillPages } from './skill-pages.js';
 import { acceptsJsonAndEventStream, type Cancellation, header, type ToolAnswers } from './tool-answers.js';
 import type { ViewReads } from './view-reads.js';
 
@@ -38,19 +38,18 @@ const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY
 export class ModernAnswers {
   /** The modern-era serialization of a reused answer (the same object serializes the same). */
   private readonly modernBytes = new WeakMap<CallToolResult, Buffer>();
-  /** What follows a modern skills/list page's entries: the cache hint, resultType and serverInfo. */
-  private readonly skillsTail: string;
+  /** skills/list pages with what follows a modern page's entries: cache hint, resultType, serverInfo. */
+  private readonly skillPages: SkillPages;
   /** The serverInfo member the SDK adds to a modern result's `_meta`, as JSON. */
   private readonly serverInfoMember: string;
 
   constructor(
     private readonly tools: ToolAnswers,
     private readonly views: ViewReads,
-    private readonly skillPages: SkillPages,
   ) {
     this.serverInfoMember = `${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(serverIdentity(tools.deps))}`;
     const hint = `,"ttlMs":${SKILLS_CACHE_HINT.ttlMs},"cacheScope":${JSON.stringify(SKILLS_CACHE_HINT.cacheScope)}`;
-    this.skillsTail = `${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}`;
+    this.skillPages = new SkillPages(tools.deps, `${hint}${MODERN_RESULT_TAIL},"_meta":{${this.serverInfoMember}}`);
   }
 
   /**
@@ -123,7 +122,7 @@ export class ModernAnswers {
     caller: CallerInfo,
   ): Promise<Buffer | undefined> | undefined {
     if (nameHeader !== undefined || Object.keys(params).some((key) => key !== '_meta' && key !== 'cursor')) return;
-    return this.skillPages.json(caller, params.cursor, this.skillsTail);
+    return this.skillPages.json(caller, params.cursor);
   }
 
   private read(message: unknown, params: Record<string, unknown>, nameHeader: string | undefined): Buffer | undefined {

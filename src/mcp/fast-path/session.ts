@@ -21,6 +21,7 @@ const SSE_RESULT_OPEN = Buffer.from('event: message\ndata: {"result":');
 export async function answerOnSession(
   tools: ToolAnswers,
   views: ViewReads,
+  /** skills/list pages as this era answers them. */
   skillPages: SkillPages,
   /** What the session's client declared at initialize (MCP Apps support decides the listing). */
   capabilities: ClientCapabilities | undefined,
@@ -54,9 +55,8 @@ export async function answerOnSession(
     result = views.result('legacy', params.uri);
     if (!result) return undefined;
   } else if (message.method === 'skills/list') {
-    // The extension has no cache hint before 2026-07-28: the entries and the cursor, nothing else.
     if (Object.keys(params).some((key) => key !== 'cursor' && key !== '_meta')) return undefined;
-    result = await skillPages.json(caller, params.cursor, '');
+    result = await skillPages.json(caller, params.cursor);
     if (!result) return undefined;
   } else if (message.method === 'tools/list') {
     if (Object.keys(params).length > 0 || !isSpecType.ListToolsRequest(message)) return undefined;
